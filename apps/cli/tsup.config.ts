@@ -1,0 +1,15 @@
+import { defineConfig } from 'tsup';
+
+// The CLI is bundled: the workspace packages are inlined, so `node dist/cli.js` runs it.
+// Native addons (tree-sitter and its grammars) stay external and load from node_modules.
+export default defineConfig({
+  entry: { cli: 'src/cli.ts' },
+  format: ['esm'],
+  dts: false,
+  sourcemap: true,
+  clean: true,
+  target: 'node20',
+  noExternal: [/^@rag\//, 'zod'],
+  external: ['tree-sitter', 'tree-sitter-python', '@tree-sitter-grammars/tree-sitter-markdown'],
+  banner: { js: '#!/usr/bin/env node\nimport { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
+});

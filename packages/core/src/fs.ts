@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, basename, join } from 'node:path';
+import { RagError } from './errors.js';
+
+function temporarySibling(path: string): string {
+  return join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+}
+
+/**
+ * Writes a file so that readers see either the old or the new content, never a partial
+ * one: write to a temporary sibling, then rename over the target.
+ */
+export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const temporary = temporarySibling(path);
+  try {
+    await writeFile(temporary, data);
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw new RagError('IO_ERROR', `Could not write ${path}: ${(error as Error).message}`, {
+      hint: 'Check that the directory is writable and the disk is not full.',
+      cause: error,
+    });
+  }
+}
+
+/**
+ * Replaces directory `target` with one filled by `fill`: `fill` writes into a fresh
+ * temporary sibling, which is renamed into place only when it succeeds. On failure the
+ * previous directory is untouched.
+ */
+export async function replaceDirectoryAtomic(target: string, fill: (dir: string) => Promise<void>): Promise<void> {
+  await mkdir(dirname(target), { recursive: true });
+  const staging = temporarySibling(target);
+  const retired = temporarySibling(target);
+  await mkdir(staging, { recursive: true });
+  try {
+    await fill(staging);
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    throw error;
+  }
+  let hadPrevious = true;
+  try {
+    await rename(target, retired);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      await rm(staging, { recursive: true, force: true });
+      throw new RagError('IO_ERROR', `Could not replace ${target}: ${(error as Error).message}`, { cause: error });
+    }
+    hadPrevious = false;
+  }
+  try {
+    await rename(staging, target);
+  } catch (error) {
+    if (hadPrevious) await rename(retired, target).catch(() => undefined);
+    await rm(staging, { recursive: true, force: true });
+    throw new RagError('IO_ERROR', `Could not move the new index into ${target}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  if (hadPrevious) await rm(retired, { recursive: true, force: true });
+}

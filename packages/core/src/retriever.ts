@@ -1,0 +1,72 @@
+import { RagError } from './errors.js';
+import type { Chunk, Explanation, Hit, ProgressFn } from './types.js';
+
+export interface SearchOptions {
+  /** Number of hits to return, 1 or more. */
+  k: number;
+}
+
+/**
+ * What every retriever implements. Callers (CLI, server, hybrid fusion) only see this
+ * interface; they pick an implementation by name from a `RetrieverRegistry`.
+ */
+export interface Retriever {
+  /** Registry name, e.g. `bm25`. */
+  readonly name: string;
+  /** Best hits first; fewer than `k` when fewer chunks match. Never throws on an empty result. */
+  search(query: string, options: SearchOptions): Promise<Hit[]>;
+  /** Why `chunkId` scores what it does for `query` (optional per retriever). */
+  explain?(query: string, chunkId: number): Explanation;
+  /** Persist the retriever's own state into `dir` (which exists and is empty). */
+  save(dir: string): Promise<void>;
+}
+
+export interface BuildContext {
+  /** Retriever-specific settings, e.g. `{ k1: 1.2 }`; recorded in the index manifest. */
+  settings?: Record<string, unknown>;
+  onProgress?: ProgressFn;
+}
+
+/** Builds a retriever over chunks, or loads one saved by `Retriever.save`. */
+export interface RetrieverFactory {
+  readonly name: string;
+  /** One line for `--help` and error messages. */
+  readonly description: string;
+  build(chunks: readonly Chunk[], context?: BuildContext): Promise<Retriever>;
+  load(dir: string, chunks: readonly Chunk[]): Promise<Retriever>;
+}
+
+/** Retriever factories by name. An unknown name is an error that lists the valid ones. */
+export class RetrieverRegistry {
+  readonly #factories = new Map<string, RetrieverFactory>();
+
+  constructor(factories: Iterable<RetrieverFactory> = []) {
+    for (const factory of factories) this.register(factory);
+  }
+
+  register(factory: RetrieverFactory): this {
+    if (this.#factories.has(factory.name)) {
+      throw new RagError('INVALID_ARGUMENT', `A retriever named "${factory.name}" is already registered.`);
+    }
+    this.#factories.set(factory.name, factory);
+    return this;
+  }
+
+  names(): string[] {
+    return [...this.#factories.keys()];
+  }
+
+  has(name: string): boolean {
+    return this.#factories.has(name);
+  }
+
+  get(name: string): RetrieverFactory {
+    const factory = this.#factories.get(name);
+    if (!factory) {
+      throw new RagError('UNKNOWN_NAME', `Unknown retriever "${name}".`, {
+        hint: `Valid retrievers: ${this.names().join(', ')}.`,
+      });
+    }
+    return factory;
+  }
+}

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { RagError, type RagErrorCode } from './errors.js';
+
+/** A span in the benchmark's format; offsets are code points, the end exclusive. */
+export const sourceSchema = z
+  .object({
+    file_path: z.string().min(1),
+    first_character_index: z.number().int().nonnegative(),
+    last_character_index: z.number().int().nonnegative(),
+  })
+  .refine((s) => s.last_character_index >= s.first_character_index, {
+    message: 'last_character_index must not be smaller than first_character_index',
+  });
+
+export const questionSchema = z.looseObject({
+  question_id: z.string().min(1),
+  question: z.string(),
+  answer: z.string().optional(),
+  sources: z.array(sourceSchema).optional(),
+});
+
+export const datasetSchema = z.looseObject({
+  rag_questions: z.array(questionSchema),
+});
+
+export const searchResultSchema = z.looseObject({
+  question_id: z.string().min(1),
+  question: z.string().optional(),
+  retrieved_sources: z.array(sourceSchema),
+  answer: z.string().optional(),
+});
+
+export const searchResultsSchema = z.looseObject({
+  search_results: z.array(searchResultSchema),
+  k: z.number().int().positive().optional(),
+});
+
+export type Question = z.infer<typeof questionSchema>;
+export type Dataset = z.infer<typeof datasetSchema>;
+export type SearchResult = z.infer<typeof searchResultSchema>;
+export type SearchResults = z.infer<typeof searchResultsSchema>;
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const path = issue.path.length === 0 ? '(top level)' : issue.path.map(String).join('.');
+  return `${path}: ${issue.message}`;
+}
+
+function parseWith<T>(schema: z.ZodType<T>, text: string, label: string, code: RagErrorCode, expected: string): T {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new RagError(code, `${label} is not valid JSON: ${(error as Error).message}`, {
+      hint: `Expected ${expected}.`,
+      cause: error,
+    });
+  }
+  const result = schema.safeParse(json);
+  if (!result.success) {
+    const issues = result.error.issues.slice(0, 5).map(describeIssue);
+    const more = result.error.issues.length > 5 ? ` (and ${result.error.issues.length - 5} more)` : '';
+    throw new RagError(code, `${label} does not match the expected format: ${issues.join('; ')}${more}`, {
+      hint: `Expected ${expected}.`,
+    });
+  }
+  return result.data;
+}
+
+/** Parses a dataset file's text; `label` (usually the path) names it in errors. */
+export function parseDataset(text: string, label: string): Dataset {
+  return parseWith(datasetSchema, text, label, 'DATASET_INVALID', '{"rag_questions": [{"question_id", "question", ...}]}');
+}
+
+/** Parses a search-results file's text; `label` (usually the path) names it in errors. */
+export function parseSearchResults(text: string, label: string): SearchResults {
+  return parseWith(
+    searchResultsSchema,
+    text,
+    label,
+    'RESULTS_INVALID',
+    '{"search_results": [{"question_id", "retrieved_sources": [{"file_path", "first_character_index", "last_character_index"}]}], "k"}',
+  );
+}
