@@ -1,1 +1,84 @@
-console.log("rag");
+import { isRagError } from '@rag/core';
+import { formatHelp, parseFlags } from './args.js';
+import type { Command } from './command.js';
+import { evaluateCommand } from './commands/evaluate-command.js';
+import { indexCommand } from './commands/index-command.js';
+import { searchCommand } from './commands/search-command.js';
+import { searchDatasetCommand } from './commands/search-dataset-command.js';
+import { VERSION } from './version.js';
+
+const COMMANDS: Command[] = [indexCommand, searchCommand, searchDatasetCommand, evaluateCommand];
+
+function findCommand(name: string): Command | undefined {
+  const normalized = name.replaceAll('-', '_');
+  return COMMANDS.find((c) => c.name === normalized);
+}
+
+function mainHelp(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
+  return [
+    `rag ${VERSION} — answer questions about a codebase with exactly-cited sources`,
+    '',
+    'Usage: rag <command> [--flags]',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
+    '',
+    'Run `rag <command> --help` for its flags. Data goes to stdout, logs and progress to stderr.',
+  ].join('\n');
+}
+
+/** Exit codes: 0 ok, 1 the work failed, 2 the command line was wrong. */
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(`${mainHelp()}\n`);
+    return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-v') {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const command = findCommand(name);
+  if (!command) {
+    process.stderr.write(`error: unknown command "${name}".\n  hint: Valid commands: ${COMMANDS.map((c) => c.name).join(', ')}.\n`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(`${formatHelp(command.name, command.summary, command.flags, command.examples)}\n`);
+    return 0;
+  }
+  const verbose = rest.includes('--verbose') || process.env.RAG_DEBUG === '1';
+  try {
+    const flags = parseFlags(rest, command.flags, command.name);
+    await command.run(flags);
+    return 0;
+  } catch (error) {
+    if (isRagError(error)) {
+      process.stderr.write(`error: ${error.format()}\n`);
+      if (verbose && error.cause) process.stderr.write(`  cause: ${String((error.cause as Error).stack ?? error.cause)}\n`);
+      return error.code === 'INVALID_ARGUMENT' || error.code === 'UNKNOWN_NAME' ? 2 : 1;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`error: unexpected failure in \`rag ${command.name}\`: ${message}\n`);
+    if (verbose && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+    else process.stderr.write('  hint: rerun with --verbose for details, and please report it.\n');
+    return 1;
+  }
+}
+
+// A closed pipe (`rag search … | head`) is not an error worth a stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`error: ${String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,123 @@
+import { RagError } from '@rag/core';
+
+export type FlagType = 'string' | 'integer' | 'boolean';
+
+export interface FlagSpec {
+  /** Canonical snake_case name, as the seed systems spell it (`corpus_dir`). */
+  name: string;
+  type: FlagType;
+  description: string;
+  required?: boolean;
+  /** Shown in --help; the command applies it. */
+  defaultLabel?: string;
+  /** Smallest accepted value of an integer flag. */
+  min?: number;
+  /** Largest accepted value of an integer flag. */
+  max?: number;
+  /** Placeholder in --help, e.g. DIR. */
+  metavar?: string;
+}
+
+export type ParsedFlags = Record<string, string | number | boolean | undefined>;
+
+/** `--corpus-dir`, `--corpus_dir` and `--CORPUS_DIR` all name the same flag. */
+function normalizeFlagName(raw: string): string {
+  return raw.toLowerCase().replaceAll('-', '_');
+}
+
+function convert(spec: FlagSpec, raw: string): string | number {
+  if (spec.type === 'string') {
+    return raw;
+  }
+  const value = Number(raw);
+  if (!/^[+-]?\d+$/.test(raw.trim()) || !Number.isSafeInteger(value)) {
+    throw new RagError('INVALID_ARGUMENT', `--${spec.name} must be a whole number, got "${raw}".`);
+  }
+  if (spec.min !== undefined && value < spec.min) {
+    throw new RagError('INVALID_ARGUMENT', `--${spec.name} must be at least ${spec.min}, got ${value}.`);
+  }
+  if (spec.max !== undefined && value > spec.max) {
+    throw new RagError('INVALID_ARGUMENT', `--${spec.name} must be at most ${spec.max}, got ${value}.`);
+  }
+  return value;
+}
+
+/**
+ * Parses `--flag value`, `--flag=value` and boolean `--flag` / `--no-flag`. Unknown flags
+ * and stray positional words are errors that list what the command accepts.
+ */
+export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[], command: string): ParsedFlags {
+  const byName = new Map(specs.map((s) => [s.name, s]));
+  const flags: ParsedFlags = {};
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!;
+    if (!token.startsWith('--') || token === '--') {
+      throw new RagError('INVALID_ARGUMENT', `Unexpected argument "${token}" for \`rag ${command}\`.`, {
+        hint: `Flags take the form --name value. Run \`rag ${command} --help\` for the list.`,
+      });
+    }
+    const equals = token.indexOf('=');
+    const rawName = normalizeFlagName(token.slice(2, equals === -1 ? undefined : equals));
+    let spec = byName.get(rawName);
+    let negated = false;
+    if (!spec && rawName.startsWith('no_') && byName.get(rawName.slice(3))?.type === 'boolean') {
+      spec = byName.get(rawName.slice(3));
+      negated = true;
+    }
+    if (!spec) {
+      throw new RagError('INVALID_ARGUMENT', `Unknown flag --${rawName} for \`rag ${command}\`.`, {
+        hint: `Valid flags: ${specs.map((s) => `--${s.name}`).join(', ')}.`,
+      });
+    }
+    if (spec.type === 'boolean') {
+      if (equals !== -1) {
+        const value = token.slice(equals + 1).toLowerCase();
+        if (!['true', 'false', '1', '0', 'yes', 'no'].includes(value)) {
+          throw new RagError('INVALID_ARGUMENT', `--${spec.name} is a switch; got "${value}".`, {
+            hint: `Use --${spec.name} or --no-${spec.name}.`,
+          });
+        }
+        flags[spec.name] = ['true', '1', 'yes'].includes(value) !== negated;
+      } else {
+        flags[spec.name] = !negated;
+      }
+      continue;
+    }
+    let raw: string | undefined;
+    if (equals !== -1) {
+      raw = token.slice(equals + 1);
+    } else {
+      raw = argv[i + 1];
+      if (raw === undefined || (raw.startsWith('--') && raw.length > 2)) {
+        throw new RagError('INVALID_ARGUMENT', `--${spec.name} needs a value.`, {
+          hint: `Example: --${spec.name} ${spec.metavar ?? 'VALUE'}`,
+        });
+      }
+      i++;
+    }
+    flags[spec.name] = convert(spec, raw);
+  }
+  for (const spec of specs) {
+    if (spec.required && flags[spec.name] === undefined) {
+      throw new RagError('INVALID_ARGUMENT', `Missing required flag --${spec.name} for \`rag ${command}\`.`, {
+        hint: `Run \`rag ${command} --help\` for an example.`,
+      });
+    }
+  }
+  return flags;
+}
+
+/** The help text of one command, generated from its flag specs. */
+export function formatHelp(command: string, summary: string, specs: readonly FlagSpec[], examples: readonly string[]): string {
+  const lines = [`rag ${command} — ${summary}`, '', 'Flags (snake_case or kebab-case):'];
+  const labels = specs.map((s) => `  --${s.name}${s.type === 'boolean' ? '' : ` ${s.metavar ?? 'VALUE'}`}`);
+  const width = Math.max(...labels.map((l) => l.length)) + 2;
+  specs.forEach((spec, i) => {
+    const extra = [spec.required ? 'required' : '', spec.defaultLabel ? `default: ${spec.defaultLabel}` : '']
+      .filter(Boolean)
+      .join('; ');
+    lines.push(`${labels[i]!.padEnd(width)}${spec.description}${extra ? ` (${extra})` : ''}`);
+  });
+  if (examples.length > 0) lines.push('', 'Examples:', ...examples.map((e) => `  ${e}`));
+  return lines.join('\n');
+}

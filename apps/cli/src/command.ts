@@ -1,0 +1,29 @@
+import type { FlagSpec, ParsedFlags } from './args.js';
+
+export interface Command {
+  name: string;
+  summary: string;
+  flags: FlagSpec[];
+  examples: string[];
+  run(flags: ParsedFlags): Promise<void>;
+}
+
+export const INDEX_DIR_FLAG: FlagSpec = {
+  name: 'index_dir',
+  type: 'string',
+  metavar: 'DIR',
+  description: 'Where the index lives',
+  defaultLabel: '$RAG_INDEX_DIR or ./.rag/index',
+};
+
+export const QUIET_FLAG: FlagSpec = { name: 'quiet', type: 'boolean', description: 'No progress bars or warnings on stderr' };
+export const VERBOSE_FLAG: FlagSpec = { name: 'verbose', type: 'boolean', description: 'On error, print the underlying cause' };
+export const JSON_FLAG: FlagSpec = { name: 'json', type: 'boolean', description: 'Write machine-readable JSON to stdout' };
+
+export function writeOut(text: string): void {
+  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+export function writeErr(text: string, quiet = false): void {
+  if (!quiet) process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+}

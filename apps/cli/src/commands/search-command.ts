@@ -1,0 +1,49 @@
+import { RagError } from '@rag/core';
+import { INDEX_DIR_FLAG, JSON_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeOut, type Command } from '../command.js';
+import { defaultIndexDir, resolveUserPath } from '../paths.js';
+import { openSearchSession, searchSources, toMinimalSource } from '../session.js';
+
+export const DEFAULT_K = 10;
+export const MAX_K = 1000;
+
+export const K_FLAG = { name: 'k', type: 'integer', metavar: 'N', min: 1, max: MAX_K, description: 'Number of sources to return', defaultLabel: String(DEFAULT_K) } as const;
+export const RETRIEVER_FLAG = { name: 'retriever', type: 'string', metavar: 'NAME', description: 'Retriever to use', defaultLabel: 'the one the index was built with' } as const;
+
+export const searchCommand: Command = {
+  name: 'search',
+  summary: 'Find the spans of the indexed corpus that best match a question.',
+  flags: [
+    { name: 'query', type: 'string', metavar: 'TEXT', required: true, description: 'The question or keywords' },
+    K_FLAG,
+    INDEX_DIR_FLAG,
+    RETRIEVER_FLAG,
+    JSON_FLAG,
+    QUIET_FLAG,
+    VERBOSE_FLAG,
+  ],
+  examples: ['rag search --query "How do I set the maximum batch size?" --k 5', 'rag search --query "parse_config" --json'],
+  async run(flags) {
+    const query = (flags.query as string).trim();
+    if (query.length === 0) {
+      throw new RagError('INVALID_ARGUMENT', '--query is empty.', { hint: 'Pass a question, e.g. --query "How is the cache sized?"' });
+    }
+    const k = (flags.k as number | undefined) ?? DEFAULT_K;
+    const indexDir = flags.index_dir ? resolveUserPath(flags.index_dir as string) : defaultIndexDir();
+    const session = await openSearchSession(indexDir, flags.retriever as string | undefined);
+    const sources = await searchSources(session, query, k);
+    if (flags.json) {
+      writeOut(JSON.stringify({ question: query, retrieved_sources: sources.map(toMinimalSource) }, null, 2));
+      return;
+    }
+    if (sources.length === 0) {
+      writeOut(`No matches for "${query}" (retriever ${session.retriever.name}).`);
+      return;
+    }
+    const lines = sources.map((s) => {
+      const where = `${s.file_path}:${s.start_line}-${s.end_line}`;
+      const what = s.symbol ? `  ${s.kind} ${s.symbol}` : `  ${s.kind}`;
+      return `${String(s.rank).padStart(2)}. ${where}${what}  [chars ${s.first_character_index}-${s.last_character_index}]  score ${s.score.toFixed(3)}`;
+    });
+    writeOut(lines.join('\n'));
+  },
+};

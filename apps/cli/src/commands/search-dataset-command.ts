@@ -1,0 +1,56 @@
+import { readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { parseDataset, RagError, writeFileAtomic } from '@rag/core';
+import { INDEX_DIR_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
+import { defaultIndexDir, resolveUserPath } from '../paths.js';
+import { createProgress } from '../progress.js';
+import { openSearchSession, searchSources, toMinimalSource } from '../session.js';
+import { DEFAULT_K, K_FLAG, RETRIEVER_FLAG } from './search-command.js';
+
+export async function readTextFile(path: string, flag: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'does not exist' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;
+    throw new RagError('INVALID_ARGUMENT', `--${flag} ${path} ${why}.`, { hint: `Pass the path of a JSON file with --${flag}.`, cause: error });
+  }
+}
+
+export const searchDatasetCommand: Command = {
+  name: 'search_dataset',
+  summary: 'Search every question of a dataset file and save the results in the benchmark format.',
+  flags: [
+    { name: 'dataset_path', type: 'string', metavar: 'FILE', required: true, description: 'Dataset JSON ({"rag_questions": [...]})' },
+    K_FLAG,
+    { name: 'save_directory', type: 'string', metavar: 'DIR', required: true, description: 'Directory for the results (same file name as the dataset)' },
+    INDEX_DIR_FLAG,
+    RETRIEVER_FLAG,
+    QUIET_FLAG,
+    VERBOSE_FLAG,
+  ],
+  examples: ['rag search_dataset --dataset_path datasets/mini/questions.json --save_directory out/'],
+  async run(flags) {
+    const quiet = flags.quiet === true;
+    const datasetPath = resolveUserPath(flags.dataset_path as string);
+    const dataset = parseDataset(await readTextFile(datasetPath, 'dataset_path'), datasetPath);
+    const k = (flags.k as number | undefined) ?? DEFAULT_K;
+    const indexDir = flags.index_dir ? resolveUserPath(flags.index_dir as string) : defaultIndexDir();
+    const session = await openSearchSession(indexDir, flags.retriever as string | undefined);
+    const progress = createProgress(process.stderr, !quiet);
+    const total = dataset.rag_questions.length;
+    const results = [];
+    const started = performance.now();
+    for (const [i, question] of dataset.rag_questions.entries()) {
+      const sources = question.question.trim() === '' ? [] : await searchSources(session, question.question, k);
+      if (question.question.trim() === '') writeErr(`warning: question ${question.question_id} is empty; it gets no sources.`, quiet);
+      results.push({ question_id: question.question_id, question: question.question, retrieved_sources: sources.map(toMinimalSource) });
+      progress.update({ phase: 'search', done: i + 1, total });
+    }
+    progress.done();
+    const seconds = (performance.now() - started) / 1000;
+    const outPath = join(resolveUserPath(flags.save_directory as string), basename(datasetPath));
+    await writeFileAtomic(outPath, `${JSON.stringify({ search_results: results, k }, null, 2)}\n`);
+    writeOut(`Searched ${total} questions with ${session.retriever.name} (k=${k}) in ${seconds.toFixed(2)}s → ${outPath}`);
+  },
+};
