@@ -8,11 +8,18 @@ function isLowSurrogate(unit: number): boolean {
   return unit >= 0xdc00 && unit <= 0xdfff;
 }
 
-/** Number of code points in `text`. */
+function isHighSurrogate(unit: number): boolean {
+  return unit >= 0xd800 && unit <= 0xdbff;
+}
+
+/** Number of code points in `text`; a lone surrogate counts as one, as in `Array.from`. */
 export function codePointLength(text: string): number {
-  let count = 0;
-  for (let i = 0; i < text.length; i++) {
-    if (!isLowSurrogate(text.charCodeAt(i))) count++;
+  let count = text.length;
+  for (let i = 0; i + 1 < text.length; i++) {
+    if (isHighSurrogate(text.charCodeAt(i)) && isLowSurrogate(text.charCodeAt(i + 1))) {
+      count--;
+      i++;
+    }
   }
   return count;
 }
@@ -31,7 +38,7 @@ export class OffsetMap {
     const astral: number[] = [];
     for (let i = 0; i < text.length; i++) {
       const unit = text.charCodeAt(i);
-      if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && isLowSurrogate(text.charCodeAt(i + 1))) {
+      if (isHighSurrogate(unit) && i + 1 < text.length && isLowSurrogate(text.charCodeAt(i + 1))) {
         astral.push(i);
         i++;
       }

@@ -1,0 +1,71 @@
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { replaceDirectoryAtomic, writeFileAtomic } from '../src/index.js';
+import { rejection } from './helpers.js';
+
+let root: string;
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'rag-core-fs-'));
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('writeFileAtomic', () => {
+  it('creates missing parent directories and writes the content', async () => {
+    const path = join(root, 'a', 'b', 'file.json');
+    await writeFileAtomic(path, '{"x":1}');
+    expect(await readFile(path, 'utf8')).toBe('{"x":1}');
+  });
+
+  it('replaces an existing file and leaves no temporary file behind', async () => {
+    const path = join(root, 'file.bin');
+    await writeFileAtomic(path, 'old');
+    await writeFileAtomic(path, new Uint8Array([1, 2, 3]));
+    expect([...(await readFile(path))]).toEqual([1, 2, 3]);
+    expect(await readdir(root)).toEqual(['file.bin']);
+  });
+
+  it('reports a failed rename as IO_ERROR and cleans up', async () => {
+    // Renaming a file over a non-empty directory fails.
+    const path = join(root, 'occupied');
+    await mkdir(join(path, 'inside'), { recursive: true });
+    const error = await rejection(() => writeFileAtomic(path, 'data'));
+    expect(error.code).toBe('IO_ERROR');
+    expect(error.message).toContain(path);
+    expect(await readdir(root)).toEqual(['occupied']);
+  });
+});
+
+describe('replaceDirectoryAtomic', () => {
+  const target = () => join(root, 'index');
+
+  it('creates the directory when there was none', async () => {
+    await replaceDirectoryAtomic(target(), (dir) => writeFile(join(dir, 'a.txt'), 'A'));
+    expect(await readFile(join(target(), 'a.txt'), 'utf8')).toBe('A');
+    expect(await readdir(root)).toEqual(['index']);
+  });
+
+  it('replaces the previous directory as a whole', async () => {
+    await replaceDirectoryAtomic(target(), (dir) => writeFile(join(dir, 'old.txt'), 'old'));
+    await replaceDirectoryAtomic(target(), (dir) => writeFile(join(dir, 'new.txt'), 'new'));
+    expect(await readdir(target())).toEqual(['new.txt']);
+    expect(await readdir(root)).toEqual(['index']);
+  });
+
+  it('leaves the previous directory intact when fill fails, and no temporary directories', async () => {
+    await replaceDirectoryAtomic(target(), (dir) => writeFile(join(dir, 'old.txt'), 'old'));
+    const failure = new Error('disk on fire');
+    await expect(
+      replaceDirectoryAtomic(target(), async (dir) => {
+        await writeFile(join(dir, 'half.txt'), 'half');
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    expect(await readdir(target())).toEqual(['old.txt']);
+    expect(await readFile(join(target(), 'old.txt'), 'utf8')).toBe('old');
+    expect(await readdir(root)).toEqual(['index']);
+  });
+});
