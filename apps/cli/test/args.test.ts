@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { formatHelp, parseFlags, type FlagSpec } from '../src/args.js';
+
+const specs: FlagSpec[] = [
+  { name: 'corpus_dir', type: 'string', required: true, description: 'dir' },
+  { name: 'k', type: 'integer', min: 1, max: 100, description: 'k' },
+  { name: 'json', type: 'boolean', description: 'json' },
+];
+
+describe('parseFlags', () => {
+  it('accepts snake_case, kebab-case and --flag=value alike', () => {
+    expect(parseFlags(['--corpus_dir', 'a', '--k', '5'], specs, 't')).toEqual({ corpus_dir: 'a', k: 5 });
+    expect(parseFlags(['--corpus-dir', 'a', '--k=7', '--json'], specs, 't')).toEqual({ corpus_dir: 'a', k: 7, json: true });
+    expect(parseFlags(['--corpus-dir=a=b', '--no-json'], specs, 't')).toEqual({ corpus_dir: 'a=b', json: false });
+  });
+
+  it('rejects out-of-range and malformed integers with the flag name', () => {
+    expect(() => parseFlags(['--corpus_dir', 'a', '--k', '0'], specs, 't')).toThrow('--k must be at least 1');
+    expect(() => parseFlags(['--corpus_dir', 'a', '--k', '101'], specs, 't')).toThrow('--k must be at most 100');
+    expect(() => parseFlags(['--corpus_dir', 'a', '--k', '2.5'], specs, 't')).toThrow('--k must be a whole number');
+  });
+
+  it('rejects unknown flags, listing the valid ones', () => {
+    expect(() => parseFlags(['--corpus_dir', 'a', '--kk', '1'], specs, 't')).toThrow(/Unknown flag --kk/);
+    try {
+      parseFlags(['--nope'], specs, 't');
+    } catch (error) {
+      expect((error as { hint: string }).hint).toContain('--corpus_dir, --k, --json');
+    }
+  });
+
+  it('requires required flags and values', () => {
+    expect(() => parseFlags([], specs, 't')).toThrow('Missing required flag --corpus_dir');
+    expect(() => parseFlags(['--corpus_dir'], specs, 't')).toThrow('--corpus_dir needs a value');
+    expect(() => parseFlags(['positional'], specs, 't')).toThrow('Unexpected argument "positional"');
+  });
+
+  it('takes a negative number as a value, not as a flag', () => {
+    expect(() => parseFlags(['--corpus_dir', 'a', '--k', '-3'], specs, 't')).toThrow('--k must be at least 1');
+  });
+});
+
+describe('formatHelp', () => {
+  it('shows every flag with required/default labels', () => {
+    const help = formatHelp('t', 'does things', [...specs, { name: 'x', type: 'string', description: 'x', defaultLabel: '3' }], ['rag t --corpus_dir a']);
+    expect(help).toContain('--corpus_dir VALUE');
+    expect(help).toContain('(required)');
+    expect(help).toContain('(default: 3)');
+    expect(help).toContain('rag t --corpus_dir a');
+  });
+});

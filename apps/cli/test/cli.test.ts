@@ -1,0 +1,186 @@
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MINI_CORPUS, MINI_QUESTIONS, rag, REPO_ROOT } from './helpers.js';
+
+let work: string;
+let indexDir: string;
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'rag-cli-test-'));
+  indexDir = join(work, 'index');
+  const result = rag(['index', '--corpus_dir', MINI_CORPUS, '--index_dir', indexDir]);
+  expect(result.status, result.stderr).toBe(0);
+});
+
+afterAll(() => {
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('rag index', () => {
+  it('reports files and chunks and warns about skipped files on stderr', () => {
+    const result = rag(['index', '--corpus-dir', MINI_CORPUS, '--index-dir', join(work, 'index-json'), '--json']);
+    expect(result.status, result.stderr).toBe(0);
+    const summary = JSON.parse(result.stdout);
+    expect(summary.retriever).toBe('bm25');
+    expect(summary.files).toBeGreaterThan(5);
+    expect(summary.chunks).toBeGreaterThanOrEqual(summary.files);
+    // The mini corpus holds a binary file and a non-UTF-8 file: each warned about, neither fatal.
+    expect(summary.warnings).toBeGreaterThanOrEqual(2);
+    expect(result.stderr).toMatch(/warning: .*(binary|UTF-8)/i);
+  });
+
+  it('keeps the previous index when a rebuild fails', () => {
+    const before = readFileSync(join(indexDir, 'manifest.json'), 'utf8');
+    const result = rag(['index', '--corpus_dir', join(work, 'no-such-dir'), '--index_dir', indexDir]);
+    expect(result.status).not.toBe(0);
+    expect(readFileSync(join(indexDir, 'manifest.json'), 'utf8')).toBe(before);
+    expect(readdirSync(work).filter((n) => n.includes('.tmp-'))).toEqual([]);
+  });
+});
+
+describe('rag search', () => {
+  it('returns JSON with benchmark-format sources whose paths start with the corpus dir as given', () => {
+    const result = rag(['search', '--query', 'request body size limit', '--k', '3', '--index_dir', indexDir, '--json']);
+    expect(result.status, result.stderr).toBe(0);
+    const out = JSON.parse(result.stdout);
+    expect(out.question).toBe('request body size limit');
+    expect(out.retrieved_sources.length).toBeGreaterThan(0);
+    expect(out.retrieved_sources.length).toBeLessThanOrEqual(3);
+    for (const source of out.retrieved_sources) {
+      expect(Object.keys(source)).toEqual(['file_path', 'first_character_index', 'last_character_index']);
+      expect(source.file_path.startsWith(`${MINI_CORPUS}/`)).toBe(true);
+      expect(existsSync(join(REPO_ROOT, source.file_path))).toBe(true);
+      expect(source.last_character_index - source.first_character_index).toBeLessThanOrEqual(2000);
+    }
+  });
+
+  it('prints path, line range, symbol and score for humans', () => {
+    const result = rag(['search', '--query', 'request body size limit', '--k', '2', '--index_dir', indexDir]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^ 1\. datasets\/mini\/corpus\/\S+:\d+-\d+ .*score \d+\.\d{3}/m);
+  });
+
+  it('writes paths relative to the directory it was started from', () => {
+    const sub = join(REPO_ROOT, 'datasets');
+    const result = rag(['search', '--query', 'request body size limit', '--k', '1', '--index_dir', indexDir, '--json'], { cwd: sub });
+    expect(result.status, result.stderr).toBe(0);
+    const [source] = JSON.parse(result.stdout).retrieved_sources;
+    expect(existsSync(join(sub, source.file_path))).toBe(true);
+    expect(source.file_path.startsWith('mini/corpus/')).toBe(true);
+  });
+
+  it('uses the invocation directory recorded by pnpm (INIT_CWD) under `pnpm rag`', () => {
+    const sub = join(REPO_ROOT, 'datasets', 'mini');
+    const result = rag(['search', '--query', 'request body size limit', '--k', '1', '--index_dir', relative(sub, indexDir), '--json'], {
+      env: { INIT_CWD: sub, npm_lifecycle_event: 'rag' },
+    });
+    expect(result.status, result.stderr).toBe(0);
+    const [source] = JSON.parse(result.stdout).retrieved_sources;
+    expect(source.file_path.startsWith('corpus/')).toBe(true);
+  });
+});
+
+describe('rag search_dataset + evaluate', () => {
+  it('answers the mini question set well enough and scores it', () => {
+    const save = join(work, 'results');
+    const search = rag(['search_dataset', '--dataset_path', MINI_QUESTIONS, '--k', '5', '--save_directory', save, '--index_dir', indexDir]);
+    expect(search.status, search.stderr).toBe(0);
+    const saved = JSON.parse(readFileSync(join(save, 'questions.json'), 'utf8'));
+    expect(saved.k).toBe(5);
+    const questions = JSON.parse(readFileSync(join(REPO_ROOT, MINI_QUESTIONS), 'utf8')).rag_questions;
+    expect(saved.search_results.map((r: { question_id: string }) => r.question_id)).toEqual(questions.map((q: { question_id: string }) => q.question_id));
+    for (const r of saved.search_results) expect(r.retrieved_sources.length).toBeLessThanOrEqual(5);
+
+    const evaluation = rag(['evaluate', '--student_search_results_path', join(save, 'questions.json'), '--dataset_path', MINI_QUESTIONS, '--k', '5', '--json']);
+    expect(evaluation.status, evaluation.stderr).toBe(0);
+    const report = JSON.parse(evaluation.stdout);
+    expect(report.recall['5']).toBeGreaterThanOrEqual(0.8);
+    expect(report.mrr).toBeGreaterThan(0.5);
+
+    const human = rag(['evaluate', '--student_search_results_path', join(save, 'questions.json'), '--dataset_path', MINI_QUESTIONS, '--k', '5']);
+    expect(human.status).toBe(0);
+    expect(human.stdout).toMatch(/recall@5/i);
+  });
+
+  it('refuses results listing more sources than k', () => {
+    const save = join(work, 'results-k10');
+    expect(rag(['search_dataset', '--dataset_path', MINI_QUESTIONS, '--k', '10', '--save_directory', save, '--index_dir', indexDir]).status).toBe(0);
+    const result = rag(['evaluate', '--student_search_results_path', join(save, 'questions.json'), '--dataset_path', MINI_QUESTIONS, '--k', '1']);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/error: .*more than|error: .*k/i);
+  });
+});
+
+describe('bad input exits non-zero with a clear message and no stack trace', () => {
+  const cases: [string, string[], RegExp][] = [
+    ['missing corpus dir', ['index', '--corpus_dir', 'does/not/exist'], /does\/not\/exist/],
+    ['missing required flag', ['index'], /--corpus_dir/],
+    ['unknown flag', ['search', '--query', 'x', '--bogus', '1'], /Unknown flag --bogus/],
+    ['zero k', ['search', '--query', 'x', '--k', '0'], /--k must be at least 1/],
+    ['negative k', ['search', '--query', 'x', '--k', '-3'], /--k must be at least 1/],
+    ['non-numeric k', ['search', '--query', 'x', '--k', 'ten'], /--k must be a whole number/],
+    ['empty query', ['search', '--query', '   '], /--query is empty/],
+    ['unknown retriever', ['search', '--query', 'x', '--retriever', 'nope'], /Unknown retriever "nope".*\n.*bm25/],
+    ['unknown command', ['serach'], /unknown command "serach".*\n.*search/],
+    ['missing index', ['search', '--query', 'x', '--index_dir', '/nonexistent/rag-index'], /No index found in \/nonexistent\/rag-index/],
+  ];
+  for (const [name, args, message] of cases) {
+    it(name, () => {
+      const result = rag(args);
+      expect(result.status).not.toBe(0);
+      expect(result.stderr).toMatch(/^error: /);
+      expect(result.stderr).toMatch(message);
+      expect(result.stderr).not.toMatch(/\n\s+at .*\(/);
+    });
+  }
+
+  it('an empty corpus directory', () => {
+    const empty = join(work, 'empty');
+    mkdirSync(empty, { recursive: true });
+    const result = rag(['index', '--corpus_dir', empty, '--index_dir', join(work, 'index-empty')]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/error: .*no .*files|error: .*empty/i);
+  });
+
+  it('a malformed dataset file names the file', () => {
+    const bad = join(work, 'bad.json');
+    writeFileSync(bad, '{"rag_questions": [{"question": 3}');
+    const result = rag(['search_dataset', '--dataset_path', bad, '--save_directory', join(work, 'out'), '--index_dir', indexDir]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(bad);
+    expect(result.stderr).toMatch(/not valid JSON/);
+  });
+
+  it('a dataset with a wrong field type names the field', () => {
+    const bad = join(work, 'bad-field.json');
+    writeFileSync(bad, JSON.stringify({ rag_questions: [{ question_id: 'a', question: 42 }] }));
+    const result = rag(['search_dataset', '--dataset_path', bad, '--save_directory', join(work, 'out'), '--index_dir', indexDir]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/rag_questions\.0\.question/);
+  });
+
+  it('an index written by another format version is refused, not misread', () => {
+    const copy = join(work, 'index-old');
+    mkdirSync(copy, { recursive: true });
+    const manifest = JSON.parse(readFileSync(join(indexDir, 'manifest.json'), 'utf8'));
+    writeFileSync(join(copy, 'manifest.json'), JSON.stringify({ ...manifest, formatVersion: 999 }));
+    const result = rag(['search', '--query', 'x', '--index_dir', copy]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/format version 999/);
+    expect(result.stderr).toMatch(/Rebuild/);
+  });
+});
+
+describe('help', () => {
+  it('lists commands, and each command lists its flags', () => {
+    const main = rag(['--help']);
+    expect(main.status).toBe(0);
+    for (const name of ['index', 'search', 'search_dataset', 'evaluate']) expect(main.stdout).toContain(name);
+    const sub = rag(['search_dataset', '--help']);
+    expect(sub.status).toBe(0);
+    expect(sub.stdout).toContain('--dataset_path');
+    expect(sub.stdout).toContain('--save_directory');
+  });
+});
