@@ -1,1 +1,16 @@
-export {};
+export {
+  DEFAULT_EXTENSIONS,
+  DEFAULT_IGNORED_DIRS,
+  DEFAULT_MAX_CHUNK_SIZE,
+  DEFAULT_MIN_CHUNK_SIZE,
+  DEFAULT_TARGET_CHUNK_SIZE,
+  DEFAULT_TEXT_OVERLAP,
+  resolveChunkerOptions,
+} from './options.js';
+export type { ChunkerOptions, ResolvedChunkerOptions } from './options.js';
+export { createChunker, chunkText } from './chunker.js';
+export type { Chunker } from './chunker.js';
+export { walkCorpus } from './walk.js';
+export type { CorpusFile, WalkOptions } from './walk.js';
+export { chunkCorpus } from './corpus.js';
+export type { ChunkCorpusOptions, ChunkedCorpus } from './corpus.js';

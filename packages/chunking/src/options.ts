@@ -1,0 +1,92 @@
+import { RagError } from '@rag/core';
+import type { Language } from '@rag/core';
+
+/** Hard cap on a chunk's length in code points: the benchmark rejects longer sources. */
+export const DEFAULT_MAX_CHUNK_SIZE = 2000;
+/** Preferred length when runs of small blocks are packed or a large node is split. */
+export const DEFAULT_TARGET_CHUNK_SIZE = 800;
+/** Headings and other fragments shorter than this are glued to the chunk that follows. */
+export const DEFAULT_MIN_CHUNK_SIZE = 200;
+/** Characters a `.txt` window repeats from the end of the previous one. */
+export const DEFAULT_TEXT_OVERLAP = 200;
+
+/** Extension (with the dot, lower case) → language, for files indexed by default. */
+export const DEFAULT_EXTENSIONS: Readonly<Record<string, Language>> = Object.freeze({
+  '.py': 'python',
+  '.md': 'markdown',
+  '.rst': 'rst',
+  '.txt': 'text',
+});
+
+/** Folder names never descended into (besides every folder whose name starts with a dot). */
+export const DEFAULT_IGNORED_DIRS: readonly string[] = Object.freeze([
+  'node_modules',
+  '__pycache__',
+  'venv',
+  'build',
+  'dist',
+  'site-packages',
+]);
+
+export interface ChunkerOptions {
+  /**
+   * Hard cap on a chunk's length in Unicode code points; no chunk is ever longer.
+   * Integer ≥ 20. Default {@link DEFAULT_MAX_CHUNK_SIZE} (2000).
+   */
+  maxChunkSize?: number;
+  /**
+   * Preferred length in code points when small neighbours are packed together or an
+   * oversized node is split: pieces come out near this size, never above the cap.
+   * Definitions (functions, methods, classes) and document sections that fit the cap are
+   * kept whole regardless. Integer in [1, maxChunkSize]. Default {@link DEFAULT_TARGET_CHUNK_SIZE} (800).
+   */
+  targetChunkSize?: number;
+  /**
+   * Markdown/RST sections whose own text (heading plus body before the first subsection)
+   * is shorter than this many code points are glued to the start of their first
+   * subsection instead of standing alone. 0 disables. Integer in [0, maxChunkSize].
+   * Default {@link DEFAULT_MIN_CHUNK_SIZE} (200).
+   */
+  minChunkSize?: number;
+  /**
+   * Code points a plain-text window repeats from the end of the previous window (snapped
+   * to a line start, so usually a little less). Integer in [0, maxChunkSize / 2]; an
+   * overlap is also never more than half its window. Default {@link DEFAULT_TEXT_OVERLAP} (200).
+   */
+  textOverlap?: number;
+}
+
+export type ResolvedChunkerOptions = Required<ChunkerOptions>;
+
+function checkInteger(name: string, value: number, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new RagError('INVALID_ARGUMENT', `${name} must be an integer in [${min}, ${max}], got ${String(value)}.`, {
+      hint: `Pass a ${name} between ${min} and ${max}, or leave it out for the default.`,
+    });
+  }
+  return value;
+}
+
+/** Fills defaults and validates ranges; throws `RagError('INVALID_ARGUMENT')` on a bad value. */
+export function resolveChunkerOptions(options: ChunkerOptions = {}): ResolvedChunkerOptions {
+  const maxChunkSize = checkInteger('maxChunkSize', options.maxChunkSize ?? DEFAULT_MAX_CHUNK_SIZE, 20, 1_000_000);
+  const targetChunkSize = checkInteger(
+    'targetChunkSize',
+    options.targetChunkSize ?? Math.min(DEFAULT_TARGET_CHUNK_SIZE, maxChunkSize),
+    1,
+    maxChunkSize,
+  );
+  const minChunkSize = checkInteger(
+    'minChunkSize',
+    options.minChunkSize ?? Math.min(DEFAULT_MIN_CHUNK_SIZE, maxChunkSize),
+    0,
+    maxChunkSize,
+  );
+  const textOverlap = checkInteger(
+    'textOverlap',
+    options.textOverlap ?? Math.min(DEFAULT_TEXT_OVERLAP, Math.floor(maxChunkSize / 2)),
+    0,
+    Math.floor(maxChunkSize / 2),
+  );
+  return { maxChunkSize, targetChunkSize, minChunkSize, textOverlap };
+}

@@ -1,0 +1,215 @@
+import { createHash } from 'node:crypto';
+import type { Dirent } from 'node:fs';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { extname, join, relative, resolve, sep } from 'node:path';
+import { RagError, codePointLength } from '@rag/core';
+import type { FileRecord, Language } from '@rag/core';
+import { DEFAULT_EXTENSIONS, DEFAULT_IGNORED_DIRS } from './options.js';
+
+/** Files read at once; enough to keep the disk busy without exhausting descriptors. */
+const READ_CONCURRENCY = 32;
+
+export interface WalkOptions {
+  /**
+   * File extension (with the dot, matched case-insensitively) → language. Only these
+   * files are indexed. Default {@link DEFAULT_EXTENSIONS} (`.py`, `.md`, `.rst`, `.txt`).
+   */
+  extensions?: Readonly<Record<string, Language>>;
+  /**
+   * Folder names never descended into, compared exactly. Folders whose name starts with
+   * a dot (`.git`, `.venv`, `.tox`, …) are always skipped as well.
+   * Default {@link DEFAULT_IGNORED_DIRS}.
+   */
+  ignoredDirs?: readonly string[];
+  /** Called once per skipped file (binary, not UTF-8, unreadable, link outside). Default: silent. */
+  onWarning?: (message: string) => void;
+}
+
+/** A file to index: its record, its decoded text and where it is on disk. */
+export interface CorpusFile extends FileRecord {
+  text: string;
+  /** Absolute path of the file (of the link, for a symlinked file). */
+  absolutePath: string;
+}
+
+interface Candidate {
+  relativePath: string;
+  absolutePath: string;
+  language: Language;
+}
+
+function isInside(root: string, path: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+function toPosix(path: string): string {
+  return sep === '/' ? path : path.split(sep).join('/');
+}
+
+async function openRoot(dir: string): Promise<string> {
+  const absolute = resolve(dir);
+  let info;
+  try {
+    info = await stat(absolute);
+  } catch (error) {
+    throw new RagError('CORPUS_NOT_FOUND', `Corpus directory ${dir} does not exist.`, {
+      hint: 'Check the path passed as --corpus_dir (relative paths start from the current directory).',
+      cause: error,
+    });
+  }
+  if (!info.isDirectory()) {
+    throw new RagError('INVALID_ARGUMENT', `Corpus path ${dir} is not a directory.`, {
+      hint: 'Pass the folder that contains the files to index, not a single file.',
+    });
+  }
+  return realpath(absolute);
+}
+
+/**
+ * Candidate files under `root` in sorted order. Real folders are walked first; linked
+ * folders afterwards, and only when their target was not reached already, so the real
+ * path wins and a link back up never loops. A linked file whose target is indexed
+ * under its own path is dropped for the same reason. Links leading outside the corpus
+ * are skipped with a warning.
+ */
+async function listCandidates(
+  root: string,
+  extensions: ReadonlyMap<string, Language>,
+  ignored: ReadonlySet<string>,
+  warn: (message: string) => void,
+): Promise<Candidate[]> {
+  const candidates: (Candidate & { real: string; linked: boolean })[] = [];
+  const visited = new Set<string>();
+  const linkedDirs: string[] = [];
+  const skipDir = (name: string): boolean => name.startsWith('.') || ignored.has(name);
+  const visit = async (dir: string, real: string): Promise<void> => {
+    if (visited.has(real)) return;
+    visited.add(real);
+    let entries: Dirent[];
+    try {
+      entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    } catch (error) {
+      warn(`Skipped folder ${toPosix(relative(root, dir)) || '.'}: ${(error as Error).message}`);
+      return;
+    }
+    const subdirs: string[] = [];
+    for (const entry of entries) {
+      const path = join(dir, entry.name);
+      const relativePath = toPosix(relative(root, path));
+      if (entry.isDirectory()) {
+        if (!skipDir(entry.name)) subdirs.push(entry.name);
+      } else if (entry.isFile()) {
+        const language = extensions.get(extname(entry.name).toLowerCase());
+        if (language) candidates.push({ relativePath, absolutePath: path, language, real: join(real, entry.name), linked: false });
+      } else if (entry.isSymbolicLink()) {
+        let target: string;
+        try {
+          target = await realpath(path);
+        } catch {
+          warn(`Skipped ${relativePath}: broken symbolic link.`);
+          continue;
+        }
+        if (!isInside(root, target)) {
+          warn(`Skipped ${relativePath}: symbolic link to ${target}, outside the corpus.`);
+          continue;
+        }
+        const info = await stat(target).catch(() => undefined);
+        if (info?.isDirectory()) {
+          if (!skipDir(entry.name)) linkedDirs.push(path);
+        } else if (info?.isFile()) {
+          const language = extensions.get(extname(entry.name).toLowerCase());
+          if (language) candidates.push({ relativePath, absolutePath: path, language, real: target, linked: true });
+        }
+      }
+    }
+    for (const name of subdirs) await visit(join(dir, name), join(real, name));
+  };
+  await visit(root, root);
+  for (let i = 0; i < linkedDirs.length; i++) {
+    const link = linkedDirs[i]!;
+    await visit(link, await realpath(link));
+  }
+  candidates.sort((a, b) => (a.relativePath < b.relativePath ? -1 : a.relativePath > b.relativePath ? 1 : 0));
+  const taken = new Set(candidates.filter((c) => !c.linked).map((c) => c.real));
+  const kept: Candidate[] = [];
+  for (const { relativePath, absolutePath, language, real, linked } of candidates) {
+    if (linked) {
+      if (taken.has(real)) continue;
+      taken.add(real);
+    }
+    kept.push({ relativePath, absolutePath, language });
+  }
+  return kept;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The file, or the warning saying why it was skipped. */
+async function readCandidate(candidate: Candidate): Promise<CorpusFile | string> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(candidate.absolutePath);
+  } catch (error) {
+    return `Skipped ${candidate.relativePath}: ${(error as Error).message}`;
+  }
+  if (bytes.includes(0)) return `Skipped ${candidate.relativePath}: binary file (contains NUL bytes).`;
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch {
+    return `Skipped ${candidate.relativePath}: not valid UTF-8.`;
+  }
+  return {
+    file_path: candidate.relativePath,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    bytes: bytes.length,
+    length: codePointLength(text),
+    language: candidate.language,
+    text,
+    absolutePath: candidate.absolutePath,
+  };
+}
+
+function extensionMap(extensions: Readonly<Record<string, Language>>): Map<string, Language> {
+  const map = new Map<string, Language>();
+  for (const [extension, language] of Object.entries(extensions)) {
+    const key = extension.toLowerCase();
+    map.set(key.startsWith('.') ? key : `.${key}`, language);
+  }
+  return map;
+}
+
+/**
+ * Finds and reads the indexable files under `dir`, sorted by path. Binary and non-UTF-8
+ * files are skipped with one warning each. Throws `CORPUS_NOT_FOUND` for a missing
+ * folder, `INVALID_ARGUMENT` for a file, `CORPUS_EMPTY` when nothing is left to index.
+ */
+export async function walkCorpus(dir: string, options: WalkOptions = {}): Promise<CorpusFile[]> {
+  const extensions = options.extensions ?? DEFAULT_EXTENSIONS;
+  const warn = options.onWarning ?? (() => undefined);
+  const root = await openRoot(dir);
+  const map = extensionMap(extensions);
+  const candidates = await listCandidates(root, map, new Set(options.ignoredDirs ?? DEFAULT_IGNORED_DIRS), warn);
+  const results: (CorpusFile | string)[] = new Array(candidates.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < candidates.length) {
+      const index = next++;
+      results[index] = await readCandidate(candidates[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, candidates.length) }, worker));
+  // Warnings go out in path order, whatever order the reads finished in.
+  const read: CorpusFile[] = [];
+  for (const result of results) {
+    if (typeof result === 'string') warn(result);
+    else read.push(result);
+  }
+  if (read.length === 0) {
+    const names = [...map.keys()].join(', ');
+    throw new RagError('CORPUS_EMPTY', `No indexable files in ${dir}.`, {
+      hint: `Only files ending in ${names || '(no extensions configured)'} are indexed, outside ignored and hidden folders; point --corpus_dir at a folder with such files.`,
+    });
+  }
+  return read;
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import type { Language } from '@rag/core';
+import {
+  createChunker,
+  DEFAULT_MAX_CHUNK_SIZE,
+  DEFAULT_MIN_CHUNK_SIZE,
+  DEFAULT_TARGET_CHUNK_SIZE,
+  DEFAULT_TEXT_OVERLAP,
+  resolveChunkerOptions,
+} from '../src/index.js';
+
+describe('chunker options', () => {
+  it('fills the documented defaults', () => {
+    expect(resolveChunkerOptions()).toEqual({
+      maxChunkSize: DEFAULT_MAX_CHUNK_SIZE,
+      targetChunkSize: DEFAULT_TARGET_CHUNK_SIZE,
+      minChunkSize: DEFAULT_MIN_CHUNK_SIZE,
+      textOverlap: DEFAULT_TEXT_OVERLAP,
+    });
+    expect(DEFAULT_MAX_CHUNK_SIZE).toBe(2000);
+  });
+
+  it('scales defaults that would not fit a small cap', () => {
+    expect(resolveChunkerOptions({ maxChunkSize: 100 })).toEqual({ maxChunkSize: 100, targetChunkSize: 100, minChunkSize: 100, textOverlap: 50 });
+  });
+
+  it.each([
+    [{ maxChunkSize: 10 }],
+    [{ maxChunkSize: 1.5 }],
+    [{ targetChunkSize: 3000 }],
+    [{ minChunkSize: -1 }],
+    [{ textOverlap: 1001 }],
+  ])('rejects %o with a hint', (options) => {
+    expect(() => resolveChunkerOptions(options)).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', hint: expect.stringMatching(/between/) }),
+    );
+  });
+
+  it('rejects an unknown language', () => {
+    expect(() => createChunker('cobol' as Language)).toThrow(expect.objectContaining({ code: 'UNKNOWN_NAME' }));
+  });
+
+  it('exposes its language and resolved options', () => {
+    const chunker = createChunker('markdown', { maxChunkSize: 500 });
+    expect(chunker.language).toBe('markdown');
+    expect(chunker.options.maxChunkSize).toBe(500);
+    expect(chunker.chunk('# A\n\ntext\n', 'a.md').map((c) => c.id)).toEqual([0]);
+  });
+});

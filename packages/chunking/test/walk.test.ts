@@ -1,0 +1,149 @@
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { chunkCorpus, DEFAULT_EXTENSIONS, walkCorpus } from '../src/index.js';
+import type { ProgressEvent } from '@rag/core';
+
+let root: string;
+
+async function put(path: string, content: string | Uint8Array): Promise<void> {
+  const full = join(root, path);
+  await mkdir(join(full, '..'), { recursive: true });
+  await writeFile(full, content);
+}
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'rag-chunking-'));
+});
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('walkCorpus', () => {
+  it('indexes the default extensions in sorted order and skips ignored and hidden folders', async () => {
+    await put('b.py', 'x = 1\n');
+    await put('a/readme.md', '# A\n');
+    await put('a/notes.TXT', 'notes\n');
+    await put('guide.rst', 'Guide\n=====\n');
+    await put('image.png', 'not indexed');
+    for (const dir of ['node_modules', '.git', '__pycache__', '.venv', 'venv', 'build', 'dist', '.tox', '.mypy_cache']) {
+      await put(`${dir}/skipped.py`, 'x = 1\n');
+    }
+    const files = await walkCorpus(root);
+    expect(files.map((f) => [f.file_path, f.language])).toEqual([
+      ['a/notes.TXT', 'text'],
+      ['a/readme.md', 'markdown'],
+      ['b.py', 'python'],
+      ['guide.rst', 'rst'],
+    ]);
+  });
+
+  it('records bytes, code-point length, sha256, text and absolute path; keeps a BOM', async () => {
+    const content = '\ufeffé🚀\r\n';
+    await put('x.md', content);
+    const [file] = await walkCorpus(root);
+    const bytes = Buffer.from(content, 'utf8');
+    expect(file).toMatchObject({
+      file_path: 'x.md',
+      bytes: bytes.length,
+      length: 5,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      text: content,
+      absolutePath: join(root, 'x.md'),
+    });
+  });
+
+  it('skips binary and non-UTF-8 files with exactly one warning each', async () => {
+    await put('good.py', 'x = 1\n');
+    await put('binary.py', new Uint8Array([0x78, 0x00, 0x79]));
+    await put('latin1.txt', new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+    const warnings: string[] = [];
+    const files = await walkCorpus(root, { onWarning: (message) => warnings.push(message) });
+    expect(files.map((f) => f.file_path)).toEqual(['good.py']);
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toMatch(/binary\.py.*binary/);
+    expect(warnings[1]).toMatch(/latin1\.txt.*UTF-8/);
+  });
+
+  it('follows symbolic links inside the corpus but never loops', async () => {
+    await put('pkg/mod.py', 'x = 1\n');
+    await put('.hidden/docs/guide.md', '# Guide\n');
+    await put('notes/todo.txt', 'todo\n');
+    await symlink(join(root, 'pkg'), join(root, 'alias'));
+    await symlink(root, join(root, 'pkg', 'loop'));
+    await symlink(join(root, 'pkg', 'mod.py'), join(root, 'copy.py'));
+    await symlink(join(root, '.hidden', 'docs'), join(root, 'docs'));
+    await symlink(join(root, 'notes', 'todo.txt'), join(root, 'notes', 'todo-link.txt'));
+    await symlink(join(root, 'notes', 'todo-link.txt'), join(root, 'todo-again.txt'));
+    const files = await walkCorpus(root);
+    // `alias`, `copy.py`, `loop` and both links to todo.txt lead to files indexed under
+    // their real paths; `docs` leads into a hidden folder, reachable only through the link.
+    expect(files.map((f) => f.file_path)).toEqual(['docs/guide.md', 'notes/todo.txt', 'pkg/mod.py']);
+  });
+
+  it('skips links that lead outside the corpus, with a warning', async () => {
+    const outside = await mkdtemp(join(tmpdir(), 'rag-outside-'));
+    try {
+      await writeFile(join(outside, 'secret.py'), 'x = 1\n');
+      await put('inside.py', 'y = 2\n');
+      await symlink(join(outside, 'secret.py'), join(root, 'escape.py'));
+      const warnings: string[] = [];
+      const files = await walkCorpus(root, { onWarning: (m) => warnings.push(m) });
+      expect(files.map((f) => f.file_path)).toEqual(['inside.py']);
+      expect(warnings).toEqual([expect.stringMatching(/escape\.py.*outside the corpus/)]);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('takes a custom extension map and ignored-folder list', async () => {
+    await put('conf.cfg', 'a = b\n');
+    await put('skip/x.cfg', 'a = b\n');
+    await put('build/y.cfg', 'a = b\n');
+    await put('z.py', 'x = 1\n');
+    const files = await walkCorpus(root, { extensions: { cfg: 'text' }, ignoredDirs: ['skip'] });
+    expect(files.map((f) => f.file_path)).toEqual(['build/y.cfg', 'conf.cfg']);
+  });
+
+  it('reports a missing folder, a file and an empty corpus with typed errors and hints', async () => {
+    await expect(walkCorpus(join(root, 'missing'))).rejects.toMatchObject({
+      code: 'CORPUS_NOT_FOUND',
+      hint: expect.stringContaining('--corpus_dir'),
+    });
+    await put('file.py', 'x = 1\n');
+    await expect(walkCorpus(join(root, 'file.py'))).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await mkdir(join(root, 'empty'));
+    await put('empty/picture.png', 'png');
+    await expect(walkCorpus(join(root, 'empty'))).rejects.toMatchObject({
+      code: 'CORPUS_EMPTY',
+      hint: expect.stringContaining(Object.keys(DEFAULT_EXTENSIONS).join(', ')),
+    });
+  });
+});
+
+describe('chunkCorpus', () => {
+  it('returns file records and chunks with dense global ids, reporting progress', async () => {
+    await put('a.py', 'import os\n\n\ndef f():\n    return os\n');
+    await put('b.md', '# Title\n\nBody text.\n');
+    const events: ProgressEvent[] = [];
+    const { files, chunks } = await chunkCorpus(root, { onProgress: (e) => events.push(e) });
+    expect(files.map((f) => f.file_path)).toEqual(['a.py', 'b.md']);
+    expect(files[0]).not.toHaveProperty('text');
+    expect(chunks.map((c) => [c.id, c.file_path, c.kind])).toEqual([
+      [0, 'a.py', 'module'],
+      [1, 'a.py', 'function'],
+      [2, 'b.md', 'section'],
+    ]);
+    expect(events).toEqual([
+      { phase: 'chunk', done: 1, total: 2 },
+      { phase: 'chunk', done: 2, total: 2 },
+    ]);
+  });
+
+  it('rejects bad options before reading anything', async () => {
+    await expect(chunkCorpus(join(root, 'missing'), { maxChunkSize: 0 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+});
