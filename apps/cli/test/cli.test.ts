@@ -101,7 +101,7 @@ describe('rag search_dataset + evaluate', () => {
 
     const human = rag(['evaluate', '--student_search_results_path', join(save, 'questions.json'), '--dataset_path', MINI_QUESTIONS, '--k', '5']);
     expect(human.status).toBe(0);
-    expect(human.stdout).toMatch(/recall@5/i);
+    expect(human.stdout).toMatch(/R@5/);
   });
 
   it('refuses results listing more sources than k', () => {

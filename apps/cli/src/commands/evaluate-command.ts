@@ -34,6 +34,7 @@ export const evaluateCommand: Command = {
       writeOut(JSON.stringify(flags.per_question ? report : summary, null, 2));
       return;
     }
-    writeOut(formatReport(report, { perQuestion: flags.per_question === true }));
+    // Warnings already went to stderr; stdout keeps only the table.
+    writeOut(formatReport({ ...report, warnings: [] }, { perQuestion: flags.per_question === true }));
   },
 };

@@ -1,0 +1,192 @@
+import { RagError, type Chunk, type Explanation, type Hit, type ProgressFn } from '@rag/core';
+import { buildIndexData, type Bm25IndexData } from './build.js';
+import { explainChunk, type ResolvedQueryTerm } from './explain.js';
+import { FIELD_NAMES, resolveBm25Options, type Bm25Options } from './options.js';
+import { fieldTermWeight, inverseDocumentFrequency, lengthNorm, termContribution } from './scoring.js';
+import { createQueryTokenizer, type QueryTerm } from './tokenizer/tokenize.js';
+import { selectTopK } from './top-k.js';
+
+/** Sizes of an index, for logs and benchmarks. */
+export interface Bm25IndexStats {
+  docCount: number;
+  termCount: number;
+  /** Postings per field, in `FIELD_NAMES` order. */
+  postings: number[];
+  averageFieldLengths: number[];
+}
+
+function averageOf(lengths: Uint32Array): number {
+  let sum = 0;
+  for (let i = 0; i < lengths.length; i++) sum += lengths[i]!;
+  return lengths.length === 0 ? 0 : sum / lengths.length;
+}
+
+/**
+ * A BM25F index over chunks with its query-time state: per-field inverse length norms
+ * computed once, and reusable score accumulators sized to the corpus, so a query only
+ * touches the chunks in its terms' postings and allocates nothing proportional to the
+ * corpus. Not safe for concurrent use from several threads (JS has none sharing it).
+ */
+export class Bm25Index {
+  readonly data: Bm25IndexData;
+  readonly averageFieldLengths: number[];
+  /** 1 / B_f(d) per field. */
+  readonly #inverseNorms: Float64Array[];
+  readonly #tokenizeQuery: (text: string) => QueryTerm[];
+  /**
+   * Scores in float64, not float32: explain() must reproduce a search score exactly and
+   * the tests compare top-k with a brute force; the cost is 8 bytes per chunk.
+   */
+  readonly #scores: Float64Array;
+  readonly #termWeights: Float64Array;
+  readonly #touched: Uint32Array;
+  readonly #termDocs: Uint32Array;
+
+  constructor(data: Bm25IndexData) {
+    this.data = data;
+    const { docCount, options } = data;
+    this.averageFieldLengths = data.fields.map((field) => averageOf(field.lengths));
+    this.#inverseNorms = data.fields.map((field, f) => {
+      const b = options.fields[FIELD_NAMES[f]!].b;
+      const average = this.averageFieldLengths[f]!;
+      const inverse = new Float64Array(docCount);
+      for (let d = 0; d < docCount; d++) inverse[d] = 1 / lengthNorm(b, field.lengths[d]!, average);
+      return inverse;
+    });
+    this.#tokenizeQuery = createQueryTokenizer(options.tokenizer, options.query);
+    this.#scores = new Float64Array(docCount);
+    this.#termWeights = new Float64Array(docCount);
+    this.#touched = new Uint32Array(docCount);
+    this.#termDocs = new Uint32Array(docCount);
+  }
+
+  /** Builds an index; `settings` are validated (see `resolveBm25Options`). */
+  static build(chunks: readonly Chunk[], settings: unknown = {}, onProgress?: ProgressFn): Bm25Index {
+    return new Bm25Index(buildIndexData(chunks, resolveBm25Options(settings), onProgress));
+  }
+
+  get options(): Bm25Options {
+    return this.data.options;
+  }
+
+  get docCount(): number {
+    return this.data.docCount;
+  }
+
+  stats(): Bm25IndexStats {
+    return {
+      docCount: this.data.docCount,
+      termCount: this.data.dictionary.size,
+      postings: this.data.fields.map((field) => field.docs.length),
+      averageFieldLengths: [...this.averageFieldLengths],
+    };
+  }
+
+  /** The query's terms that occur in the index, with ids and idf-scaled weights. */
+  resolveQuery(query: string): ResolvedQueryTerm[] {
+    const resolved: ResolvedQueryTerm[] = [];
+    for (const { term, weight } of this.#tokenizeQuery(query)) {
+      const id = this.data.dictionary.lookup(term);
+      if (id < 0) continue;
+      const docFrequency = this.data.docFrequencies[id]!;
+      const idf = inverseDocumentFrequency(this.data.docCount, docFrequency);
+      resolved.push({ term, id, queryWeight: weight, docFrequency, idf, weight: weight * idf });
+    }
+    return resolved;
+  }
+
+  /** The best `k` chunks for `query`, best first; [] when no query term is indexed. */
+  search(query: string, k: number): Hit[] {
+    const terms = this.resolveQuery(query);
+    if (terms.length === 0 || k < 1) return [];
+    const { k1, fields: fieldOptions } = this.data.options;
+    const scores = this.#scores;
+    const termWeights = this.#termWeights;
+    const touched = this.#touched;
+    const termDocs = this.#termDocs;
+    let touchedCount = 0;
+    for (const term of terms) {
+      const only = this.#onlyField(term.id);
+      if (only >= 0) {
+        // One field holds every posting of the term (the common case: body only): no
+        // need to gather tf̃ across fields first. 0 + x === x, so explain() still agrees.
+        const weight = fieldOptions[FIELD_NAMES[only]!].weight;
+        const { offsets, docs, tfs } = this.data.fields[only]!;
+        const inverseNorm = this.#inverseNorms[only]!;
+        const end = offsets[term.id + 1]!;
+        for (let p = offsets[term.id]!; p < end; p++) {
+          const d = docs[p]!;
+          const contribution = termContribution(term.weight, fieldTermWeight(weight, tfs[p]!, inverseNorm[d]!), k1);
+          if (scores[d] === 0) touched[touchedCount++] = d;
+          scores[d]! += contribution;
+        }
+        continue;
+      }
+      let termDocCount = 0;
+      for (let f = 0; f < FIELD_NAMES.length; f++) {
+        const weight = fieldOptions[FIELD_NAMES[f]!].weight;
+        if (weight === 0) continue;
+        const { offsets, docs, tfs } = this.data.fields[f]!;
+        const inverseNorm = this.#inverseNorms[f]!;
+        const end = offsets[term.id + 1]!;
+        for (let p = offsets[term.id]!; p < end; p++) {
+          const d = docs[p]!;
+          if (termWeights[d] === 0) termDocs[termDocCount++] = d;
+          termWeights[d]! += fieldTermWeight(weight, tfs[p]!, inverseNorm[d]!);
+        }
+      }
+      for (let i = 0; i < termDocCount; i++) {
+        const d = termDocs[i]!;
+        const contribution = termContribution(term.weight, termWeights[d]!, k1);
+        termWeights[d] = 0;
+        if (scores[d] === 0) touched[touchedCount++] = d;
+        scores[d]! += contribution;
+      }
+    }
+    const hits = selectTopK(touched, touchedCount, scores, k);
+    for (let i = 0; i < touchedCount; i++) scores[touched[i]!] = 0;
+    return hits;
+  }
+
+  /** The one scored field (weight > 0) with postings for term `id`, or -1 when several have. */
+  #onlyField(id: number): number {
+    let only = -1;
+    for (let f = 0; f < FIELD_NAMES.length; f++) {
+      const { offsets } = this.data.fields[f]!;
+      if (offsets[id + 1] === offsets[id] || this.data.options.fields[FIELD_NAMES[f]!].weight === 0) continue;
+      if (only >= 0) return -1;
+      only = f;
+    }
+    return only;
+  }
+
+  /** Term frequency of term `id` in field `f` of chunk `doc` (binary search in its postings). */
+  termFrequency(f: number, id: number, doc: number): number {
+    const { offsets, docs, tfs } = this.data.fields[f]!;
+    let lo = offsets[id]!;
+    let hi = offsets[id + 1]! - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = docs[mid]!;
+      if (at === doc) return tfs[mid]!;
+      if (at < doc) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return 0;
+  }
+
+  /** 1 / B_f(doc): the precomputed inverse length norm of field `f` of chunk `doc`. */
+  inverseNorm(f: number, doc: number): number {
+    return this.#inverseNorms[f]![doc]!;
+  }
+
+  /** Why chunk `chunkId` scores what it does for `query`; `value` equals its search score. */
+  explain(query: string, chunkId: number): Explanation {
+    if (!Number.isInteger(chunkId) || chunkId < 0 || chunkId >= this.data.docCount) {
+      throw new RagError('INVALID_ARGUMENT', `Chunk id ${chunkId} is not in this index (it has ${this.data.docCount} chunks).`, {
+        hint: `Pass an id between 0 and ${this.data.docCount - 1}.`,
+      });
+    }
+    return explainChunk(this, this.#tokenizeQuery(query), chunkId);
+  }
+}

@@ -1,0 +1,230 @@
+import { RagError, type Chunk, type ProgressFn } from '@rag/core';
+import { fingerprintChunks } from './checksum.js';
+import { TermDictionary } from './dictionary.js';
+import { fieldTexts } from './fields.js';
+import { FIELD_NAMES, type Bm25Options } from './options.js';
+import { SegmentTable } from './segment-table.js';
+import { SegmentExpander } from './tokenizer/expand.js';
+import { forEachSegmentRange } from './tokenizer/scan.js';
+
+/** One field's inverted lists: term id → (chunk ids ascending, term frequencies). */
+export interface FieldPostings {
+  /** `offsets[t]` .. `offsets[t + 1]` is term t's range in `docs` and `tfs`; length termCount + 1. */
+  offsets: Uint32Array;
+  docs: Uint32Array;
+  /** Term frequency per posting, capped at 65,535. */
+  tfs: Uint16Array;
+  /** Number of terms of this field in each chunk; length docCount. */
+  lengths: Uint32Array;
+}
+
+/** Everything a BM25F index is: plain typed arrays, so it persists as-is. */
+export interface Bm25IndexData {
+  options: Bm25Options;
+  docCount: number;
+  dictionary: TermDictionary;
+  /** Chunks containing each term in any field. */
+  docFrequencies: Uint32Array;
+  /** In `FIELD_NAMES` order. */
+  fields: FieldPostings[];
+  chunkFingerprint: string;
+}
+
+const MAX_TF = 0xffff;
+const PROGRESS_EVERY = 1024;
+
+/** An append-only Int32 buffer that doubles when full. */
+class Int32Buffer {
+  data = new Int32Array(1024);
+  length = 0;
+
+  push(value: number): void {
+    if (this.length === this.data.length) this.grow(this.length * 2);
+    this.data[this.length++] = value;
+  }
+
+  grow(capacity: number): void {
+    const next = new Int32Array(capacity);
+    next.set(this.data.subarray(0, this.length));
+    this.data = next;
+  }
+}
+
+/** Grows a per-term array to hold at least `size` entries. */
+function ensureSize(array: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
+  if (size <= array.length) return array;
+  const next = new Int32Array(Math.max(size, array.length * 2));
+  next.set(array);
+  return next;
+}
+
+/**
+ * Interns terms and remembers each distinct segment's term ids: most segments of a
+ * corpus repeat (`self`, `return`, `torch.Tensor`), so expansion and stemming run once
+ * per distinct segment and each occurrence costs one in-place hash lookup.
+ */
+class TermInterner {
+  readonly terms: string[] = [];
+  readonly #ids = new Map<string, number>();
+  readonly #expander: SegmentExpander;
+  readonly #segments = new SegmentTable();
+  /** Slot s's term ids are #slotTerms[#slotStart[s] .. #slotStart[s + 1]). */
+  readonly #slotStart = new Int32Buffer();
+  readonly #slotTerms = new Int32Buffer();
+
+  constructor(expander: SegmentExpander) {
+    this.#expander = expander;
+    this.#slotStart.push(0);
+  }
+
+  #intern(term: string): number {
+    let id = this.#ids.get(term);
+    if (id === undefined) {
+      id = this.terms.length;
+      this.terms.push(term);
+      this.#ids.set(term, id);
+    }
+    return id;
+  }
+
+  #addSegment(segment: string, hash: number): number {
+    this.#expander.expand(segment, (term) => this.#slotTerms.push(this.#intern(term)));
+    const slot = this.#slotStart.length - 1;
+    this.#slotStart.push(this.#slotTerms.length);
+    this.#segments.set(segment, hash, slot);
+    return slot;
+  }
+
+  /** Appends the id of every term of `text`, in order, to `out`. */
+  appendTermIds(text: string, out: Int32Buffer): void {
+    forEachSegmentRange(text, (start, end) => {
+      const hash = SegmentTable.hash(text, start, end);
+      let slot = this.#segments.get(text, start, end, hash);
+      if (slot < 0) slot = this.#addSegment(text.slice(start, end), hash);
+      const from = this.#slotStart.data[slot]!;
+      const to = this.#slotStart.data[slot + 1]!;
+      for (let i = from; i < to; i++) out.push(this.#slotTerms.data[i]!);
+    });
+  }
+
+  idOf(term: string): number | undefined {
+    return this.#ids.get(term);
+  }
+}
+
+/** Chunk-major (term id, tf) pairs of one field, gathered before inversion. */
+interface FieldPairs {
+  termIds: Int32Buffer;
+  tfs: Int32Buffer;
+  docStart: Uint32Array;
+  lengths: Uint32Array;
+}
+
+function checkDenseIds(chunks: readonly Chunk[]): void {
+  for (let i = 0; i < chunks.length; i++) {
+    if (chunks[i]!.id !== i) {
+      throw new RagError('INVALID_ARGUMENT', `Chunk at position ${i} has id ${chunks[i]!.id}; bm25 needs ids equal to positions.`, {
+        hint: 'Number chunks 0, 1, 2, … in the order they are passed (as @rag/chunking and the index store do).',
+      });
+    }
+  }
+}
+
+/** Turns chunk-major pairs into term-major postings under the sorted term numbering. */
+function invert(pairs: FieldPairs, newId: Int32Array, termCount: number, docCount: number): FieldPostings {
+  const total = pairs.termIds.length;
+  const termIds = pairs.termIds.data;
+  const offsets = new Uint32Array(termCount + 1);
+  for (let p = 0; p < total; p++) offsets[newId[termIds[p]!]! + 1]!++;
+  for (let t = 0; t < termCount; t++) offsets[t + 1]! += offsets[t]!;
+  const cursor = offsets.slice(0, termCount);
+  const docs = new Uint32Array(total);
+  const tfs = new Uint16Array(total);
+  const pairTfs = pairs.tfs.data;
+  for (let d = 0; d < docCount; d++) {
+    for (let p = pairs.docStart[d]!; p < pairs.docStart[d + 1]!; p++) {
+      const position = cursor[newId[termIds[p]!]!]!++;
+      docs[position] = d;
+      tfs[position] = Math.min(pairTfs[p]!, MAX_TF);
+    }
+  }
+  return { offsets, docs, tfs, lengths: pairs.lengths };
+}
+
+/**
+ * Builds the BM25F index of `chunks` (whose ids must equal their positions). Two passes:
+ * tokenize each chunk into per-field (term, tf) pairs, then invert them with a counting
+ * sort, which leaves every posting list sorted by chunk id without sorting anything.
+ */
+export function buildIndexData(chunks: readonly Chunk[], options: Bm25Options, onProgress?: ProgressFn): Bm25IndexData {
+  checkDenseIds(chunks);
+  const docCount = chunks.length;
+  const interner = new TermInterner(new SegmentExpander(options.tokenizer, { memoize: true }));
+  const pairs: FieldPairs[] = FIELD_NAMES.map(() => ({
+    termIds: new Int32Buffer(),
+    tfs: new Int32Buffer(),
+    docStart: new Uint32Array(docCount + 1),
+    lengths: new Uint32Array(docCount),
+  }));
+  let counts = new Int32Array(1 << 16);
+  let lastDoc = new Int32Array(1 << 16).fill(-1);
+  let docFrequencies = new Int32Array(1 << 16);
+  const touched = new Int32Buffer();
+  const termIds = new Int32Buffer();
+
+  for (let d = 0; d < docCount; d++) {
+    const texts = fieldTexts(chunks[d]!);
+    for (let f = 0; f < FIELD_NAMES.length; f++) {
+      const field = pairs[f]!;
+      termIds.length = 0;
+      interner.appendTermIds(texts[f]!, termIds);
+      if (interner.terms.length > counts.length) {
+        const size = interner.terms.length;
+        counts = ensureSize(counts, size);
+        docFrequencies = ensureSize(docFrequencies, size);
+        const previous = lastDoc.length;
+        lastDoc = ensureSize(lastDoc, size);
+        lastDoc.fill(-1, previous);
+      }
+      touched.length = 0;
+      const ids = termIds.data;
+      for (let i = 0; i < termIds.length; i++) {
+        const id = ids[i]!;
+        if (counts[id]!++ === 0) touched.push(id);
+      }
+      field.lengths[d] = termIds.length;
+      for (let i = 0; i < touched.length; i++) {
+        const id = touched.data[i]!;
+        field.termIds.push(id);
+        field.tfs.push(counts[id]!);
+        counts[id] = 0;
+        if (lastDoc[id] !== d) {
+          lastDoc[id] = d;
+          docFrequencies[id]!++;
+        }
+      }
+      field.docStart[d + 1] = field.termIds.length;
+    }
+    if (onProgress && ((d + 1) % PROGRESS_EVERY === 0 || d + 1 === docCount)) {
+      onProgress({ phase: 'fit', done: d + 1, total: docCount });
+    }
+  }
+
+  const sorted = interner.terms.slice().sort();
+  const termCount = sorted.length;
+  const newId = new Int32Array(termCount);
+  const sortedFrequencies = new Uint32Array(termCount);
+  for (let t = 0; t < termCount; t++) {
+    const old = interner.idOf(sorted[t]!)!;
+    newId[old] = t;
+    sortedFrequencies[t] = docFrequencies[old]!;
+  }
+  return {
+    options,
+    docCount,
+    dictionary: TermDictionary.fromSorted(sorted),
+    docFrequencies: sortedFrequencies,
+    fields: pairs.map((field) => invert(field, newId, termCount, docCount)),
+    chunkFingerprint: fingerprintChunks(chunks),
+  };
+}

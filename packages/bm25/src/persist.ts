@@ -1,0 +1,261 @@
+import { RagError } from '@rag/core';
+import type { Bm25IndexData, FieldPostings } from './build.js';
+import { checksumWords } from './checksum.js';
+import { TermDictionary } from './dictionary.js';
+import { FIELD_NAMES, resolveBm25Options, type Bm25Options } from './options.js';
+
+/**
+ * On-disk layout of `bm25.bin` (all integers little-endian):
+ *
+ *   0   8 bytes   magic "RAGBM25\n"
+ *   8   u32       byte length H of the header
+ *   12  H bytes   header, UTF-8 JSON (`Bm25FileHeader`), then zero padding to 8 bytes
+ *   …             sections, each starting at a multiple of 8 so it loads as a typed-array
+ *                 view with no copy: the vocabulary (all terms joined, UTF-8), term start
+ *                 offsets, document frequencies, and per field its posting offsets,
+ *                 chunk ids, term frequencies and field lengths.
+ *
+ * The header carries a format version (a mismatch is refused with INDEX_INCOMPATIBLE),
+ * the complete options (so a loaded index tokenizes queries exactly as it was built),
+ * the fingerprint of the chunks it was built over, and a checksum of everything after it.
+ */
+export const BM25_FORMAT = 'rag-bm25';
+/** Bumped whenever the layout or the meaning of a stored number changes. */
+export const BM25_FORMAT_VERSION = 1;
+/** File name of the index inside a retriever directory. */
+export const BM25_FILE_NAME = 'bm25.bin';
+
+const MAGIC = new TextEncoder().encode('RAGBM25\n');
+const ALIGN = 8;
+
+type SectionType = 'u8' | 'u16' | 'u32';
+type SectionArray = Uint8Array | Uint16Array | Uint32Array;
+
+interface SectionEntry {
+  type: SectionType;
+  /** Byte offset from the start of the file. */
+  offset: number;
+  /** Number of elements. */
+  length: number;
+}
+
+export interface Bm25FileHeader {
+  format: typeof BM25_FORMAT;
+  version: number;
+  littleEndian: true;
+  options: Bm25Options;
+  docCount: number;
+  termCount: number;
+  fields: readonly string[];
+  chunkFingerprint: string;
+  /** First byte after the header padding; the checksum covers [payloadOffset, end). */
+  payloadOffset: number;
+  payloadBytes: number;
+  payloadChecksum: number;
+  sections: Record<string, SectionEntry>;
+}
+
+const BYTES: Record<SectionType, number> = { u8: 1, u16: 2, u32: 4 };
+
+function typeOf(array: SectionArray): SectionType {
+  if (array instanceof Uint8Array) return 'u8';
+  if (array instanceof Uint16Array) return 'u16';
+  return 'u32';
+}
+
+const alignUp = (n: number): number => Math.ceil(n / ALIGN) * ALIGN;
+
+function namedSections(data: Bm25IndexData, vocabulary: Uint8Array): [string, SectionArray][] {
+  const sections: [string, SectionArray][] = [
+    ['vocabulary', vocabulary],
+    ['termOffsets', data.dictionary.offsets],
+    ['docFrequencies', data.docFrequencies],
+  ];
+  data.fields.forEach((field, f) => {
+    const name = FIELD_NAMES[f]!;
+    sections.push([`${name}.offsets`, field.offsets], [`${name}.docs`, field.docs], [`${name}.tfs`, field.tfs], [`${name}.lengths`, field.lengths]);
+  });
+  return sections;
+}
+
+/** Serialises an index into the single-file format above. */
+export function encodeIndex(data: Bm25IndexData): Uint8Array {
+  const sections = namedSections(data, new TextEncoder().encode(data.dictionary.joined));
+  const relative: Record<string, SectionEntry> = {};
+  let payloadBytes = 0;
+  for (const [name, array] of sections) {
+    relative[name] = { type: typeOf(array), offset: payloadBytes, length: array.length };
+    payloadBytes = alignUp(payloadBytes + array.byteLength);
+  }
+  const header: Omit<Bm25FileHeader, 'sections' | 'payloadOffset' | 'payloadChecksum'> = {
+    format: BM25_FORMAT,
+    version: BM25_FORMAT_VERSION,
+    littleEndian: true,
+    options: data.options,
+    docCount: data.docCount,
+    termCount: data.dictionary.size,
+    fields: FIELD_NAMES,
+    chunkFingerprint: data.chunkFingerprint,
+    payloadBytes,
+  };
+  const payload = new Uint8Array(payloadBytes);
+  for (const [name, array] of sections) {
+    payload.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), relative[name]!.offset);
+  }
+  const payloadChecksum = checksumWords(new Uint32Array(payload.buffer, 0, payloadBytes / 4));
+  // The header's own length moves the payload, and the payload offsets live in the
+  // header: iterate until the padded header size is stable (twice at most in practice).
+  let payloadOffset = alignUp(MAGIC.length + 4);
+  let headerBytes: Uint8Array;
+  for (;;) {
+    const absolute: Record<string, SectionEntry> = {};
+    for (const [name, entry] of Object.entries(relative)) absolute[name] = { ...entry, offset: entry.offset + payloadOffset };
+    headerBytes = new TextEncoder().encode(JSON.stringify({ ...header, payloadOffset, payloadChecksum, sections: absolute }));
+    const needed = alignUp(MAGIC.length + 4 + headerBytes.length);
+    if (needed === payloadOffset) break;
+    payloadOffset = needed;
+  }
+  const file = new Uint8Array(payloadOffset + payloadBytes);
+  file.set(MAGIC, 0);
+  new DataView(file.buffer).setUint32(MAGIC.length, headerBytes.length, true);
+  file.set(headerBytes, MAGIC.length + 4);
+  file.set(payload, payloadOffset);
+  return file;
+}
+
+function corrupt(label: string, what: string, cause?: unknown): RagError {
+  return new RagError('INDEX_CORRUPT', `The bm25 index ${label} is damaged: ${what}.`, {
+    hint: 'Rebuild the index with `rag index --corpus_dir <dir>`.',
+    cause,
+  });
+}
+
+function readHeader(bytes: Uint8Array, label: string): Bm25FileHeader {
+  if (bytes.length < MAGIC.length + 4 || MAGIC.some((byte, i) => bytes[i] !== byte)) {
+    throw corrupt(label, 'it does not start with the bm25 file signature');
+  }
+  const headerLength = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(MAGIC.length, true);
+  if (MAGIC.length + 4 + headerLength > bytes.length) throw corrupt(label, 'its header is cut short');
+  let header: Partial<Bm25FileHeader>;
+  try {
+    header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(MAGIC.length + 4, MAGIC.length + 4 + headerLength)));
+  } catch (error) {
+    throw corrupt(label, 'its header is not valid JSON', error);
+  }
+  if (typeof header !== 'object' || header === null || header.format !== BM25_FORMAT) {
+    throw corrupt(label, `its header does not say "format": "${BM25_FORMAT}"`);
+  }
+  if (header.version !== BM25_FORMAT_VERSION) {
+    throw new RagError(
+      'INDEX_INCOMPATIBLE',
+      `The bm25 index ${label} has format version ${String(header.version)}; this version of @rag/bm25 reads version ${BM25_FORMAT_VERSION}.`,
+      { hint: 'Rebuild the index with `rag index --corpus_dir <dir>`.' },
+    );
+  }
+  if (header.littleEndian !== true || new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) {
+    throw new RagError('INDEX_INCOMPATIBLE', `The bm25 index ${label} is little-endian and this machine is not.`, {
+      hint: 'Rebuild the index on this machine.',
+    });
+  }
+  return header as Bm25FileHeader;
+}
+
+/** Typed-array views of the sections, checked against the file's bounds and checksum. */
+class SectionReader {
+  readonly #bytes: Uint8Array;
+  readonly #header: Bm25FileHeader;
+  readonly #label: string;
+
+  constructor(bytes: Uint8Array, header: Bm25FileHeader, label: string) {
+    // Views need the buffer aligned; Node's pooled small buffers may not be.
+    this.#bytes = bytes.byteOffset % ALIGN === 0 ? bytes : bytes.slice();
+    this.#header = header;
+    this.#label = label;
+    const { payloadOffset, payloadBytes, payloadChecksum } = header;
+    if (!Number.isInteger(payloadOffset) || !Number.isInteger(payloadBytes) || payloadOffset % ALIGN !== 0 || payloadBytes % 4 !== 0) {
+      throw corrupt(label, 'its header has an invalid payload range');
+    }
+    if (payloadOffset + payloadBytes !== this.#bytes.length) throw corrupt(label, `it is ${this.#bytes.length} bytes long, not ${payloadOffset + payloadBytes}`);
+    const words = new Uint32Array(this.#bytes.buffer, this.#bytes.byteOffset + payloadOffset, payloadBytes / 4);
+    if (checksumWords(words) !== payloadChecksum) throw corrupt(label, 'its checksum does not match its contents');
+  }
+
+  read(name: string, type: 'u8'): Uint8Array;
+  read(name: string, type: 'u16'): Uint16Array;
+  read(name: string, type: 'u32'): Uint32Array;
+  read(name: string, type: SectionType): SectionArray {
+    const entry = this.#header.sections?.[name];
+    if (!entry || entry.type !== type || !Number.isInteger(entry.offset) || !Number.isInteger(entry.length) || entry.offset % ALIGN !== 0) {
+      throw corrupt(this.#label, `section ${name} is missing or malformed`);
+    }
+    const byteLength = entry.length * BYTES[type];
+    if (entry.offset < this.#header.payloadOffset || entry.offset + byteLength > this.#bytes.length) {
+      throw corrupt(this.#label, `section ${name} lies outside the file`);
+    }
+    const at = this.#bytes.byteOffset + entry.offset;
+    if (type === 'u8') return new Uint8Array(this.#bytes.buffer, at, entry.length);
+    if (type === 'u16') return new Uint16Array(this.#bytes.buffer, at, entry.length);
+    return new Uint32Array(this.#bytes.buffer, at, entry.length);
+  }
+}
+
+function isAscending(offsets: Uint32Array): boolean {
+  for (let i = 1; i < offsets.length; i++) if (offsets[i]! < offsets[i - 1]!) return false;
+  return true;
+}
+
+function allBelow(values: Uint32Array, limit: number): boolean {
+  for (let i = 0; i < values.length; i++) if (values[i]! >= limit) return false;
+  return true;
+}
+
+function readField(reader: SectionReader, name: string, termCount: number, docCount: number, label: string): FieldPostings {
+  const field: FieldPostings = {
+    offsets: reader.read(`${name}.offsets`, 'u32'),
+    docs: reader.read(`${name}.docs`, 'u32'),
+    tfs: reader.read(`${name}.tfs`, 'u16'),
+    lengths: reader.read(`${name}.lengths`, 'u32'),
+  };
+  const consistent =
+    field.offsets.length === termCount + 1 &&
+    field.offsets[0] === 0 &&
+    field.offsets[termCount] === field.docs.length &&
+    field.tfs.length === field.docs.length &&
+    field.lengths.length === docCount &&
+    isAscending(field.offsets) &&
+    allBelow(field.docs, docCount);
+  if (!consistent) throw corrupt(label, `the ${name} postings are inconsistent`);
+  return field;
+}
+
+/** Reads an index written by `encodeIndex`; `label` (usually the path) names it in errors. */
+export function decodeIndex(bytes: Uint8Array, label: string): Bm25IndexData {
+  const header = readHeader(bytes, label);
+  const reader = new SectionReader(bytes, header, label);
+  const { docCount, termCount } = header;
+  if (!Number.isInteger(docCount) || !Number.isInteger(termCount) || docCount < 0 || termCount < 0) {
+    throw corrupt(label, 'its header has invalid counts');
+  }
+  if (JSON.stringify(header.fields) !== JSON.stringify(FIELD_NAMES)) throw corrupt(label, `its fields are ${JSON.stringify(header.fields)}`);
+  let options: Bm25Options;
+  try {
+    options = resolveBm25Options(header.options);
+  } catch (error) {
+    throw corrupt(label, 'its stored options are invalid', error);
+  }
+  const offsets = reader.read('termOffsets', 'u32');
+  const joined = new TextDecoder().decode(reader.read('vocabulary', 'u8'));
+  if (offsets.length !== termCount + 1 || offsets[termCount] !== joined.length || !isAscending(offsets)) {
+    throw corrupt(label, 'its vocabulary does not match its term offsets');
+  }
+  const docFrequencies = reader.read('docFrequencies', 'u32');
+  if (docFrequencies.length !== termCount) throw corrupt(label, 'its document frequencies do not match its vocabulary');
+  return {
+    options,
+    docCount,
+    dictionary: new TermDictionary(joined, offsets),
+    docFrequencies,
+    fields: FIELD_NAMES.map((name) => readField(reader, name, termCount, docCount, label)),
+    chunkFingerprint: String(header.chunkFingerprint),
+  };
+}

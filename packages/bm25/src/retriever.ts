@@ -1,0 +1,98 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  RagError,
+  writeFileAtomic,
+  type BuildContext,
+  type Chunk,
+  type Explanation,
+  type Hit,
+  type ProgressFn,
+  type Retriever,
+  type RetrieverFactory,
+  type SearchOptions,
+} from '@rag/core';
+import { Bm25Index } from './bm25-index.js';
+import { fingerprintChunks } from './checksum.js';
+import type { Bm25Settings } from './options.js';
+import { BM25_FILE_NAME, decodeIndex, encodeIndex } from './persist.js';
+
+function checkK(options: SearchOptions): number {
+  const k = options?.k;
+  if (typeof k !== 'number' || !Number.isInteger(k) || k < 1) {
+    throw new RagError('INVALID_ARGUMENT', `Search needs k to be an integer ≥ 1 (got ${String(k)}).`, {
+      hint: 'Pass { k: 5 } or another positive whole number.',
+    });
+  }
+  return k;
+}
+
+/** The `Retriever` over a `Bm25Index`. */
+export class Bm25Retriever implements Retriever {
+  readonly name = 'bm25';
+  readonly index: Bm25Index;
+
+  constructor(index: Bm25Index) {
+    this.index = index;
+  }
+
+  async search(query: string, options: SearchOptions): Promise<Hit[]> {
+    return this.searchSync(query, options);
+  }
+
+  /** `search` without the promise, for callers in a hot loop (benchmarks, fusion). */
+  searchSync(query: string, options: SearchOptions): Hit[] {
+    const k = checkK(options);
+    if (typeof query !== 'string') {
+      throw new RagError('INVALID_ARGUMENT', 'Search needs the query as a string.', { hint: 'Pass the question text.' });
+    }
+    return this.index.search(query, k);
+  }
+
+  explain(query: string, chunkId: number): Explanation {
+    return this.index.explain(query, chunkId);
+  }
+
+  async save(dir: string): Promise<void> {
+    await writeFileAtomic(join(dir, BM25_FILE_NAME), encodeIndex(this.index.data));
+  }
+}
+
+/**
+ * Builds a BM25 retriever over `chunks` (ids equal to positions). `settings` is any
+ * subset of the options (see `DEFAULT_BM25_OPTIONS`); invalid values throw
+ * `RagError('INVALID_ARGUMENT')` naming the field.
+ */
+export function createBm25Retriever(chunks: readonly Chunk[], settings: Bm25Settings = {}, onProgress?: ProgressFn): Bm25Retriever {
+  return new Bm25Retriever(Bm25Index.build(chunks, settings, onProgress));
+}
+
+/** Loads a retriever saved by `Bm25Retriever.save` from `dir`, checking it matches `chunks`. */
+export async function loadBm25Retriever(dir: string, chunks: readonly Chunk[]): Promise<Bm25Retriever> {
+  const path = join(dir, BM25_FILE_NAME);
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    throw new RagError('INDEX_CORRUPT', `The bm25 index file ${path} is missing or unreadable.`, {
+      hint: 'Rebuild the index with `rag index --corpus_dir <dir>`.',
+      cause: error,
+    });
+  }
+  const data = decodeIndex(bytes, path);
+  if (data.chunkFingerprint !== fingerprintChunks(chunks)) {
+    throw new RagError('INDEX_CORRUPT', `The bm25 index ${path} was built over other chunks than the ${chunks.length} it is loaded with.`, {
+      hint: 'Rebuild the index with `rag index --corpus_dir <dir>`.',
+    });
+  }
+  return new Bm25Retriever(new Bm25Index(data));
+}
+
+export const bm25RetrieverFactory: RetrieverFactory = {
+  name: 'bm25',
+  description: 'Code-aware BM25F over chunk text, file path and symbol (lexical, no model).',
+  async build(chunks: readonly Chunk[], context: BuildContext = {}): Promise<Retriever> {
+    return createBm25Retriever(chunks, (context.settings ?? {}) as Bm25Settings, context.onProgress);
+  },
+  load: loadBm25Retriever,
+};

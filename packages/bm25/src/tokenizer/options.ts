@@ -1,0 +1,55 @@
+/** How text is cut into index terms. The same options apply to chunks and queries. */
+export interface TokenizerOptions {
+  /**
+   * Also emit the sub-words of snake_case, kebab-case, camelCase and PascalCase
+   * identifiers next to the whole identifier (`max_num_seqs` → `max_num_seqs`, `max`,
+   * `num`, `seqs`; `HTTPServer` → `httpserver`, `http`, `server`). Default `true`.
+   */
+  splitIdentifiers: boolean;
+  /**
+   * Also split sub-words where letters and digits meet (`fp8` → `fp`, `8`). Default
+   * `false`: in code the digit usually belongs to the name (`fp8`, `int4`, `llama3`).
+   */
+  splitDigits: boolean;
+  /**
+   * Emit a dotted name whole (`vllm.entrypoints.llm`) as well as its parts. Default `true`.
+   */
+  dottedNames: boolean;
+  /** Drop English function words (see `STOPWORDS`). Default `true`. */
+  stopwords: boolean;
+  /**
+   * Fold plurals and -ing/-ed forms of plain words with a light suffix stemmer
+   * (`stemWord`). Whole identifiers are never stemmed. Default `true`.
+   */
+  stem: boolean;
+  /** Shortest term kept, in UTF-16 code units; 1 or more. Default `2`. */
+  minTokenLength: number;
+  /** Longest term kept (longer ones are hashes or blobs), ≥ minTokenLength. Default `64`. */
+  maxTokenLength: number;
+}
+
+/** Query-only handling on top of the tokenizer. */
+export interface QueryOptions {
+  /** Drop question boilerplate such as `explain`, `describe`, `purpose` (see `QUESTION_WORDS`). Default `true`. */
+  dropQuestionWords: boolean;
+  /**
+   * Weight of a sub-word split from a query identifier relative to the whole identifier
+   * and to plain words, in [0, 1]. Default `1`.
+   */
+  subwordWeight: number;
+}
+
+export const DEFAULT_TOKENIZER_OPTIONS: Readonly<TokenizerOptions> = Object.freeze({
+  splitIdentifiers: true,
+  splitDigits: false,
+  dottedNames: true,
+  stopwords: true,
+  stem: true,
+  minTokenLength: 2,
+  maxTokenLength: 64,
+});
+
+export const DEFAULT_QUERY_OPTIONS: Readonly<QueryOptions> = Object.freeze({
+  dropQuestionWords: true,
+  subwordWeight: 1,
+});

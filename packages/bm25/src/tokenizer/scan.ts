@@ -1,0 +1,65 @@
+/**
+ * Splits text into segments: runs of word characters (letters, digits, combining marks,
+ * `_`), where a `.` between word characters joins a dotted name (`vllm.entrypoints.llm`,
+ * `0.10.1`) and a `-` followed by a letter joins a kebab-case name (`max-model-len`,
+ * `--tensor-parallel-size` without its dashes). Everything else separates. Hand-written,
+ * with a table for ASCII, because it sees every character of the corpus.
+ */
+
+const NON_ASCII_WORD = /^[\p{L}\p{N}\p{M}]$/u;
+const NON_ASCII_LETTER = /^[\p{L}\p{M}]$/u;
+
+const DOT = 46;
+const DASH = 45;
+
+const WORD = 1;
+const LETTER = 2;
+/** ASCII character classes: bit WORD for [A-Za-z0-9_], bit LETTER for [A-Za-z]. */
+const ASCII_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const letter = (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+  if (letter || (c >= 48 && c <= 57) || c === 95) ASCII_CLASS[c] = WORD | (letter ? LETTER : 0);
+}
+
+/** Width in code units (1 or 2) of the word character at `i`, or 0 when it is not one. */
+function wordWidth(text: string, i: number, letterOnly: boolean): number {
+  const c = text.charCodeAt(i);
+  if (c < 128) return ASCII_CLASS[c]! & (letterOnly ? LETTER : WORD) ? 1 : 0;
+  const pattern = letterOnly ? NON_ASCII_LETTER : NON_ASCII_WORD;
+  if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+    const pair = text.slice(i, i + 2);
+    return pattern.test(pair) ? 2 : 0;
+  }
+  return pattern.test(text[i]!) ? 1 : 0;
+}
+
+/** Calls `visit` with the UTF-16 range [start, end) of each segment of `text`, in order. */
+export function forEachSegmentRange(text: string, visit: (start: number, end: number) => void): void {
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const first = wordWidth(text, i, false);
+    if (first === 0) {
+      i++;
+      continue;
+    }
+    const start = i;
+    i += first;
+    for (;;) {
+      let width: number;
+      while (i < n && (width = wordWidth(text, i, false)) > 0) i += width;
+      const c = text.charCodeAt(i);
+      if (i + 1 < n && (c === DOT || c === DASH) && wordWidth(text, i + 1, c === DASH) > 0) {
+        i++;
+        continue;
+      }
+      break;
+    }
+    visit(start, i);
+  }
+}
+
+/** Calls `visit` with each segment of `text`, in order. */
+export function forEachSegment(text: string, visit: (segment: string) => void): void {
+  forEachSegmentRange(text, (start, end) => visit(text.slice(start, end)));
+}

@@ -1,0 +1,70 @@
+/**
+ * A deliberately light suffix stemmer for English prose: it folds plurals and the
+ * -ing / -ed / trailing-e forms of a word onto one key (`caches`, `caching`, `cached`,
+ * `cache` → `cach`; `embeddings`, `embedding`, `embedded` → `embed`) and leaves
+ * everything else alone. It never produces a key shorter than three letters, and only
+ * touches lowercase ASCII words (identifiers with digits or other scripts pass through).
+ * It favours precision over recall: a missed fold costs one match, a wrong fold (such as
+ * merging `server` into `serve`) pollutes every query that uses the word.
+ */
+
+const MIN_STEM = 3;
+
+function isLowerAscii(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if (c < 97 || c > 122) return false;
+  }
+  return true;
+}
+
+function isVowel(c: string | undefined): boolean {
+  return c === 'a' || c === 'e' || c === 'i' || c === 'o' || c === 'u' || c === 'y';
+}
+
+function hasVowel(word: string): boolean {
+  for (let i = 0; i < word.length; i++) if (isVowel(word[i])) return true;
+  return false;
+}
+
+/** `padd` → `pad`, `runn` → `run`; `ll`, `ss`, `ff`, `zz` are kept (`install`, `pass`). */
+function undouble(word: string): string {
+  const last = word[word.length - 1];
+  if (word.length > MIN_STEM && last === word[word.length - 2] && last !== undefined && 'bdgmnprt'.includes(last)) {
+    return word.slice(0, -1);
+  }
+  return word;
+}
+
+function stripPlural(word: string): string {
+  if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
+  if (word.endsWith('sses')) return word.slice(0, -2);
+  if (word.endsWith('es') && word.length - 2 >= MIN_STEM) {
+    const before = word.slice(0, -2);
+    if (/(?:[sxz]|ch|sh)$/.test(before)) return before;
+  }
+  if (word.endsWith('s') && !/(?:ss|us|is|as)$/.test(word)) return word.slice(0, -1);
+  return word;
+}
+
+function stripVerbSuffix(word: string): string {
+  if (word.endsWith('ing')) {
+    const stem = word.slice(0, -3);
+    if (stem.length >= MIN_STEM && hasVowel(stem)) return undouble(stem);
+    return word;
+  }
+  // `ed` needs a longer remainder than `ing`: `embed`, `speed` and `need` are not past tenses.
+  if (word.endsWith('ed')) {
+    const stem = word.slice(0, -2);
+    if (stem.length >= MIN_STEM + 1 && hasVowel(stem)) return undouble(stem);
+  }
+  return word;
+}
+
+/** The stem of one lowercase word; words it does not understand come back unchanged. */
+export function stemWord(word: string): string {
+  if (word.length <= MIN_STEM || !isLowerAscii(word)) return word;
+  let stem = stripVerbSuffix(stripPlural(word));
+  if (stem.endsWith('e') && stem.length > MIN_STEM) stem = stem.slice(0, -1);
+  return stem;
+}

@@ -1,0 +1,65 @@
+import { resolveQueryOptions, resolveTokenizerOptions } from '../options.js';
+import { SegmentExpander } from './expand.js';
+import type { QueryOptions, TokenizerOptions } from './options.js';
+import { forEachSegment } from './scan.js';
+import { QUESTION_WORDS } from './stopwords.js';
+
+/** A distinct query term and how much it counts. */
+export interface QueryTerm {
+  term: string;
+  /**
+   * `subwordWeight` for a term seen only as a sub-word, else 1, times `1 + ln(count)`:
+   * repeating a word raises its say a little, never linearly.
+   */
+  weight: number;
+}
+
+/** The index terms of `text`, in order, repeats included. Throws `INVALID_ARGUMENT` on bad options. */
+export function tokenize(text: string, options: Partial<TokenizerOptions> = {}): string[] {
+  const expander = new SegmentExpander(resolveTokenizerOptions(options));
+  const terms: string[] = [];
+  const emit = (term: string): void => {
+    terms.push(term);
+  };
+  forEachSegment(text, (segment) => expander.expand(segment, emit));
+  return terms;
+}
+
+/** Turns query text into weighted terms under fixed, already validated options. */
+export function createQueryTokenizer(tokenizer: TokenizerOptions, query: QueryOptions): (text: string) => QueryTerm[] {
+  const expander = new SegmentExpander(tokenizer, query.dropQuestionWords ? { extraStopwords: QUESTION_WORDS } : {});
+  return (text) => {
+    const seen = new Map<string, { count: number; weight: number }>();
+    const emit = (term: string, isSubword: boolean): void => {
+      const weight = isSubword ? query.subwordWeight : 1;
+      const entry = seen.get(term);
+      if (entry) {
+        entry.count++;
+        entry.weight = Math.max(entry.weight, weight);
+      } else {
+        seen.set(term, { count: 1, weight });
+      }
+    };
+    forEachSegment(text, (segment) => expander.expand(segment, emit));
+    const terms: QueryTerm[] = [];
+    for (const [term, { count, weight }] of seen) {
+      if (weight > 0) terms.push({ term, weight: weight * (1 + Math.log(count)) });
+    }
+    return terms;
+  };
+}
+
+export interface QueryTokenizeOptions {
+  tokenizer?: Partial<TokenizerOptions>;
+  query?: Partial<QueryOptions>;
+}
+
+/**
+ * The distinct terms of a query with their weights, in order of first appearance. The
+ * same tokenizer as `tokenize`, plus the query-only stoplist and weighting.
+ */
+export function tokenizeQuery(text: string, options: QueryTokenizeOptions = {}): QueryTerm[] {
+  const tokenizer = resolveTokenizerOptions(options.tokenizer ?? {});
+  const query = resolveQueryOptions(options.query ?? {});
+  return createQueryTokenizer(tokenizer, query)(text);
+}

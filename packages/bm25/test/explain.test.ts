@@ -1,0 +1,71 @@
+import type { Explanation } from '@rag/core';
+import { describe, expect, it } from 'vitest';
+import { Bm25Index, createBm25Retriever } from '../src/index.js';
+import { makeChunks, PLAIN_BM25 } from './helpers.js';
+
+const chunks = makeChunks([
+  { text: 'def load_weights(self, weights): return self.model.load_weights(weights)', file_path: 'vllm/model_loader.py', symbol: 'Loader.load_weights' },
+  { text: 'Weights are loaded lazily from the cache directory.', file_path: 'docs/weights.md', symbol: 'Weights > Loading' },
+  { text: 'unrelated text about scheduling', file_path: 'vllm/core/scheduler.py', symbol: 'Scheduler' },
+]);
+
+function find(tree: Explanation, prefix: string): Explanation | undefined {
+  if (tree.description.startsWith(prefix)) return tree;
+  for (const detail of tree.details ?? []) {
+    const found = find(detail, prefix);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+describe('explain', () => {
+  const retriever = createBm25Retriever(chunks);
+
+  it('has the search score as its value, exactly, for every hit', async () => {
+    for (const query of ['load weights', 'how are weights loaded from cache', 'load_weights', 'Scheduler scheduling']) {
+      const hits = await retriever.search(query, { k: 3 });
+      expect(hits.length).toBeGreaterThan(0);
+      for (const hit of hits) expect(retriever.explain(query, hit.chunkId).value).toBe(hit.score);
+    }
+  });
+
+  it('lists every query term with idf, per-field tf, norm and contribution', () => {
+    const tree = retriever.explain('load_weights', 0);
+    const terms = tree.details ?? [];
+    expect(terms.map((t) => t.description.match(/"([^"]+)"/)?.[1])).toEqual(['load_weights', 'load', 'weight']);
+    const sum = terms.reduce((total, t) => total + t.value, 0);
+    expect(sum).toBeCloseTo(tree.value, 12);
+    const whole = terms[0]!;
+    expect(find(whole, 'idf')?.value).toBeGreaterThan(0);
+    const fields = find(whole, 'tf̃')?.details ?? [];
+    expect(fields.map((f) => f.description.split(':')[0])).toEqual(['field body', 'field symbol']);
+    for (const field of fields) {
+      const [tf, norm] = field.details ?? [];
+      expect(tf!.value).toBeGreaterThan(0);
+      expect(norm!.description).toMatch(/^B = 1 − b \+ b · len \/ avglen/);
+    }
+  });
+
+  it('reports zero for terms the chunk lacks or the index never saw', () => {
+    const tree = retriever.explain('scheduling zebra', 0);
+    expect(tree.value).toBe(0);
+    expect(tree.details?.map((d) => d.value)).toEqual([0, 0]);
+    expect(tree.details?.[1]?.description).toContain('not in the index');
+  });
+
+  it('agrees with a hand computation on the plain setting', () => {
+    const index = Bm25Index.build(makeChunks([{ text: 'x1 x1 y1' }, { text: 'y1 z1' }]), PLAIN_BM25);
+    // x1: df 1 of N 2 → idf ln(1 + 1.5/1.5) = ln 2; len 3, avglen 2.5 → B = 0.25 + 0.75 · 1.2 = 1.15.
+    const tree = index.explain('x1', 0);
+    const term = tree.details![0]!;
+    expect(find(term, 'idf')!.value).toBeCloseTo(Math.log(2), 12);
+    expect(find(term, 'B =')!.value).toBeCloseTo(1.15, 12);
+    const tf = 2 / 1.15;
+    expect(tree.value).toBeCloseTo((Math.log(2) * 2.2 * tf) / (1.2 + tf), 12);
+  });
+
+  it('refuses a chunk id outside the index', () => {
+    expect(() => retriever.explain('load', 3)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    expect(() => retriever.explain('load', -1)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+  });
+});

@@ -1,0 +1,44 @@
+import { RagError, type Chunk, type ChunkKind, type Language } from '@rag/core';
+import { expect } from 'vitest';
+
+/** Runs `run` and returns the RagError it throws (failing the test otherwise). */
+export async function rejection(run: () => unknown): Promise<RagError> {
+  try {
+    await run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(RagError);
+    return error as RagError;
+  }
+  throw new Error('expected a RagError, nothing was thrown');
+}
+
+export interface ChunkSpec {
+  text: string;
+  file_path?: string;
+  symbol?: string;
+  kind?: ChunkKind;
+  language?: Language;
+}
+
+/** Hand-made chunks with dense ids and made-up but consistent offsets. */
+export function makeChunks(specs: readonly ChunkSpec[]): Chunk[] {
+  return specs.map((spec, id) => ({
+    id,
+    file_path: spec.file_path ?? `file${id}.txt`,
+    first_character_index: 0,
+    last_character_index: spec.text.length,
+    start_line: 1,
+    end_line: spec.text.split('\n').length,
+    kind: spec.kind ?? 'text',
+    symbol: spec.symbol ?? '',
+    language: spec.language ?? 'text',
+    text: spec.text,
+  }));
+}
+
+/** Settings that switch off everything but plain BM25 on the body, for hand computation. */
+export const PLAIN_BM25 = {
+  fields: { path: { weight: 0 }, symbol: { weight: 0 } },
+  tokenizer: { stem: false, splitIdentifiers: false, dottedNames: false },
+  query: { dropQuestionWords: false },
+};

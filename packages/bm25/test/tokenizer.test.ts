@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import { QUESTION_WORDS, STOPWORDS, stemWord, tokenize, tokenizeQuery } from '../src/index.js';
+import { rejection } from './helpers.js';
+
+describe('tokenize: identifiers', () => {
+  it('keeps a snake_case identifier whole and adds its parts', () => {
+    expect(tokenize('max_num_seqs', { stem: false })).toEqual(['max_num_seqs', 'max', 'num', 'seqs']);
+  });
+
+  it('splits camelCase and PascalCase, lowercasing everything', () => {
+    expect(tokenize('LLMEngine', { stem: false })).toEqual(['llmengine', 'llm', 'engine']);
+    expect(tokenize('getNumBlocks', { stem: false })).toEqual(['getnumblocks', 'get', 'num', 'blocks']);
+  });
+
+  it('ends an acronym before the capital that starts the next word', () => {
+    expect(tokenize('HTTPServer', { stem: false })).toEqual(['httpserver', 'http', 'server']);
+    expect(tokenize('getHTTPServer2Port', { stem: false })).toEqual(['gethttpserver2port', 'get', 'http', 'server2', 'port']);
+  });
+
+  it('reads an acronym with a lowercase s as a plural, singular when stemming', () => {
+    expect(tokenize('APIs GPUsAvailable', { stem: false })).toEqual(['apis', 'gpusavailable', 'gpus', 'available']);
+    expect(tokenize('APIs GPUsAvailable')).toEqual(['api', 'gpusavailable', 'gpu', 'availabl']);
+  });
+
+  it('strips leading and trailing underscores but keeps the name', () => {
+    expect(tokenize('__init__ _private_helper', { stem: false })).toEqual(['init', 'private_helper', 'private', 'helper']);
+  });
+
+  it('treats kebab-case like snake_case, so CLI flags meet keyword arguments', () => {
+    expect(tokenize('--max-model-len', { stem: false })).toEqual(['max_model_len', 'max', 'model', 'len']);
+    expect(tokenize('max_model_len', { stem: false })).toEqual(['max_model_len', 'max', 'model', 'len']);
+  });
+
+  it('does not join a minus sign before a digit', () => {
+    expect(tokenize('n-1 x-10', { stem: false })).toEqual(['10']);
+  });
+
+  it('keeps digits inside a name by default and splits them on request', () => {
+    expect(tokenize('fp8 Qwen2VL', { stem: false })).toEqual(['fp8', 'qwen2vl', 'qwen2', 'vl']);
+    expect(tokenize('fp8 Qwen2VL', { stem: false, splitDigits: true })).toEqual(['fp8', 'fp', 'qwen2vl', 'qwen', 'vl']);
+  });
+
+  it('emits dotted names whole and in parts', () => {
+    expect(tokenize('vllm.entrypoints.llm', { stem: false })).toEqual(['vllm.entrypoints.llm', 'vllm', 'entrypoints', 'llm']);
+    expect(tokenize('self.model_config', { stem: false })).toEqual(['self.model_config', 'self', 'model_config', 'model', 'config']);
+    expect(tokenize('vllm.entrypoints.llm', { stem: false, dottedNames: false })).toEqual(['vllm', 'entrypoints', 'llm']);
+  });
+
+  it('does not join a sentence-ending period to the next sentence', () => {
+    expect(tokenize('Load the model. Then serve it.', { stem: false })).toEqual(['load', 'model', 'serve']);
+  });
+
+  it('can keep identifiers whole only', () => {
+    expect(tokenize('max_num_seqs LLMEngine', { stem: false, splitIdentifiers: false })).toEqual(['max_num_seqs', 'llmengine']);
+  });
+});
+
+describe('tokenize: words', () => {
+  it('handles letters of any script, lowercased, with astral characters intact', () => {
+    expect(tokenize('Café NAÏVE Größe 東京 𠮷野家 🚀rocket', { stem: false })).toEqual(['café', 'naïve', 'größe', '東京', '𠮷野家', 'rocket']);
+  });
+
+  it('spells composed and decomposed accents, full-width letters and ligatures alike', () => {
+    expect(tokenize('cafe\u0301 ｆｕｌｌ ﬁle', { stem: false })).toEqual(tokenize('café full file', { stem: false }));
+  });
+
+  it('drops English function words but not words that matter in code', () => {
+    expect(tokenize('what is the default of this', { stem: false })).toEqual(['default']);
+    expect(tokenize('not none all any return import class self true false', { stem: false })).toEqual([
+      'not',
+      'none',
+      'all',
+      'any',
+      'return',
+      'import',
+      'class',
+      'self',
+      'true',
+      'false',
+    ]);
+    expect(tokenize('what is the', { stem: false, stopwords: false })).toEqual(['what', 'is', 'the']);
+  });
+
+  it('never drops a whole identifier made of stopwords', () => {
+    expect(tokenize('is_a', { stem: false })).toEqual(['is_a']);
+  });
+
+  it('drops terms outside the length bounds', () => {
+    expect(tokenize('a bb ccc', { stem: false })).toEqual(['bb', 'ccc']);
+    expect(tokenize('a bb ccc', { stem: false, minTokenLength: 3 })).toEqual(['ccc']);
+    expect(tokenize(`short ${'x'.repeat(65)}`, { stem: false })).toEqual(['short']);
+  });
+
+  it('stems plain words and sub-words, never whole identifiers', () => {
+    expect(tokenize('caches caching cached cache')).toEqual(['cach', 'cach', 'cach', 'cach']);
+    expect(tokenize('num_blocks')).toEqual(['num_blocks', 'num', 'block']);
+    expect(tokenize('caches caching', { stem: false })).toEqual(['caches', 'caching']);
+  });
+
+  it('refuses invalid options with the field named', async () => {
+    const error = await rejection(() => tokenize('x', { minTokenLength: 0 }));
+    expect(error.code).toBe('INVALID_ARGUMENT');
+    expect(error.message).toContain('tokenizer.minTokenLength');
+  });
+});
+
+describe('stemWord', () => {
+  it.each([
+    ['embeddings', 'embed'],
+    ['embedding', 'embed'],
+    ['embedded', 'embed'],
+    ['embed', 'embed'],
+    ['policies', 'policy'],
+    ['classes', 'class'],
+    ['batches', 'batch'],
+    ['padding', 'pad'],
+    ['running', 'run'],
+    ['loaded', 'load'],
+    ['quantized', 'quantiz'],
+    ['quantize', 'quantiz'],
+    ['models', 'model'],
+  ])('%s → %s', (word, stem) => {
+    expect(stemWord(word)).toBe(stem);
+  });
+
+  it.each(['status', 'analysis', 'bias', 'process', 'string', 'thing', 'need', 'server', 'use', 'fp8', 'größe'])(
+    'leaves %s alone',
+    (word) => {
+      expect(stemWord(word)).toBe(word);
+    },
+  );
+});
+
+describe('tokenizeQuery', () => {
+  it('drops question boilerplate and dedupes with a dampened weight', () => {
+    const terms = tokenizeQuery('Explain the purpose of cache, cache and cache');
+    expect(terms).toEqual([{ term: 'cach', weight: 1 + Math.log(3) }]);
+  });
+
+  it('keeps question words when asked to', () => {
+    const terms = tokenizeQuery('explain cache', { query: { dropQuestionWords: false } });
+    expect(terms.map((t) => t.term)).toEqual(['explain', 'cach']);
+  });
+
+  it('weights sub-words by subwordWeight unless they also appear on their own', () => {
+    const terms = tokenizeQuery('max_num_seqs num', { query: { subwordWeight: 0.5 } });
+    expect(terms).toEqual([
+      { term: 'max_num_seqs', weight: 1 },
+      { term: 'max', weight: 0.5 },
+      { term: 'num', weight: 1 + Math.log(2) },
+      { term: 'seq', weight: 0.5 },
+    ]);
+  });
+
+  it('returns nothing for a query without indexable words', () => {
+    expect(tokenizeQuery('')).toEqual([]);
+    expect(tokenizeQuery('what is the ?!')).toEqual([]);
+  });
+
+  it('exports its stoplists for reuse', () => {
+    expect(STOPWORDS.has('the')).toBe(true);
+    expect(STOPWORDS.has('not')).toBe(false);
+    expect(QUESTION_WORDS.has('explain')).toBe(true);
+  });
+});
