@@ -43,11 +43,16 @@ async function scoreRecall(search, questionSets) {
   return recall;
 }
 
-function timeQueries(search, questions) {
-  search(questions[0]); // warm-up (JIT)
+/** Queries/s over whole passes of the question list: `repeat` passes, fewer for slow systems (≥ 1 pass, stop after ~3 s). */
+async function timeQueries(search, questions) {
+  await search(questions[0]); // warm-up (JIT)
   const t0 = performance.now();
-  for (let r = 0; r < repeat; r++) for (const q of questions) search(q);
-  return (repeat * questions.length) / ((performance.now() - t0) / 1000);
+  let passes = 0;
+  while (passes < repeat && (passes === 0 || performance.now() - t0 < 3000)) {
+    for (const q of questions) await search(q);
+    passes++;
+  }
+  return (passes * questions.length) / ((performance.now() - t0) / 1000);
 }
 
 async function chunkOnce() {
@@ -82,10 +87,7 @@ const SYSTEMS = {
     const all = questions.flatMap((s) => s.dataset.rag_questions.map((q) => q.question));
     const results = new Map();
     for (const q of all) results.set(q, (await reloaded.search(q, { k: 10 })).map((h) => loaded.chunks[h.chunkId]));
-    await reloaded.search(all[0], { k: 10 });
-    const tq = performance.now();
-    for (let r = 0; r < repeat; r++) for (const q of all) await reloaded.search(q, { k: 10 });
-    const qps = (repeat * all.length) / ((performance.now() - tq) / 1000);
+    const qps = await timeQueries((q) => reloaded.search(q, { k: 10 }), all);
     return { chunks: chunks.length, chunkSeconds, fitSeconds, saveSeconds, loadSeconds, qps, recall: await scoreRecall((q) => results.get(q), questions) };
   },
 
@@ -106,7 +108,7 @@ const SYSTEMS = {
     const loadSeconds = (performance.now() - t0) / 1000;
     const search = (q) => reloaded.search(q, { boost: { symbol: 3, path: 2 } }).slice(0, 10).map((r) => chunks[r.id]);
     const questions = loadQuestions();
-    const qps = timeQueries(search, questions.flatMap((s) => s.dataset.rag_questions.map((q) => q.question)));
+    const qps = await timeQueries(search, questions.flatMap((s) => s.dataset.rag_questions.map((q) => q.question)));
     return { chunks: chunks.length, chunkSeconds, fitSeconds, saveSeconds, loadSeconds, qps, recall: await scoreRecall(search, questions) };
   },
 
@@ -136,17 +138,26 @@ const SYSTEMS = {
     const loadSeconds = (performance.now() - t0) / 1000;
     const search = (q) => reloaded.search(q, 10).map(([id]) => chunks[Number(id)]);
     const questions = loadQuestions();
-    const qps = timeQueries(search, questions.flatMap((s) => s.dataset.rag_questions.map((q) => q.question)));
+    const qps = await timeQueries(search, questions.flatMap((s) => s.dataset.rag_questions.map((q) => q.question)));
     return { chunks: chunks.length, chunkSeconds, fitSeconds, saveSeconds, loadSeconds, qps, recall: await scoreRecall(search, questions) };
   },
 };
 
 function runPythonPeer() {
   const peer = join(shared, 'peers', 'python-bm25');
-  const result = spawnSync('python3', ['bm25_py.py', '--mode', 'struct', '--size', '2000', '--path-tokens'], { cwd: peer, encoding: 'utf8', maxBuffer: 1 << 26 });
-  if (result.status !== 0) return { error: (result.stderr || 'python3 failed').trim().split('\n').pop() };
-  const line = result.stdout.trim().split('\n').pop();
-  return { raw: JSON.parse(line) };
+  // Run the peer through runpy so the same interpreter can report its own peak RSS after it.
+  const wrapper = [
+    'import resource, runpy, sys',
+    "sys.argv = ['bm25_py.py', '--mode', 'struct', '--size', '2000', '--path-tokens']",
+    "runpy.run_path('bm25_py.py', run_name='__main__')",
+    "print('MAXRSS_KB', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)",
+  ].join('\n');
+  const result = spawnSync('python3', ['-c', wrapper], { cwd: peer, encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (result.error || result.status !== 0) return { error: (result.stderr || String(result.error ?? 'python3 failed')).trim().split('\n').pop() };
+  const lines = result.stdout.trim().split('\n');
+  const rss = lines.find((l) => l.startsWith('MAXRSS_KB'));
+  const json = lines.filter((l) => l.startsWith('{')).pop();
+  return { raw: JSON.parse(json), maxRssMB: rss ? Number(rss.split(' ')[1]) / 1024 : undefined };
 }
 
 if (flags.child) {
@@ -170,8 +181,8 @@ if (flags.child) {
         continue;
       }
       const { timing, metrics } = peer.raw;
-      // The peer times chunking and fitting together and cannot save or load an index.
-      rows.push(['python-bm25 (peer)', timing.n_chunks, timing.load_chunk_s.toFixed(2), timing.index_s.toFixed(2), '-', '-', Math.round(timing.qps), '-', `${(metrics.code['R@5'] / 100).toFixed(3)} / ${(metrics.docs['R@5'] / 100).toFixed(3)}`]);
+      // The peer reports chunking and fitting separately; it cannot save or load an index.
+      rows.push(['python-bm25 (peer)', timing.n_chunks, timing.load_chunk_s.toFixed(2), timing.index_s.toFixed(2), '-', '-', Math.round(timing.qps), peer.maxRssMB ? Math.round(peer.maxRssMB) : '-', `${(metrics.code['R@5'] / 100).toFixed(3)} / ${(metrics.docs['R@5'] / 100).toFixed(3)}`]);
       continue;
     }
     const child = spawnSync(process.execPath, ['--expose-gc', self, '--child', system, '--repeat', String(repeat)], { encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -179,6 +190,6 @@ if (flags.child) {
     const r = JSON.parse(child.stdout);
     rows.push([system, r.chunks, r.chunkSeconds.toFixed(2), r.fitSeconds.toFixed(2), r.saveSeconds.toFixed(2), r.loadSeconds.toFixed(3), Math.round(r.qps), Math.round(r.maxRssMB), `${r.recall.dataset_code_public.toFixed(3)} / ${r.recall.dataset_docs_public.toFixed(3)}`]);
   }
-  console.log(`rag speed benchmark @ ${gitRevision()} — vLLM 0.10.1 (${readdirSync(corpusDir).join(', ')}), queries repeated ${repeat}×, one process per system`);
+  console.log(`rag speed benchmark @ ${gitRevision()} — vLLM 0.10.1 (${readdirSync(corpusDir).join(', ')}), queries: up to ${repeat} passes of the 200 questions, one process per system`);
   console.log(formatTable(['system', 'chunks', 'chunk s', 'fit s', 'save s', 'load s', 'queries/s', 'peak RSS MB', 'R@5 code / docs'], rows));
 }

@@ -94,7 +94,7 @@ export const indexCommand: Command = {
     else
       writeOut(
         `Indexed ${summary.files} files into ${summary.chunks} chunks with ${summary.retriever} in ${summary.seconds.total}s → ${indexDir}` +
-          (warnings > 0 ? ` (${warnings} files skipped, see warnings above)` : ''),
+          (warnings > 0 ? ` (${warnings} warning${warnings === 1 ? '' : 's'} above)` : ''),
       );
   },
 };

@@ -1,0 +1,220 @@
+// Answer benchmark: answers both public vLLM datasets from their search results and scores
+// the answers against the references — the share of answers that cite a gold source
+// (same file, IoU > 0.05, the retrieval rule applied to the cited sources), token F1 and
+// ROUGE-1 recall of the answer text, and questions/s. The extractive generator always
+// runs; an LLM runs too when a model folder is given (--model_dir) or named (--generator).
+//
+//   pnpm bench:answers [--k 5] [--results_dir DIR] [--model_dir DIR [--dtype q4]]
+//                      [--generator qwen3|<model>] [--llm_limit 20] [--max_new_tokens 200]
+//                      [--save_directory DIR] [--json]
+//
+// Without --results_dir the script makes the search results itself: it chunks
+// ../shared/data/raw with @rag/chunking and searches with @rag/bm25 (k = 10). With
+// --results_dir it reads DIR/dataset_{code,docs}_public.json (what `rag search_dataset`
+// writes) and reads the spans from ../shared.
+import { readFileSync, existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { DATASETS, REPO_ROOT, formatTable, gitRevision, parseBenchArgs } from './bench-lib.mjs';
+
+const flags = parseBenchArgs(process.argv.slice(2));
+const k = Number(flags.k ?? 5);
+const llmLimit = Number(flags.llm_limit ?? 20);
+const shared = resolve(process.env.RAG_SHARED_DIR ?? join(REPO_ROOT, '..', 'shared'));
+
+function fail(message, hint) {
+  console.error(`error: ${message}${hint ? `\n  hint: ${hint}` : ''}`);
+  process.exit(2);
+}
+
+if (!existsSync(join(shared, 'data', 'raw'))) fail(`benchmark data not found in ${shared}/data/raw.`, 'Set RAG_SHARED_DIR to the folder that contains data/.');
+
+async function importPackage(name) {
+  const path = join(REPO_ROOT, 'packages', name, 'dist', 'index.js');
+  if (!existsSync(path)) fail(`${path} is missing.`, 'Run `pnpm build` first.');
+  return import(path);
+}
+
+const generation = await importPackage('generation');
+const { iou } = await importPackage('eval');
+const { OffsetMap } = await importPackage('core');
+
+/** Lower-cased words and numbers; citation markers and punctuation are not words. */
+function words(text) {
+  return (text.replace(/\[\d+(?:\s*[,-]\s*\d+)*\]/g, ' ').toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []);
+}
+
+/** Token F1 and ROUGE-1 recall of `answer` against `reference` (bags of words). */
+function overlap(answer, reference) {
+  const a = words(answer);
+  const r = words(reference);
+  if (a.length === 0 || r.length === 0) return { f1: 0, recall: 0 };
+  const counts = new Map();
+  for (const w of r) counts.set(w, (counts.get(w) ?? 0) + 1);
+  let common = 0;
+  for (const w of a) {
+    const c = counts.get(w) ?? 0;
+    if (c > 0) {
+      common++;
+      counts.set(w, c - 1);
+    }
+  }
+  const precision = common / a.length;
+  const recall = common / r.length;
+  return { f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall), recall };
+}
+
+const hitsGold = (sources, gold) => sources.some((s) => gold.some((g) => iou(s, g) > 0.05));
+
+/** The search results of one dataset, and a reader of their spans. */
+async function searchResultsFromCorpus() {
+  const { chunkCorpus } = await importPackage('chunking');
+  const { bm25RetrieverFactory } = await importPackage('bm25');
+  const t0 = performance.now();
+  const { chunks } = await chunkCorpus(join(shared, 'data', 'raw'), { onWarning: () => undefined });
+  const retriever = await bm25RetrieverFactory.build(chunks);
+  const indexSeconds = (performance.now() - t0) / 1000;
+  const bySpan = new Map();
+  const outputPath = (chunk) => `data/raw/${chunk.file_path}`;
+  for (const chunk of chunks) bySpan.set(`${outputPath(chunk)}:${chunk.first_character_index}:${chunk.last_character_index}`, chunk);
+  const results = {};
+  for (const dataset of DATASETS) {
+    const questions = JSON.parse(readFileSync(join(shared, 'data', 'datasets', 'AnsweredQuestions', `${dataset}.json`), 'utf8')).rag_questions;
+    const searchResults = [];
+    for (const q of questions) {
+      const hits = await retriever.search(q.question, { k: 10 });
+      searchResults.push({
+        question_id: q.question_id,
+        question: q.question,
+        retrieved_sources: hits.map(({ chunkId }) => {
+          const c = chunks[chunkId];
+          return { file_path: outputPath(c), first_character_index: c.first_character_index, last_character_index: c.last_character_index };
+        }),
+      });
+    }
+    results[dataset] = { search_results: searchResults, k: 10 };
+  }
+  const readSpan = (source) => {
+    const chunk = bySpan.get(`${source.file_path}:${source.first_character_index}:${source.last_character_index}`);
+    if (!chunk) throw new Error(`no chunk for ${source.file_path}`);
+    return generation.toSourceForAnswer(chunk, source.file_path);
+  };
+  return { results, readSpan, note: `bm25 over ${chunks.length} chunks (chunk + index ${indexSeconds.toFixed(1)} s)` };
+}
+
+function searchResultsFromFiles(dir) {
+  const results = {};
+  for (const dataset of DATASETS) {
+    const path = join(resolve(dir), `${dataset}.json`);
+    if (!existsSync(path)) fail(`${path} is missing.`, 'Point --results_dir at the folder `rag search_dataset --save_directory` wrote.');
+    results[dataset] = JSON.parse(readFileSync(path, 'utf8'));
+  }
+  const files = new Map();
+  const readSpan = (source) => {
+    let file = files.get(source.file_path);
+    if (!file) {
+      const text = readFileSync(join(shared, source.file_path), 'utf8');
+      file = { text, map: new OffsetMap(text) };
+      files.set(source.file_path, file);
+    }
+    return file.text.slice(file.map.toUtf16(source.first_character_index), file.map.toUtf16(source.last_character_index));
+  };
+  return { results, readSpan, note: `results from ${resolve(dir)}` };
+}
+
+async function runGenerator(generator, dataset, results, readSpan, limit) {
+  const questions = JSON.parse(readFileSync(join(shared, 'data', 'datasets', 'AnsweredQuestions', `${dataset}.json`), 'utf8')).rag_questions;
+  const byId = new Map(questions.map((q) => [q.question_id, q]));
+  const subset = { ...results, search_results: results.search_results.slice(0, limit) };
+  const run = await generation.answerDataset(subset, { generator, readSpan, k });
+  let cited = 0;
+  let retrievedHit = 0;
+  let f1 = 0;
+  let recall = 0;
+  let dropped = 0;
+  const rows = [];
+  for (const entry of run.output.search_results) {
+    const q = byId.get(entry.question_id);
+    const shown = entry.retrieved_sources.slice(0, k).map((s) => ({ ...s, start_line: 0, end_line: 0, symbol: '', text: '' }));
+    const mapping = generation.mapCitations(entry.answer, shown);
+    dropped += mapping.droppedCitations.length;
+    const gold = q?.sources ?? [];
+    if (hitsGold(mapping.citedSources, gold)) cited++;
+    if (hitsGold(shown, gold)) retrievedHit++;
+    const o = overlap(entry.answer, q?.answer ?? '');
+    f1 += o.f1;
+    recall += o.recall;
+    rows.push({ question_id: entry.question_id, cited_gold: hitsGold(mapping.citedSources, gold), f1: o.f1, answer: entry.answer });
+  }
+  const n = run.output.search_results.length;
+  const label = generator.modelId && generator.modelId !== generator.name ? `${generator.name} (${basename(generator.modelId)})` : generator.name;
+  return {
+    generator: label,
+    dataset,
+    questions: n,
+    citedGold: cited / n,
+    retrievedGold: retrievedHit / n,
+    f1: f1 / n,
+    rouge1Recall: recall / n,
+    droppedCitations: dropped,
+    questionsPerSecond: n / (run.elapsedMs / 1000),
+    tokensPerSecond: run.generatedTokens / (run.elapsedMs / 1000),
+    output: run.output,
+    rows,
+  };
+}
+
+const { results, readSpan, note } = flags.results_dir ? searchResultsFromFiles(String(flags.results_dir)) : await searchResultsFromCorpus();
+const registry = generation.createGeneratorRegistry();
+const generators = [{ create: () => registry.create('extractive'), limit: Infinity }];
+const llmName = flags.generator ? String(flags.generator) : flags.model_dir ? 'qwen3' : undefined;
+if (llmName) {
+  const settings = {};
+  if (flags.model_dir) settings.modelDir = String(flags.model_dir);
+  if (flags.dtype) settings.dtype = String(flags.dtype);
+  if (flags.max_new_tokens) settings.maxNewTokens = Number(flags.max_new_tokens);
+  generators.push({ create: () => registry.create(llmName, settings), limit: llmLimit });
+}
+
+const reports = [];
+for (const entry of generators) {
+  let generator;
+  try {
+    generator = await entry.create();
+  } catch (error) {
+    console.error(`skipping the LLM: ${error.format ? error.format() : error.message}`);
+    continue;
+  }
+  for (const dataset of DATASETS) reports.push(await runGenerator(generator, dataset, results[dataset], readSpan, entry.limit));
+  await generator.dispose();
+}
+
+if (flags.save_directory) {
+  const dir = resolve(String(flags.save_directory));
+  await mkdir(dir, { recursive: true });
+  for (const r of reports) await writeFile(join(dir, `${r.dataset}.${r.generator.replace(/[^\w.-]+/g, '_')}.json`), `${JSON.stringify(r.output, null, 2)}\n`);
+}
+
+if (flags.json) {
+  console.log(JSON.stringify(reports.map(({ output, rows, ...rest }) => rest), null, 2));
+} else {
+  console.log(`rag answer benchmark @ ${gitRevision()} — vLLM 0.10.1, answers from the top ${k} sources; ${note}`);
+  console.log(
+    formatTable(
+      ['generator', 'dataset', 'questions', 'cites gold', 'gold in top k', 'token F1', 'ROUGE-1 R', 'dropped [n]', 'questions/s', 'tokens/s'],
+      reports.map((r) => [
+        r.generator,
+        r.dataset,
+        r.questions,
+        r.citedGold.toFixed(3),
+        r.retrievedGold.toFixed(3),
+        r.f1.toFixed(3),
+        r.rouge1Recall.toFixed(3),
+        r.droppedCitations,
+        r.questionsPerSecond.toFixed(1),
+        r.tokensPerSecond.toFixed(0),
+      ]),
+    ),
+  );
+  console.log('cites gold: share of answers citing a source with the gold file and IoU > 0.05; gold in top k: the same for any of the k sources shown (the ceiling).');
+}
