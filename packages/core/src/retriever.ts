@@ -64,7 +64,7 @@ export class RetrieverRegistry {
     const factory = this.#factories.get(name);
     if (!factory) {
       throw new RagError('UNKNOWN_NAME', `Unknown retriever "${name}".`, {
-        hint: `Valid retrievers: ${this.names().join(', ')}.`,
+        hint: `Valid retrievers: ${this.names().join(', ') || '(none registered)'}.`,
       });
     }
     return factory;
