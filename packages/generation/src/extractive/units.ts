@@ -1,0 +1,258 @@
+/**
+ * Cuts a retrieved span into the pieces an extractive answer can quote: sentences of
+ * prose, list items, table rows, and (in code or fenced blocks) logical lines. Offsets are
+ * UTF-16 indices into the span's text.
+ */
+export interface TextUnit {
+  kind: 'prose' | 'code';
+  /** The unit as shown in an answer: whitespace collapsed, table cells joined by ` | `. */
+  display: string;
+  /** Shown after a code unit: the text of the comment lines just above the statement. */
+  note?: string;
+  /** Counted for matching but not shown: a table row's column headers. */
+  context?: string;
+  start: number;
+  end: number;
+}
+
+const CODE_PATH = /(\.(py|pyi|pyx|js|mjs|ts|c|cc|cpp|h|hpp|cu|cuh|rs|go|java|sh|cmake|toml|ya?ml|json|cfg|ini)|(^|\/)(CMakeLists\.txt|Dockerfile[^/]*|Makefile))$/i;
+const FENCE = /^\s*(```|~~~)/;
+const RST_UNDERLINE = /^([=\-~^"'`#*+.])\1{2,}\s*$/;
+const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
+const LIST_ITEM = /^\s*([-*+]|\d+[.)])\s+/;
+/**
+ * Lines that are markup only: HTML tags, an image, an RST directive or field, a mkdocs
+ * admonition opener (`!!! note`, `??? tip`), a snippet include (`--8<-- "file"`).
+ */
+const MARKUP_ONLY =
+  /^\s*(<[^>]*>\s*)+$|^\s*!\[[^\]]*\]\([^)]*\)\s*$|^\s*\.\.\s+\w[\w-]*::.*$|^\s*:\w[\w-]*:.*$|^\s*(!!!|\?\?\?\+?)\s+\w+.*$|^\s*-+8<-+/;
+/** A sentence ends at . ! or ? followed by space and something that can start a sentence. */
+const SENTENCE_END = /([.!?])\s+(?=[A-Z0-9`"'(\[*_])/g;
+
+interface Line {
+  text: string;
+  start: number;
+  end: number;
+}
+
+function splitLines(text: string): Line[] {
+  const lines: Line[] = [];
+  let start = 0;
+  for (;;) {
+    const newline = text.indexOf('\n', start);
+    const end = newline < 0 ? text.length : newline;
+    const lineEnd = end > start && text[end - 1] === '\r' ? end - 1 : end;
+    lines.push({ text: text.slice(start, lineEnd), start, end: lineEnd });
+    if (newline < 0) return lines;
+    start = newline + 1;
+  }
+}
+
+function collapse(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Trims the range [start, end) of `text` to its non-space characters. */
+function trimmedRange(text: string, start: number, end: number): [number, number] {
+  while (start < end && /\s/.test(text[start]!)) start++;
+  while (end > start && /\s/.test(text[end - 1]!)) end--;
+  return [start, end];
+}
+
+function bracketBalance(line: string): number {
+  // Strings and comments can hold brackets; a rough strip is enough to join continuations.
+  const code = line.replace(/(["'])(?:\\.|(?!\1).)*\1/g, '').replace(/#.*$/, '');
+  let balance = 0;
+  for (const ch of code) {
+    if (ch === '(' || ch === '[' || ch === '{') balance++;
+    else if (ch === ')' || ch === ']' || ch === '}') balance--;
+  }
+  return balance;
+}
+
+/** Lines that say nothing on their own: closing brackets, bare quotes, `pass`. */
+function isNoiseCodeLine(text: string): boolean {
+  return /^\s*([)\]},;:]+|"""|'''|r"""|pass|else:|try:|finally:|return|\.\.\.)\s*$/.test(text);
+}
+
+const MAX_JOINED_LINES = 6;
+const COMMENT = /^\s*#/;
+const DOCSTRING_OPEN = /^\s*[rRbBuUfF]{0,2}("""|\'\'\')/;
+const PRAGMA = /^\s*#\s*(!|-\*-|noqa|type:|pylint|fmt:|SPDX|ruff)/;
+
+/** Lines i.. of a docstring: the index of its last line and the range of its text. */
+function docstringExtent(source: string, lines: readonly Line[], i: number, to: number): { last: number; start: number; end: number } {
+  const line = lines[i]!;
+  const open = DOCSTRING_OPEN.exec(line.text)!;
+  const quote = open[1]!;
+  const start = line.start + open[0].length;
+  const closeOnFirst = line.text.indexOf(quote, open[0].length);
+  if (closeOnFirst >= 0) return { last: i, start, end: line.start + closeOnFirst };
+  for (let j = i + 1; j < to; j++) {
+    const at = lines[j]!.text.indexOf(quote);
+    if (at >= 0) return { last: j, start, end: lines[j]!.start + at };
+  }
+  return { last: to - 1, start, end: lines[to - 1]!.end };
+}
+
+function codeUnits(source: string, lines: readonly Line[], from: number, to: number, out: TextUnit[]): void {
+  let comments: Line[] = [];
+  const flushComments = () => {
+    // Comment lines not attached to a statement read as prose.
+    if (comments.length > 0) {
+      const [start, end] = trimmedRange(source, comments[0]!.start, comments.at(-1)!.end);
+      const display = collapse(comments.map((c) => c.text.replace(COMMENT, '')).join(' '));
+      if (display) out.push({ kind: 'prose', display, start, end });
+    }
+    comments = [];
+  };
+  for (let i = from; i < to; i++) {
+    const line = lines[i]!;
+    if (line.text.trim() === '') {
+      flushComments();
+      continue;
+    }
+    if (PRAGMA.test(line.text)) continue;
+    if (COMMENT.test(line.text)) {
+      comments.push(line);
+      continue;
+    }
+    if (DOCSTRING_OPEN.test(line.text)) {
+      flushComments();
+      const doc = docstringExtent(source, lines, i, to);
+      proseUnits(source, doc.start, doc.end, out);
+      i = doc.last;
+      continue;
+    }
+    if (isNoiseCodeLine(line.text)) {
+      flushComments();
+      continue;
+    }
+    // One statement: open brackets or a trailing backslash continue it on the next line.
+    let last = i;
+    let balance = bracketBalance(line.text);
+    while ((balance > 0 || /\\\s*$/.test(lines[last]!.text)) && last + 1 < to && last - i < MAX_JOINED_LINES - 1) {
+      last++;
+      balance += bracketBalance(lines[last]!.text);
+    }
+    const [start, end] = trimmedRange(source, comments[0]?.start ?? line.start, lines[last]!.end);
+    const [codeStart] = trimmedRange(source, line.start, lines[last]!.end);
+    const display = collapse(source.slice(codeStart, end).replace(/\\\s*\n/g, ' '));
+    const unit: TextUnit = { kind: 'code', display, start, end };
+    const note = collapse(comments.map((c) => c.text.replace(COMMENT, '')).join(' '));
+    if (note) unit.note = note;
+    out.push(unit);
+    comments = [];
+    i = last;
+  }
+  flushComments();
+}
+
+function proseUnits(source: string, start: number, end: number, out: TextUnit[]): void {
+  const pieces: [number, number][] = [];
+  let pieceStart = start;
+  const paragraph = source.slice(start, end);
+  for (const match of paragraph.matchAll(SENTENCE_END)) {
+    const cut = start + match.index + 1;
+    pieces.push([pieceStart, cut]);
+    pieceStart = cut;
+  }
+  pieces.push([pieceStart, end]);
+  for (const [a, b] of pieces) {
+    const [s, e] = trimmedRange(source, a, b);
+    const display = collapse(source.slice(s, e).replace(LIST_ITEM, '').replace(/``([^`]+)``/g, '`$1`'));
+    if (/[\p{L}\p{N}]/u.test(display)) out.push({ kind: 'prose', display, start: s, end: e });
+  }
+}
+
+function tableCells(line: Line): string[] {
+  return line.text.split('|').map((c) => c.trim()).filter((c) => c.length > 0);
+}
+
+function tableRow(source: string, line: Line, header: readonly string[], out: TextUnit[]): void {
+  const cells = tableCells(line);
+  if (cells.length === 0) return;
+  const [start, end] = trimmedRange(source, line.start, line.end);
+  const unit: TextUnit = { kind: 'prose', display: cells.join(' | '), start, end };
+  if (header.length > 0) unit.context = header.join(' ');
+  out.push(unit);
+}
+
+function docUnits(text: string): TextUnit[] {
+  const lines = splitLines(text);
+  const out: TextUnit[] = [];
+  let paragraphStart = -1;
+  let paragraphEnd = -1;
+  let header: string[] = [];
+  const endParagraph = () => {
+    if (paragraphStart >= 0) proseUnits(text, paragraphStart, paragraphEnd, out);
+    paragraphStart = -1;
+  };
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i]!;
+    const next = lines[i + 1];
+    if (FENCE.test(line.text)) {
+      endParagraph();
+      let close = i + 1;
+      while (close < lines.length && !FENCE.test(lines[close]!.text)) close++;
+      codeUnits(text, lines, i + 1, close, out);
+      i = close + 1;
+      continue;
+    }
+    // reStructuredText literal block: a paragraph ending in `::`, then indented lines.
+    if (/::\s*$/.test(line.text) && !/^\s*\.\./.test(line.text)) {
+      if (!/^\s*::\s*$/.test(line.text)) {
+        if (paragraphStart < 0) paragraphStart = line.start;
+        paragraphEnd = line.end;
+      }
+      endParagraph();
+      const indent = line.text.length - line.text.trimStart().length;
+      let j = i + 1;
+      while (j < lines.length && (lines[j]!.text.trim() === '' || lines[j]!.text.length - lines[j]!.text.trimStart().length > indent)) j++;
+      codeUnits(text, lines, i + 1, j, out);
+      i = j;
+      continue;
+    }
+    const isHeading = /^\s*#{1,6}\s/.test(line.text) || (next !== undefined && RST_UNDERLINE.test(next.text) && line.text.trim() !== '');
+    if (line.text.trim() === '' || isHeading || RST_UNDERLINE.test(line.text) || MARKUP_ONLY.test(line.text) || TABLE_SEPARATOR.test(line.text)) {
+      endParagraph();
+      i += isHeading && next !== undefined && RST_UNDERLINE.test(next.text) ? 2 : 1;
+      continue;
+    }
+    if (/^\s*\|/.test(line.text)) {
+      endParagraph();
+      // A row followed by a separator is the header: it labels the rows instead of being one.
+      if (next !== undefined && TABLE_SEPARATOR.test(next.text)) {
+        header = tableCells(line);
+        i += 2;
+        continue;
+      }
+      tableRow(text, line, header, out);
+      i++;
+      continue;
+    }
+    header = [];
+    if (LIST_ITEM.test(line.text)) endParagraph();
+    if (paragraphStart < 0) paragraphStart = line.start;
+    paragraphEnd = line.end;
+    i++;
+  }
+  endParagraph();
+  return out;
+}
+
+export function isCodePath(filePath: string): boolean {
+  return CODE_PATH.test(filePath);
+}
+
+/** The quotable units of one span, in text order. */
+export function splitIntoUnits(text: string, filePath: string): TextUnit[] {
+  if (isCodePath(filePath)) {
+    const lines = splitLines(text);
+    const out: TextUnit[] = [];
+    codeUnits(text, lines, 0, lines.length, out);
+    return out;
+  }
+  return docUnits(text);
+}
