@@ -1,13 +1,15 @@
 import { isRagError } from '@rag/core';
 import { formatHelp, parseFlags } from './args.js';
 import type { Command } from './command.js';
+import { answerCommand } from './commands/answer-command.js';
+import { answerDatasetCommand } from './commands/answer-dataset-command.js';
 import { evaluateCommand } from './commands/evaluate-command.js';
 import { indexCommand } from './commands/index-command.js';
 import { searchCommand } from './commands/search-command.js';
 import { searchDatasetCommand } from './commands/search-dataset-command.js';
 import { VERSION } from './version.js';
 
-const COMMANDS: Command[] = [indexCommand, searchCommand, searchDatasetCommand, evaluateCommand];
+const COMMANDS: Command[] = [indexCommand, searchCommand, searchDatasetCommand, evaluateCommand, answerCommand, answerDatasetCommand];
 
 function findCommand(name: string): Command | undefined {
   const normalized = name.replaceAll('-', '_');

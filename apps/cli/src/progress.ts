@@ -12,6 +12,8 @@ const PHASE_LABELS: Record<string, string> = {
   fit: 'indexing',
   save: 'saving',
   search: 'searching',
+  answer: 'answering',
+  embed: 'embedding',
 };
 
 function formatRate(done: number, seconds: number): string {

@@ -1,0 +1,82 @@
+import { RagError } from '@rag/core';
+import { answer, toSourceForAnswer, type AnswerResult } from '@rag/generation';
+import { INDEX_DIR_FLAG, JSON_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
+import { GENERATOR_FLAGS, openGenerator } from '../generators.js';
+import { defaultIndexDir, resolveUserPath } from '../paths.js';
+import { openSearchSession, toMinimalSource } from '../session.js';
+import { RETRIEVER_FLAG } from './search-command.js';
+
+export const DEFAULT_ANSWER_K = 5;
+
+/** Aborts on Ctrl-C so a long generation stops cleanly instead of being killed mid-write. */
+export function abortOnInterrupt(): AbortController {
+  const controller = new AbortController();
+  process.once('SIGINT', () => controller.abort(new RagError('CANCELLED', 'Interrupted.')));
+  return controller;
+}
+
+export const answerCommand: Command = {
+  name: 'answer',
+  summary: 'Answer a question from the retrieved sources, with inline [n] citations.',
+  flags: [
+    { name: 'query', type: 'string', metavar: 'TEXT', required: true, description: 'The question' },
+    { name: 'k', type: 'integer', metavar: 'N', min: 1, max: 100, description: 'Number of sources to retrieve', defaultLabel: String(DEFAULT_ANSWER_K) },
+    ...GENERATOR_FLAGS,
+    INDEX_DIR_FLAG,
+    RETRIEVER_FLAG,
+    JSON_FLAG,
+    QUIET_FLAG,
+    VERBOSE_FLAG,
+  ],
+  examples: [
+    'rag answer --query "What TCP port does the development server listen on by default?"',
+    'rag answer --query "How is the KV cache sized?" --generator qwen3 --json',
+    'rag answer --query "…" --model_dir ./models/Qwen3-0.6B-ONNX',
+  ],
+  async run(flags) {
+    const query = (flags.query as string).trim();
+    if (query.length === 0) {
+      throw new RagError('INVALID_ARGUMENT', '--query is empty.', { hint: 'Pass a question, e.g. --query "How is the cache sized?"' });
+    }
+    const k = (flags.k as number | undefined) ?? DEFAULT_ANSWER_K;
+    const indexDir = flags.index_dir ? resolveUserPath(flags.index_dir as string) : defaultIndexDir();
+    const session = await openSearchSession(indexDir, flags.retriever as string | undefined);
+    const hits = await session.retriever.search(query, { k });
+    const sources = hits.map((hit) => {
+      const chunk = session.chunks[hit.chunkId]!;
+      return toSourceForAnswer(chunk, session.outputPath(chunk.file_path));
+    });
+    const { generator } = await openGenerator(flags, indexDir, { k, retriever: session.retriever.name });
+    const controller = abortOnInterrupt();
+    const streaming = !flags.json;
+    let result: AnswerResult;
+    try {
+      result = await answer(generator, { question: query, sources }, {
+        signal: controller.signal,
+        onToken: streaming ? (text) => process.stdout.write(text) : undefined,
+      });
+    } finally {
+      await generator.dispose();
+    }
+    for (const n of result.droppedCitations) writeErr(`warning: the answer cited [${n}], which matches no source; dropped.`, flags.quiet === true);
+    if (flags.json) {
+      writeOut(
+        JSON.stringify(
+          {
+            question: query,
+            retrieved_sources: sources.map(toMinimalSource),
+            answer: result.answer,
+            cited_sources: result.citedSources,
+            generator: result.modelId ? `${result.generator} (${result.modelId})` : result.generator,
+          },
+          null,
+          2,
+        ),
+      );
+      return;
+    }
+    const cited = result.citedSources.map((s) => `[${s.n}] ${s.file_path}:${s.start_line}-${s.end_line}${s.symbol ? ` ${s.symbol}` : ''}`);
+    writeOut(`\n\n${cited.length > 0 ? `Sources:\n${cited.join('\n')}` : 'No sources cited.'}`);
+    writeErr(`(answered by ${result.generator}${result.modelId ? ` ${result.modelId}` : ''}${result.cached ? ', from cache' : ''})`, flags.quiet === true);
+  },
+};

@@ -1,0 +1,66 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MINI_CORPUS, MINI_QUESTIONS, rag } from './helpers.js';
+
+let work: string;
+let indexDir: string;
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'rag-cli-answer-'));
+  indexDir = join(work, 'index');
+  const result = rag(['index', '--corpus_dir', MINI_CORPUS, '--index_dir', indexDir, '--quiet']);
+  expect(result.status, result.stderr).toBe(0);
+});
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('rag answer', () => {
+  it('answers with the extractive generator and cites the defining line', () => {
+    const result = rag(['answer', '--query', 'What TCP port does the development server listen on by default?', '--index_dir', indexDir, '--json']);
+    expect(result.status, result.stderr).toBe(0);
+    const out = JSON.parse(result.stdout);
+    expect(out.generator).toBe('extractive');
+    expect(out.retrieved_sources.length).toBe(5);
+    // The mini corpus defines DEFAULT_PORT = 8421 in tinyserve/defaults.py.
+    expect(out.answer).toContain('8421');
+    expect(out.cited_sources[0].file_path).toBe(`${MINI_CORPUS}/tinyserve/defaults.py`);
+    expect(out.answer).toMatch(/\[1\]/);
+  });
+
+  it('streams the answer and lists the cited sources for humans', () => {
+    const result = rag(['answer', '--query', 'How large may a request body be?', '--index_dir', indexDir, '--no-cache']);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/Sources:\n\[1\] datasets\/mini\/corpus\//);
+    expect(result.stderr).toContain('answered by extractive');
+  });
+
+  it('a missing model folder is a clear error, not a hang', () => {
+    const result = rag(['answer', '--query', 'x', '--index_dir', indexDir, '--model_dir', join(work, 'no-model')]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/^error: /);
+    expect(result.stderr).toMatch(/no-model/);
+    expect(result.stderr).toMatch(/hint:/);
+  });
+});
+
+describe('rag answer_dataset', () => {
+  it('adds an answer to every search result, in the with-answers format', () => {
+    const searched = join(work, 'searched');
+    expect(rag(['search_dataset', '--dataset_path', MINI_QUESTIONS, '--k', '5', '--save_directory', searched, '--index_dir', indexDir, '--quiet']).status).toBe(0);
+    const answers = join(work, 'answers');
+    const result = rag(['answer_dataset', '--student_search_results_path', join(searched, 'questions.json'), '--save_directory', answers, '--index_dir', indexDir]);
+    expect(result.status, result.stderr).toBe(0);
+    const out = JSON.parse(readFileSync(join(answers, 'questions.json'), 'utf8'));
+    const input = JSON.parse(readFileSync(join(searched, 'questions.json'), 'utf8'));
+    expect(out.k).toBe(5);
+    expect(out.search_results.length).toBe(input.search_results.length);
+    for (const [i, r] of out.search_results.entries()) {
+      expect(r.question_id).toBe(input.search_results[i].question_id);
+      expect(r.retrieved_sources).toEqual(input.search_results[i].retrieved_sources);
+      expect(typeof r.answer).toBe('string');
+      expect(r.answer.length).toBeGreaterThan(0);
+    }
+  });
+});
