@@ -5,11 +5,13 @@ import { answerCommand } from './commands/answer-command.js';
 import { answerDatasetCommand } from './commands/answer-dataset-command.js';
 import { evaluateCommand } from './commands/evaluate-command.js';
 import { indexCommand } from './commands/index-command.js';
+import { mcpCommand } from './commands/mcp-command.js';
 import { searchCommand } from './commands/search-command.js';
 import { searchDatasetCommand } from './commands/search-dataset-command.js';
+import { serveCommand } from './commands/serve-command.js';
 import { VERSION } from './version.js';
 
-const COMMANDS: Command[] = [indexCommand, searchCommand, searchDatasetCommand, evaluateCommand, answerCommand, answerDatasetCommand];
+const COMMANDS: Command[] = [indexCommand, searchCommand, searchDatasetCommand, evaluateCommand, answerCommand, answerDatasetCommand, serveCommand, mcpCommand];
 
 function findCommand(name: string): Command | undefined {
   const normalized = name.replaceAll('-', '_');

@@ -1,1 +1,95 @@
-export {};
+// The bundled server entry (`node apps/server/dist/server.js`, bin `rag-server`): the same
+// server as `rag serve`, and `rag-server mcp` for MCP over stdio, without the rest of the CLI.
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { isRagError, RagError } from '@rag/core';
+import { startServer } from './create-server.js';
+import { serveMcpOverStdio } from './mcp/stdio.js';
+import { DEFAULT_HOST, DEFAULT_MAX_CONCURRENT_ANSWERS, DEFAULT_MAX_QUEUED_ANSWERS, DEFAULT_PORT, isLoopbackHost, type ServerOptions } from './options.js';
+
+const USAGE = `Usage:
+  rag-server [serve] [--index_dir DIR] [--port ${DEFAULT_PORT}] [--host ${DEFAULT_HOST}] [--retriever NAME]
+             [--generator NAME] [--model_dir DIR] [--max_concurrent_answers ${DEFAULT_MAX_CONCURRENT_ANSWERS}]
+             [--max_queued_answers ${DEFAULT_MAX_QUEUED_ANSWERS}] [--log]
+  rag-server mcp [--index_dir DIR] [--retriever NAME]
+
+--index_dir defaults to $RAG_INDEX_DIR, else ./.rag/index.`;
+
+const OPTIONS = {
+  index_dir: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  retriever: { type: 'string' },
+  generator: { type: 'string' },
+  model_dir: { type: 'string' },
+  max_concurrent_answers: { type: 'string' },
+  max_queued_answers: { type: 'string' },
+  log: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** `--index-dir` and `--index_dir` name the same flag, as in the CLI. */
+function normalize(argv: readonly string[]): string[] {
+  return argv.map((token) => (token.startsWith('--') ? token.replace(/^--([^=]+)/, (_m, name: string) => `--${name.replaceAll('-', '_')}`) : token));
+}
+
+function integer(name: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw)) throw new RagError('INVALID_ARGUMENT', `--${name} must be a whole number, got "${raw}".`);
+  return Number(raw);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({ args: normalize(argv), options: OPTIONS, allowPositionals: true, strict: true });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const mode = positionals[0] ?? 'serve';
+  if (positionals.length > 1 || (mode !== 'serve' && mode !== 'mcp')) {
+    throw new RagError('INVALID_ARGUMENT', `Unexpected argument "${positionals.join(' ')}".`, { hint: USAGE });
+  }
+  const indexDir = resolve(values.index_dir ?? process.env.RAG_INDEX_DIR ?? '.rag/index');
+  if (mode === 'mcp') {
+    const mcp = await serveMcpOverStdio({ indexDir, ...(values.retriever ? { retriever: values.retriever } : {}) });
+    process.stderr.write(`rag MCP server on stdio (index ${indexDir})\n`);
+    await mcp.closed;
+    return;
+  }
+  const options: ServerOptions = { indexDir, logRequests: values.log === true };
+  const port = integer('port', values.port);
+  if (port !== undefined) options.port = port;
+  if (values.host) options.host = values.host;
+  if (values.retriever) options.retriever = values.retriever;
+  if (values.generator) options.generator = values.generator;
+  if (values.model_dir) options.generatorSettings = { modelDir: resolve(values.model_dir) };
+  const concurrent = integer('max_concurrent_answers', values.max_concurrent_answers);
+  if (concurrent !== undefined) options.maxConcurrentAnswers = concurrent;
+  const queued = integer('max_queued_answers', values.max_queued_answers);
+  if (queued !== undefined) options.maxQueuedAnswers = queued;
+  const server = await startServer(options);
+  const stats = await server.service.stats();
+  if (!isLoopbackHost(server.options.host)) {
+    process.stderr.write(`warning: listening on ${server.options.host}: anyone who can reach this machine can read the indexed corpus.\n`);
+  }
+  process.stderr.write(
+    `rag server listening on ${server.url} (${stats.files} files, ${stats.chunks} chunks, retriever ${stats.retriever}, generator ${stats.generator})\n`,
+  );
+  const stop = (): void => {
+    void server.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) {
+    process.stderr.write(`error: ${(error as Error).message}\n\n${USAGE}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  if (isRagError(error)) process.stderr.write(`error: ${error.format()}\n`);
+  else process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = isRagError(error) && error.code === 'INVALID_ARGUMENT' ? 2 : 1;
+});

@@ -1,0 +1,42 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { CLI, MINI_CORPUS, rag, REPO_ROOT } from './helpers.js';
+
+let work: string;
+let indexDir: string;
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'rag-cli-serve-'));
+  indexDir = join(work, 'index');
+  expect(rag(['index', '--corpus_dir', MINI_CORPUS, '--index_dir', indexDir, '--quiet']).status).toBe(0);
+});
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+it('`rag serve` listens on loopback, answers /search, and stops on SIGTERM', async () => {
+  const child = spawn(process.execPath, [CLI, 'serve', '--index_dir', indexDir, '--port', '0'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let stderr = '';
+      child.stderr.on('data', (data: Buffer) => {
+        stderr += data.toString();
+        const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
+        if (match) resolve(match[1]!);
+      });
+      child.on('exit', (code) => reject(new Error(`rag serve exited with ${code}: ${stderr}`)));
+      setTimeout(() => reject(new Error(`rag serve did not start: ${stderr}`)), 20_000);
+    });
+    const response = await fetch(`${url}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'default port', k: 2 }) });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { retrieved_sources: { file_path: string }[] };
+    expect(body.retrieved_sources.length).toBe(2);
+    expect(body.retrieved_sources[0]!.file_path.startsWith(`${MINI_CORPUS}/`)).toBe(true);
+  } finally {
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }
+});

@@ -1,0 +1,107 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../src/index.js';
+import { buildIndex, makeTempDir, MINI_CORPUS, PORT_QUESTION, startTestServer } from './helpers.js';
+
+/** Debian's Chromium; playwright-core never downloads a browser. `RAG_CHROMIUM` overrides it. */
+const CHROMIUM = process.env.RAG_CHROMIUM ?? '/usr/bin/chromium';
+
+let temp: Awaited<ReturnType<typeof makeTempDir>>;
+let server: RunningServer;
+let browser: Browser;
+let page: Page;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `The browser test needs Chromium at ${CHROMIUM}, which is missing. Install it with ` +
+        '`sudo apt-get install -y chromium` (Debian/Ubuntu; .ci/run does this), or set RAG_CHROMIUM to a Chromium binary.',
+    );
+  }
+  temp = await makeTempDir('rag-server-browser-');
+  await buildIndex(MINI_CORPUS, join(temp.dir, 'index'));
+  server = await startTestServer({ indexDir: join(temp.dir, 'index') });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') pageErrors.push(message.text());
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await temp?.remove();
+});
+
+describe('the web page in Chromium', () => {
+  it('searches, shows highlighted spans, streams an answer and jumps to a citation', async () => {
+    await page.goto(server.url);
+    await expect.poll(() => page.textContent('#index-info')).toMatch(/11 files, \d+ chunks · retriever bm25 · generator extractive/);
+
+    // Search: results with path, line range, symbol and the span's text.
+    await page.fill('#query', PORT_QUESTION);
+    await page.click('#search-button');
+    await page.waitForSelector('#results .result[data-loaded="true"]');
+    const first = page.locator('#source-1');
+    await expect.poll(() => first.locator('.path').textContent()).toBe('datasets/mini/corpus/tinyserve/defaults.py:1-25');
+    const code = await first.locator('code').textContent();
+    expect(code).toContain('DEFAULT_PORT = 8421');
+    // Query terms are marked and Python is coloured.
+    expect(await first.locator('mark').allTextContents()).toEqual(expect.arrayContaining(['port']));
+    expect(await first.locator('.tok-keyword, .tok-comment, .tok-number').count()).toBeGreaterThan(0);
+    expect(await page.locator('#results .result').count()).toBe(5);
+
+    // Answer: streamed over SSE into the page, with clickable citations.
+    await page.click('#answer-button');
+    await page.waitForSelector('#answer[data-state="done"]', { timeout: 15_000 });
+    expect(Number(await page.getAttribute('#answer', 'data-tokens'))).toBeGreaterThan(0);
+    const answer = await page.textContent('#answer-text');
+    expect(answer).toContain('8421');
+    expect(await page.textContent('#answer-meta')).toMatch(/extractive/);
+    const citations = page.locator('#answer-text a.cite');
+    expect(await citations.count()).toBeGreaterThan(0);
+    // The quoted lines of source 1 (the comment and the assignment) are flagged, and only they.
+    await page.waitForSelector('#source-1 .line.quoted');
+    expect(await page.locator('#source-1 .line.quoted').allTextContents()).toEqual([
+      '# TCP port the development server listens on when none is given.',
+      'DEFAULT_PORT = 8421',
+    ]);
+
+    // Open the last citation from the top of the page: the page scrolls to that source and highlights it.
+    const last = citations.last();
+    const n = await last.getAttribute('data-n');
+    // A short window, so that any source starts below the fold.
+    await page.setViewportSize({ width: 1100, height: 240 });
+    await page.evaluate('window.scrollTo(0, 0)');
+    const target = page.locator(`#source-${n}`);
+    const scrolledBefore = Number(await page.evaluate('window.scrollY'));
+    await last.click();
+    await expect.poll(() => target.getAttribute('class')).toMatch(/focused/);
+    expect(await page.evaluate('location.hash')).toBe(`#source-${n}`);
+    // Its top edge is now inside the viewport (boundingBox is relative to the viewport).
+    const box = await target.boundingBox();
+    expect(box!.y).toBeGreaterThanOrEqual(-1);
+    expect(box!.y).toBeLessThan(page.viewportSize()!.height);
+    expect(Number(await page.evaluate('window.scrollY'))).toBeGreaterThan(scrolledBefore);
+    await page.setViewportSize({ width: 1100, height: 700 });
+
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('shows a server error in the status line', async () => {
+    // The Answer button is not a submit button, so the form's own max=100 check does not stop it.
+    await page.fill('#k', '500');
+    await page.fill('#query', 'router');
+    await page.click('#answer-button');
+    await expect.poll(() => page.textContent('#status')).toMatch(/k must be <= 100/);
+    expect(await page.getAttribute('#status', 'class')).toMatch(/error/);
+  });
+});
