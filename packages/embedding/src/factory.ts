@@ -1,0 +1,182 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { RagError, type BuildContext, type Chunk, type ProgressFn, type RetrieverFactory } from '@rag/core';
+import { chunkFingerprint, embeddingText } from './chunk-text.js';
+import { CORPUS_MODEL_FILE, CorpusEmbedder, fitCorpusEmbedder } from './corpus/embedder.js';
+import { embedTexts } from './embed-chunks.js';
+import type { Embedder } from './embedder.js';
+import { resolveEmbeddingOptions, type EmbeddingOptions, type EmbeddingSettings } from './options.js';
+import { createManifest, EmbeddingRetriever, HNSW_FILE, readEmbeddingManifest } from './retriever.js';
+import { HnswVectorIndex } from './search/hnsw-index.js';
+import { TransformersEmbedder } from './transformers/embedder.js';
+import { decodeVectors, VECTORS_FILE } from './vector-file.js';
+
+/** Merges settings objects one level deep (`corpus` and `hnsw` are merged key by key). */
+export function mergeEmbeddingSettings(...layers: (EmbeddingSettings | Record<string, unknown> | undefined)[]): EmbeddingSettings {
+  const out: Record<string, unknown> = {};
+  for (const layer of layers) {
+    if (!layer) continue;
+    for (const [key, value] of Object.entries(layer)) {
+      if (value === undefined) continue;
+      const previous = out[key];
+      const nested = (key === 'corpus' || key === 'hnsw') && typeof value === 'object' && value !== null;
+      out[key] = nested ? { ...(previous as object | undefined), ...(value as object) } : value;
+    }
+  }
+  return out as EmbeddingSettings;
+}
+
+function useHnsw(options: EmbeddingOptions, count: number): boolean {
+  return options.index === 'hnsw' || (options.index === 'auto' && count > options.exactLimit);
+}
+
+/**
+ * Builds an embedding retriever over `chunks` (ids equal to positions). The corpus
+ * embedder is fitted on the chunks themselves; a transformers model is loaded (see
+ * `loadSentenceModel`) and run batch by batch with a resumable checkpoint.
+ * Progress phases: `fit` and `embed` (corpus), `embed` (transformers), `hnsw`.
+ */
+export async function buildEmbeddingRetriever(
+  chunks: readonly Chunk[],
+  settings: EmbeddingSettings = {},
+  onProgress?: ProgressFn,
+): Promise<EmbeddingRetriever> {
+  const options = resolveEmbeddingOptions(settings);
+  const texts = chunks.map((c) => embeddingText(c, options.includeMetadata));
+  let embedder: Embedder;
+  let vectors: Float32Array;
+  let checkpoint = null;
+  let stats: Record<string, unknown> = {};
+  const started = performance.now();
+  if (options.embedder === 'corpus') {
+    const fitted = fitCorpusEmbedder(texts, options.corpus, onProgress);
+    embedder = fitted.embedder;
+    vectors = fitted.vectors;
+    stats = { ...fitted.stats };
+  } else {
+    embedder = await TransformersEmbedder.create(options);
+    const embedded = await embedTexts(embedder, texts, {
+      batchSize: options.batchSize,
+      checkpointRoot: options.resume ? join(options.cacheDir, 'checkpoints') : null,
+      ...(onProgress ? { onProgress } : {}),
+    });
+    vectors = embedded.vectors;
+    checkpoint = embedded.checkpoint;
+    stats = { resumedBatches: embedded.resumedBatches, computedBatches: embedded.computedBatches };
+  }
+  const embedSeconds = (performance.now() - started) / 1000;
+  const hnswStarted = performance.now();
+  const hnsw = useHnsw(options, chunks.length) ? HnswVectorIndex.build(vectors, embedder.dimension, options.hnsw, onProgress) : null;
+  const manifest = createManifest(embedder, chunks.length, chunkFingerprint(chunks), hnsw ? 'hnsw' : 'exact', options);
+  stats = { ...stats, embedSeconds, ...(hnsw ? { hnswSeconds: (performance.now() - hnswStarted) / 1000 } : {}) };
+  return new EmbeddingRetriever(embedder, vectors, manifest, hnsw, checkpoint, stats);
+}
+
+export interface LoadEmbeddingOptions {
+  /**
+   * Settings that locate the model at query time (`model`, `modelDir`, `cacheDir`,
+   * `allowRemote`, …), layered over those recorded in the index. Naming a different
+   * model than the one the index was built with is refused with INDEX_INCOMPATIBLE.
+   */
+  settings?: EmbeddingSettings;
+  /** Use this embedder for queries instead of recreating the recorded one (checked the same way). */
+  embedder?: Embedder;
+}
+
+function mismatch(dir: string, built: { id: string; dimension: number }, query: { id: string; dimension: number }): RagError {
+  return new RagError(
+    'INDEX_INCOMPATIBLE',
+    `The embedding index in ${dir} was built with ${built.id} (${built.dimension} dimensions), but queries would be embedded with ${query.id}${Number.isNaN(query.dimension) ? '' : ` (${query.dimension} dimensions)`}; their vectors are not comparable.`,
+    {
+      hint: 'Search with the model the index was built with (the same --model_dir or model name), or rebuild the index with the new one: `rag index --retriever embedding …`.',
+    },
+  );
+}
+
+/** Loads a retriever saved by `EmbeddingRetriever.save`, checking it matches `chunks` and the query model. */
+export async function loadEmbeddingRetriever(dir: string, chunks: readonly Chunk[], options: LoadEmbeddingOptions = {}): Promise<EmbeddingRetriever> {
+  const manifest = await readEmbeddingManifest(dir);
+  if (manifest.count !== chunks.length || manifest.chunkFingerprint !== chunkFingerprint(chunks)) {
+    throw new RagError('INDEX_INCOMPATIBLE', `The embedding index in ${dir} was built over different chunks than the index holds.`, {
+      hint: 'Rebuild the index with `rag index --corpus_dir <dir> --retriever embedding`.',
+    });
+  }
+  const readBytes = async (file: string): Promise<Uint8Array> => {
+    try {
+      return await readFile(join(dir, file));
+    } catch (error) {
+      throw new RagError('INDEX_CORRUPT', `The embedding index in ${dir} is incomplete: ${file} is missing.`, {
+        hint: 'Rebuild the index with `rag index --corpus_dir <dir> --retriever embedding`.',
+        cause: error,
+      });
+    }
+  };
+  const decoded = decodeVectors(await readBytes(VECTORS_FILE), join(dir, VECTORS_FILE));
+  if (decoded.count !== manifest.count || decoded.dimension !== manifest.embedder.dimension) {
+    throw new RagError('INDEX_CORRUPT', `${join(dir, VECTORS_FILE)} does not match ${dir}/embedding.json.`, {
+      hint: 'Rebuild the index with `rag index --corpus_dir <dir> --retriever embedding`.',
+    });
+  }
+  const recorded = manifest.embedder.settings as EmbeddingSettings;
+  let embedder = options.embedder;
+  if (!embedder) {
+    if (recorded.embedder === 'corpus') {
+      const override = options.settings ?? {};
+      if (override.model || override.modelDir) {
+        throw mismatch(dir, manifest.embedder, { id: `transformers:${override.modelDir ?? override.model}`, dimension: NaN });
+      }
+      embedder = CorpusEmbedder.decode(await readBytes(CORPUS_MODEL_FILE), join(dir, CORPUS_MODEL_FILE));
+    } else {
+      // A model given at load time replaces the recorded one entirely (not merged with it).
+      const override = options.settings ?? {};
+      const location = override.modelDir || override.model ? {} : { model: recorded.model, modelDir: recorded.modelDir };
+      embedder = await TransformersEmbedder.create(
+        resolveEmbeddingOptions(
+          mergeEmbeddingSettings(
+            { embedder: 'transformers', dtype: recorded.dtype, windowTokens: recorded.windowTokens, windowOverlap: recorded.windowOverlap },
+            location,
+            override,
+          ),
+        ),
+      );
+    }
+  }
+  if (embedder.id !== manifest.embedder.id || embedder.dimension !== manifest.embedder.dimension) {
+    const query = { id: embedder.id, dimension: embedder.dimension };
+    await embedder.dispose?.();
+    throw mismatch(dir, manifest.embedder, query);
+  }
+  const hnsw =
+    manifest.index === 'hnsw' && manifest.hnsw
+      ? HnswVectorIndex.read(join(dir, HNSW_FILE), manifest.embedder.dimension, manifest.count, manifest.hnsw)
+      : null;
+  return new EmbeddingRetriever(embedder, decoded.vectors, manifest, hnsw);
+}
+
+/**
+ * The `RetrieverFactory` named `embedding`. `defaults` are layered under the build
+ * context's settings, and at load time locate the query model (e.g. a CLI's
+ * `--model_dir`). Settings: see `EmbeddingOptions`; with none, the zero-download corpus
+ * embedder is used.
+ */
+export function createEmbeddingRetrieverFactory(defaults: EmbeddingSettings = {}): RetrieverFactory {
+  return {
+    name: 'embedding',
+    description: 'dense vectors: a zero-download embedder learned from the corpus, or a transformers.js model (model / modelDir)',
+    build: (chunks: readonly Chunk[], context: BuildContext = {}) =>
+      buildEmbeddingRetriever(chunks, mergeEmbeddingSettings(defaults, context.settings as EmbeddingSettings | undefined), context.onProgress),
+    load: (dir: string, chunks: readonly Chunk[]) => {
+      const locating = defaults.model || defaults.modelDir ? { settings: defaults } : { settings: pickRuntime(defaults) };
+      return loadEmbeddingRetriever(dir, chunks, locating);
+    },
+  };
+}
+
+/** Settings that only say where and how to fetch a model, never which one. */
+function pickRuntime(settings: EmbeddingSettings): EmbeddingSettings {
+  const { cacheDir, allowRemote, remoteHost, connectTimeoutMs, batchTokens } = settings;
+  return mergeEmbeddingSettings({ cacheDir, allowRemote, remoteHost, connectTimeoutMs, batchTokens });
+}
+
+/** `createEmbeddingRetrieverFactory()` with no defaults: the corpus embedder unless settings name a model. */
+export const embeddingRetrieverFactory: RetrieverFactory = createEmbeddingRetrieverFactory();

@@ -1,0 +1,173 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { RagError, writeFileAtomic, type Explanation, type Hit, type Retriever, type SearchOptions } from '@rag/core';
+import type { EmbeddingCheckpoint } from './checkpoint.js';
+import { CORPUS_MODEL_FILE, CorpusEmbedder } from './corpus/embedder.js';
+import type { Embedder } from './embedder.js';
+import type { EmbeddingOptions, HnswOptions, VectorEncoding } from './options.js';
+import { searchExact } from './search/exact-index.js';
+import { HnswVectorIndex } from './search/hnsw-index.js';
+import { dotRow } from './vector-math.js';
+import { encodeVectors, VECTORS_FILE } from './vector-file.js';
+
+/** File names inside a retriever directory. */
+export const EMBEDDING_MANIFEST_FILE = 'embedding.json';
+export const HNSW_FILE = 'hnsw.bin';
+export const EMBEDDING_FORMAT = 'rag-embedding';
+/** Bumped whenever the layout or the meaning of a stored field changes. */
+export const EMBEDDING_FORMAT_VERSION = 1;
+
+/** What `embedding.json` records. */
+export interface EmbeddingManifest {
+  format: typeof EMBEDDING_FORMAT;
+  version: number;
+  embedder: { id: string; dimension: number; settings: Readonly<Record<string, unknown>> };
+  count: number;
+  chunkFingerprint: string;
+  index: 'exact' | 'hnsw';
+  hnsw: HnswOptions | null;
+  encoding: VectorEncoding;
+  includeMetadata: boolean;
+}
+
+/** How many recent query vectors are kept for `explain` (the model call is async). */
+const QUERY_CACHE_SIZE = 64;
+
+/**
+ * Dense retrieval: the query's vector against every chunk vector, by exact search or an
+ * HNSW graph, best cosine first. Scores are cosines in [-1, 1].
+ */
+export class EmbeddingRetriever implements Retriever {
+  readonly name = 'embedding';
+  readonly #queryCache = new Map<string, Float32Array>();
+  #checkpoint: EmbeddingCheckpoint | null;
+
+  constructor(
+    readonly embedder: Embedder,
+    /** Chunk vectors, row-major count × dimension. */
+    readonly vectors: Float32Array,
+    readonly manifest: EmbeddingManifest,
+    readonly hnsw: HnswVectorIndex | null,
+    checkpoint: EmbeddingCheckpoint | null = null,
+    /** How the build went (corpus embedder: vocabulary, tokens, seconds per step); null when loaded. */
+    readonly buildStats: Readonly<Record<string, unknown>> | null = null,
+  ) {
+    this.#checkpoint = checkpoint;
+  }
+
+  get count(): number {
+    return this.manifest.count;
+  }
+
+  async embedQuery(query: string): Promise<Float32Array> {
+    const cached = this.#queryCache.get(query);
+    if (cached) return cached;
+    const vector = await this.embedder.embedQuery(query);
+    if (this.#queryCache.size >= QUERY_CACHE_SIZE) this.#queryCache.delete(this.#queryCache.keys().next().value!);
+    this.#queryCache.set(query, vector);
+    return vector;
+  }
+
+  /** Nearest chunks to a query vector (already unit length). */
+  searchVector(vector: Float32Array, k: number): Hit[] {
+    if (k <= 0 || this.count === 0) return [];
+    if (this.hnsw) return this.hnsw.search(vector, k);
+    return searchExact(this.vectors, this.manifest.embedder.dimension, vector, k);
+  }
+
+  async search(query: string, options: SearchOptions): Promise<Hit[]> {
+    return this.searchVector(await this.embedQuery(query), options.k);
+  }
+
+  /** `search` without the promise; only for the corpus embedder, whose queries need no model call. */
+  searchSync(query: string, options: SearchOptions): Hit[] {
+    if (!(this.embedder instanceof CorpusEmbedder)) {
+      throw new RagError('INVALID_ARGUMENT', 'searchSync needs the corpus embedder; a transformers model embeds asynchronously.', {
+        hint: 'Use `await retriever.search(query, { k })`.',
+      });
+    }
+    return this.searchVector(this.embedder.embedQuerySync(query), options.k);
+  }
+
+  explain(query: string, chunkId: number): Explanation {
+    const d = this.manifest.embedder.dimension;
+    if (!Number.isInteger(chunkId) || chunkId < 0 || chunkId >= this.count) {
+      return { value: 0, description: `chunk ${chunkId} is not in this index` };
+    }
+    if (this.embedder instanceof CorpusEmbedder) return this.embedder.explainQuery(query, this.vectors, chunkId);
+    const vector = this.#queryCache.get(query);
+    if (!vector) {
+      return { value: 0, description: 'the query has not been embedded yet: run search() with it first, then explain()' };
+    }
+    return {
+      value: dotRow(vector, this.vectors, chunkId, d),
+      description: `cosine of the query and chunk vectors (${this.manifest.embedder.id}, ${d} dimensions, ${this.hnsw ? 'HNSW' : 'exact'} search)`,
+    };
+  }
+
+  async save(dir: string): Promise<void> {
+    const d = this.manifest.embedder.dimension;
+    await writeFileAtomic(join(dir, VECTORS_FILE), encodeVectors(this.vectors, d, this.manifest.encoding));
+    if (this.embedder instanceof CorpusEmbedder) await writeFileAtomic(join(dir, CORPUS_MODEL_FILE), this.embedder.encode());
+    if (this.hnsw) this.hnsw.write(join(dir, HNSW_FILE));
+    await writeFileAtomic(join(dir, EMBEDDING_MANIFEST_FILE), JSON.stringify(this.manifest, null, 1));
+    // The vectors are in the index now; the resumable checkpoint has done its job.
+    await this.#checkpoint?.discard();
+    this.#checkpoint = null;
+  }
+
+  async dispose(): Promise<void> {
+    await this.embedder.dispose?.();
+  }
+}
+
+/** Reads and checks `embedding.json`. */
+export async function readEmbeddingManifest(dir: string): Promise<EmbeddingManifest> {
+  let text: string;
+  try {
+    text = await readFile(join(dir, EMBEDDING_MANIFEST_FILE), 'utf8');
+  } catch (error) {
+    throw new RagError('INDEX_NOT_FOUND', `No embedding index in ${dir} (${EMBEDDING_MANIFEST_FILE} is missing).`, {
+      hint: 'Build one with `rag index --corpus_dir <dir> --retriever embedding`.',
+      cause: error,
+    });
+  }
+  let manifest: Partial<EmbeddingManifest>;
+  try {
+    manifest = JSON.parse(text) as Partial<EmbeddingManifest>;
+  } catch (error) {
+    throw new RagError('INDEX_CORRUPT', `${join(dir, EMBEDDING_MANIFEST_FILE)} is not valid JSON.`, {
+      hint: 'Rebuild the index with `rag index --corpus_dir <dir> --retriever embedding`.',
+      cause: error,
+    });
+  }
+  if (manifest.format !== EMBEDDING_FORMAT || manifest.version !== EMBEDDING_FORMAT_VERSION) {
+    throw new RagError(
+      'INDEX_INCOMPATIBLE',
+      `The embedding index in ${dir} has format ${String(manifest.format)} version ${String(manifest.version)}; this version reads ${EMBEDDING_FORMAT} version ${EMBEDDING_FORMAT_VERSION}.`,
+      { hint: 'Rebuild the index with `rag index --corpus_dir <dir> --retriever embedding`.' },
+    );
+  }
+  return manifest as EmbeddingManifest;
+}
+
+/** The manifest of a freshly built index. */
+export function createManifest(
+  embedder: Embedder,
+  count: number,
+  chunkFingerprint: string,
+  index: 'exact' | 'hnsw',
+  options: EmbeddingOptions,
+): EmbeddingManifest {
+  return {
+    format: EMBEDDING_FORMAT,
+    version: EMBEDDING_FORMAT_VERSION,
+    embedder: { id: embedder.id, dimension: embedder.dimension, settings: embedder.settings },
+    count,
+    chunkFingerprint,
+    index,
+    hnsw: index === 'hnsw' ? { ...options.hnsw } : null,
+    encoding: options.encoding,
+    includeMetadata: options.includeMetadata,
+  };
+}

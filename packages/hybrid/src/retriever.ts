@@ -1,0 +1,119 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { RagError, writeFileAtomic, type Explanation, type Hit, type Retriever, type SearchOptions } from '@rag/core';
+import { getFusionMethod } from './fusion/registry.js';
+import type { ComponentHits, FusedHit, FusionMethod } from './fusion/types.js';
+import { dropsNonPositive, poolOf, resolveHybridOptions, weightOf, type HybridOptions, type HybridSettings } from './options.js';
+
+export const HYBRID_MANIFEST_FILE = 'hybrid.json';
+export const HYBRID_FORMAT = 'rag-hybrid';
+/** Bumped whenever the layout or the meaning of a stored field changes. */
+export const HYBRID_FORMAT_VERSION = 1;
+
+/** What `hybrid.json` records. */
+export interface HybridManifest {
+  format: typeof HYBRID_FORMAT;
+  version: number;
+  /** Component names in fusion order; each saved in the directory of that name. */
+  components: string[];
+  options: HybridOptions;
+}
+
+/** Recent queries whose fused provenance is kept for `explain` (components search asynchronously). */
+const PROVENANCE_CACHE_SIZE = 64;
+
+/**
+ * Fuses the rankings of several retrievers into one. Each component is asked for its
+ * own candidate pool, non-positive scores are dropped where configured, and the fusion
+ * method combines the lists; every fused hit keeps its rank and score in each component.
+ */
+export class HybridRetriever implements Retriever {
+  readonly name = 'hybrid';
+  readonly options: HybridOptions;
+  readonly #method: FusionMethod;
+  readonly #provenance = new Map<string, FusedHit[]>();
+
+  constructor(
+    readonly components: readonly Retriever[],
+    options: HybridSettings | HybridOptions = {},
+  ) {
+    const names = components.map((c) => c.name);
+    const repeated = names.find((name, i) => names.indexOf(name) !== i);
+    if (repeated !== undefined) {
+      throw new RagError('INVALID_ARGUMENT', `Two hybrid components are named "${repeated}".`, { hint: 'Give every component retriever a distinct name.' });
+    }
+    if (components.length === 0) throw new RagError('INVALID_ARGUMENT', 'A hybrid retriever needs at least one component.', { hint: 'Pass e.g. [bm25, embedding].' });
+    this.options = resolveHybridOptions(options);
+    this.#method = getFusionMethod(this.options.fusion);
+  }
+
+  /** The same components under other fusion options (nothing is rebuilt). */
+  withOptions(settings: HybridSettings): HybridRetriever {
+    return new HybridRetriever(this.components, resolveHybridOptions(settings, this.options));
+  }
+
+  /** Each component's candidates for `query`, at least `k` each. */
+  async candidates(query: string, k: number): Promise<ComponentHits[]> {
+    return Promise.all(
+      this.components.map(async (component) => {
+        const hits = await component.search(query, { k: Math.max(k, poolOf(this.options, component.name)) });
+        return {
+          name: component.name,
+          weight: weightOf(this.options, component.name),
+          hits: dropsNonPositive(this.options, component.name) ? hits.filter((h) => h.score > 0) : hits,
+        };
+      }),
+    );
+  }
+
+  /** Every fused candidate, best first, with provenance. */
+  async fuse(query: string, k: number): Promise<FusedHit[]> {
+    const fused = this.#method.fuse(await this.candidates(query, k), { rrfK: this.options.rrfK });
+    if (this.#provenance.size >= PROVENANCE_CACHE_SIZE) this.#provenance.delete(this.#provenance.keys().next().value!);
+    this.#provenance.set(query, fused);
+    return fused;
+  }
+
+  async search(query: string, options: SearchOptions): Promise<Hit[]> {
+    return (await this.fuse(query, options.k)).slice(0, options.k).map(({ chunkId, score }) => ({ chunkId, score }));
+  }
+
+  /**
+   * The fused score of `chunkId` split into each component's contribution, with the
+   * component's own explanation below it. Uses the provenance of a recent `search` of the
+   * same query (component searches are asynchronous; `explain` is not).
+   */
+  explain(query: string, chunkId: number): Explanation {
+    const fused = this.#provenance.get(query);
+    const header = `${this.#method.name} fusion of ${this.components.map((c) => c.name).join(', ')}${this.#method.name === 'rrf' ? ` (rrf_k ${this.options.rrfK})` : ''}`;
+    if (!fused) return { value: 0, description: `${header}: run search() with this query first, then explain()` };
+    const hit = fused.find((h) => h.chunkId === chunkId);
+    if (!hit) return { value: 0, description: `${header}: chunk ${chunkId} is in no component's candidates` };
+    const details = hit.components.map((p, i): Explanation => {
+      const component = this.components[i]!;
+      const own = p.rank !== null ? component.explain?.(query, chunkId) : undefined;
+      return {
+        value: p.contribution,
+        description: this.#method.describe(p, weightOf(this.options, p.name), { rrfK: this.options.rrfK }),
+        ...(own ? { details: [own] } : {}),
+      };
+    });
+    return { value: hit.score, description: header, details };
+  }
+
+  /** Saves each component into `dir/<component name>/` and the fusion options into `hybrid.json`. */
+  async save(dir: string): Promise<void> {
+    for (const component of this.components) {
+      const target = join(dir, component.name);
+      await mkdir(target, { recursive: true });
+      await component.save(target);
+    }
+    const manifest: HybridManifest = {
+      format: HYBRID_FORMAT,
+      version: HYBRID_FORMAT_VERSION,
+      components: this.components.map((c) => c.name),
+      options: this.options,
+    };
+    await writeFileAtomic(join(dir, HYBRID_MANIFEST_FILE), JSON.stringify(manifest, null, 1));
+  }
+}
