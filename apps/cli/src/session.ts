@@ -1,5 +1,5 @@
 import { readIndex, retrieverDir, RagError, type Chunk, type IndexManifest, type Retriever, type Source } from '@rag/core';
-import { createRetrieverRegistry } from './retrievers.js';
+import { createRetrieverRegistry, type RetrieverWiring } from './retrievers.js';
 import { createOutputPathMapper } from './paths.js';
 
 /** An opened index with its retriever, ready to answer queries. */
@@ -13,9 +13,9 @@ export interface SearchSession {
 }
 
 /** Loads the index in `indexDir` and the retriever `name` (default: the one it was built with). */
-export async function openSearchSession(indexDir: string, name?: string): Promise<SearchSession> {
+export async function openSearchSession(indexDir: string, name?: string, wiring: RetrieverWiring = {}): Promise<SearchSession> {
   const started = performance.now();
-  const registry = createRetrieverRegistry();
+  const registry = createRetrieverRegistry(wiring);
   if (name !== undefined) registry.get(name); // unknown names fail before any IO
   const index = await readIndex(indexDir);
   const entries = index.manifest.retrievers;

@@ -5,6 +5,7 @@ import { GENERATOR_FLAGS, openGenerator } from '../generators.js';
 import { defaultIndexDir, resolveUserPath } from '../paths.js';
 import { openSearchSession, toMinimalSource } from '../session.js';
 import { RETRIEVER_FLAG } from './search-command.js';
+import { EMBEDDING_MODEL_FLAG } from '../retrievers.js';
 
 export const DEFAULT_ANSWER_K = 5;
 
@@ -24,6 +25,7 @@ export const answerCommand: Command = {
     ...GENERATOR_FLAGS,
     INDEX_DIR_FLAG,
     RETRIEVER_FLAG,
+    EMBEDDING_MODEL_FLAG,
     JSON_FLAG,
     QUIET_FLAG,
     VERBOSE_FLAG,
@@ -40,7 +42,7 @@ export const answerCommand: Command = {
     }
     const k = (flags.k as number | undefined) ?? DEFAULT_ANSWER_K;
     const indexDir = flags.index_dir ? resolveUserPath(flags.index_dir as string) : defaultIndexDir();
-    const session = await openSearchSession(indexDir, flags.retriever as string | undefined);
+    const session = await openSearchSession(indexDir, flags.retriever as string | undefined, { embeddingModel: flags.embedding_model as string | undefined });
     const hits = await session.retriever.search(query, { k });
     const sources = hits.map((hit) => {
       const chunk = session.chunks[hit.chunkId]!;

@@ -4,7 +4,7 @@ import { RagError, writeIndex } from '@rag/core';
 import { INDEX_DIR_FLAG, JSON_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { defaultIndexDir, resolveUserPath } from '../paths.js';
 import { createProgress } from '../progress.js';
-import { createRetrieverRegistry, DEFAULT_RETRIEVER } from '../retrievers.js';
+import { createRetrieverRegistry, DEFAULT_RETRIEVER, EMBEDDING_MODEL_FLAG } from '../retrievers.js';
 import { VERSION } from '../version.js';
 
 /** The benchmark rejects spans over 2,000 characters; larger chunks are allowed but warned about. */
@@ -17,7 +17,8 @@ export const indexCommand: Command = {
     { name: 'corpus_dir', type: 'string', metavar: 'DIR', required: true, description: 'Directory to index (.py, .md, .rst, .txt)' },
     { name: 'max_chunk_size', type: 'integer', metavar: 'N', min: 100, max: 100_000, description: 'Largest chunk in characters', defaultLabel: String(DEFAULT_MAX_CHUNK_SIZE) },
     INDEX_DIR_FLAG,
-    { name: 'retriever', type: 'string', metavar: 'NAME', description: 'Retriever to build', defaultLabel: DEFAULT_RETRIEVER },
+    { name: 'retriever', type: 'string', metavar: 'NAME', description: 'Retriever to build: bm25, embedding or hybrid', defaultLabel: DEFAULT_RETRIEVER },
+    EMBEDDING_MODEL_FLAG,
     JSON_FLAG,
     QUIET_FLAG,
     VERBOSE_FLAG,
@@ -25,7 +26,7 @@ export const indexCommand: Command = {
   examples: ['rag index --corpus_dir datasets/mini/corpus', 'cd ../shared && rag index --corpus_dir data/raw --index_dir /tmp/vllm-index'],
   async run(flags) {
     const quiet = flags.quiet === true;
-    const registry = createRetrieverRegistry();
+    const registry = createRetrieverRegistry({ embeddingModel: flags.embedding_model as string | undefined });
     const retrieverName = (flags.retriever as string | undefined) ?? DEFAULT_RETRIEVER;
     const factory = registry.get(retrieverName);
     const corpusDirAsGiven = flags.corpus_dir as string;
@@ -94,7 +95,7 @@ export const indexCommand: Command = {
     else
       writeOut(
         `Indexed ${summary.files} files into ${summary.chunks} chunks with ${summary.retriever} in ${summary.seconds.total}s → ${indexDir}` +
-          (warnings > 0 ? ` (${warnings} warning${warnings === 1 ? '' : 's'} above)` : ''),
+          (warnings > 0 && !quiet ? ` (${warnings} warning${warnings === 1 ? '' : 's'} above)` : ''),
       );
   },
 };

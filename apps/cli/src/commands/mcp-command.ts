@@ -1,19 +1,19 @@
 import { INDEX_DIR_FLAG, VERBOSE_FLAG, type Command } from '../command.js';
 import { defaultIndexDir, invocationDir, resolveUserPath } from '../paths.js';
-import { createRetrieverRegistry } from '../retrievers.js';
+import { createRetrieverRegistry, EMBEDDING_MODEL_FLAG } from '../retrievers.js';
 import { RETRIEVER_FLAG } from './search-command.js';
 
 export const mcpCommand: Command = {
   name: 'mcp',
   summary: 'Serve the index to an MCP client over stdio (tools search_code, read_span, index_stats).',
-  flags: [INDEX_DIR_FLAG, RETRIEVER_FLAG, VERBOSE_FLAG],
+  flags: [INDEX_DIR_FLAG, RETRIEVER_FLAG, EMBEDDING_MODEL_FLAG, VERBOSE_FLAG],
   examples: ['rag mcp --index_dir /path/to/.rag/index'],
   async run(flags) {
     // stdout carries the protocol: this command prints nothing there itself.
     const { serveMcpOverStdio } = await import('@rag/server');
     const options: Parameters<typeof serveMcpOverStdio>[0] = {
       indexDir: flags.index_dir ? resolveUserPath(flags.index_dir as string) : defaultIndexDir(),
-      retrievers: createRetrieverRegistry(),
+      retrievers: createRetrieverRegistry({ embeddingModel: flags.embedding_model as string | undefined }),
       pathBase: invocationDir(),
     };
     if (flags.retriever !== undefined) options.retriever = flags.retriever as string;

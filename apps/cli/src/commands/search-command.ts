@@ -2,6 +2,7 @@ import { RagError } from '@rag/core';
 import { INDEX_DIR_FLAG, JSON_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeOut, type Command } from '../command.js';
 import { defaultIndexDir, resolveUserPath } from '../paths.js';
 import { openSearchSession, searchSources, toMinimalSource } from '../session.js';
+import { EMBEDDING_MODEL_FLAG } from '../retrievers.js';
 
 export const DEFAULT_K = 10;
 export const MAX_K = 1000;
@@ -17,6 +18,7 @@ export const searchCommand: Command = {
     K_FLAG,
     INDEX_DIR_FLAG,
     RETRIEVER_FLAG,
+    EMBEDDING_MODEL_FLAG,
     JSON_FLAG,
     QUIET_FLAG,
     VERBOSE_FLAG,
@@ -29,7 +31,7 @@ export const searchCommand: Command = {
     }
     const k = (flags.k as number | undefined) ?? DEFAULT_K;
     const indexDir = flags.index_dir ? resolveUserPath(flags.index_dir as string) : defaultIndexDir();
-    const session = await openSearchSession(indexDir, flags.retriever as string | undefined);
+    const session = await openSearchSession(indexDir, flags.retriever as string | undefined, { embeddingModel: flags.embedding_model as string | undefined });
     const sources = await searchSources(session, query, k);
     if (flags.json) {
       writeOut(JSON.stringify({ question: query, retrieved_sources: sources.map(toMinimalSource) }, null, 2));

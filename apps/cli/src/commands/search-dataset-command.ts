@@ -6,6 +6,7 @@ import { defaultIndexDir, resolveUserPath } from '../paths.js';
 import { createProgress } from '../progress.js';
 import { openSearchSession, searchSources, toMinimalSource } from '../session.js';
 import { DEFAULT_K, K_FLAG, RETRIEVER_FLAG } from './search-command.js';
+import { EMBEDDING_MODEL_FLAG } from '../retrievers.js';
 
 export async function readTextFile(path: string, flag: string): Promise<string> {
   try {
@@ -26,6 +27,7 @@ export const searchDatasetCommand: Command = {
     { name: 'save_directory', type: 'string', metavar: 'DIR', required: true, description: 'Directory for the results (same file name as the dataset)' },
     INDEX_DIR_FLAG,
     RETRIEVER_FLAG,
+    EMBEDDING_MODEL_FLAG,
     QUIET_FLAG,
     VERBOSE_FLAG,
   ],
@@ -36,7 +38,7 @@ export const searchDatasetCommand: Command = {
     const dataset = parseDataset(await readTextFile(datasetPath, 'dataset_path'), datasetPath);
     const k = (flags.k as number | undefined) ?? DEFAULT_K;
     const indexDir = flags.index_dir ? resolveUserPath(flags.index_dir as string) : defaultIndexDir();
-    const session = await openSearchSession(indexDir, flags.retriever as string | undefined);
+    const session = await openSearchSession(indexDir, flags.retriever as string | undefined, { embeddingModel: flags.embedding_model as string | undefined });
     const progress = createProgress(process.stderr, !quiet);
     const total = dataset.rag_questions.length;
     const results = [];

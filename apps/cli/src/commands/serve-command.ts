@@ -1,7 +1,7 @@
 import type { ServerOptions } from '@rag/server';
 import { INDEX_DIR_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, type Command } from '../command.js';
 import { defaultIndexDir, invocationDir, resolveUserPath } from '../paths.js';
-import { createRetrieverRegistry } from '../retrievers.js';
+import { createRetrieverRegistry, EMBEDDING_MODEL_FLAG } from '../retrievers.js';
 import { RETRIEVER_FLAG } from './search-command.js';
 
 /** Resolves once SIGINT or SIGTERM arrives. */
@@ -20,6 +20,7 @@ export const serveCommand: Command = {
     { name: 'port', type: 'integer', metavar: 'N', min: 0, max: 65535, description: 'TCP port (0 picks a free one)', defaultLabel: '8000' },
     { name: 'host', type: 'string', metavar: 'HOST', description: 'Interface to bind; anything but loopback exposes the corpus to the network', defaultLabel: '127.0.0.1' },
     RETRIEVER_FLAG,
+    EMBEDDING_MODEL_FLAG,
     { name: 'generator', type: 'string', metavar: 'NAME', description: 'Generator for /answer (extractive, qwen3)', defaultLabel: 'qwen3 if its model is on disk, else extractive' },
     { name: 'model_dir', type: 'string', metavar: 'DIR', description: 'Local model folder for the qwen3 generator' },
     { name: 'max_concurrent_answers', type: 'integer', metavar: 'N', min: 1, max: 64, description: 'Answers generated at once', defaultLabel: '1' },
@@ -35,7 +36,7 @@ export const serveCommand: Command = {
     const { isLoopbackHost, startServer } = await import('@rag/server');
     const options: ServerOptions = {
       indexDir: flags.index_dir ? resolveUserPath(flags.index_dir as string) : defaultIndexDir(),
-      retrievers: createRetrieverRegistry(),
+      retrievers: createRetrieverRegistry({ embeddingModel: flags.embedding_model as string | undefined }),
       pathBase: invocationDir(),
       logRequests: flags.log === true,
     };
