@@ -1,6 +1,7 @@
 import { RagError, type Chunk, type ProgressFn } from '@rag/core';
 import { fingerprintChunks } from './checksum.js';
 import { TermDictionary } from './dictionary.js';
+import { tableHeaderContexts } from './context.js';
 import { fieldTexts } from './fields.js';
 import { FIELD_NAMES, type Bm25Options } from './options.js';
 import { SegmentTable } from './segment-table.js';
@@ -27,8 +28,28 @@ export interface Bm25IndexData {
   docFrequencies: Uint32Array;
   /** In `FIELD_NAMES` order. */
   fields: FieldPostings[];
+  /** Every chunk's terms in text order, for the second stage (see `TermSequences`). */
+  sequences: TermSequences;
   chunkFingerprint: string;
 }
+
+/**
+ * The terms of each chunk in order: its body, its path field, then its symbol field
+ * (symbol or heading path plus any context), `body.lengths[d] + path.lengths[d] +
+ * symbol.lengths[d]` entries for chunk d, in `FIELD_NAMES` order. An entry is a term id, with `CONTINUES_SEGMENT` set when the term comes from the same
+ * word or identifier as the entry before it (`max_num_seqs` → `max_num_seqs`, `max`, `num`,
+ * `seq`: one position, four terms), so positions count words, not expansions.
+ */
+export interface TermSequences {
+  /** Chunk d's entries are `terms[offsets[d] .. offsets[d + 1])`; length docCount + 1. */
+  offsets: Uint32Array;
+  terms: Uint32Array;
+}
+
+/** Bit of a `TermSequences` entry that marks a term of the same segment as the previous entry. */
+export const CONTINUES_SEGMENT = 0x40000000;
+/** Mask that takes the term id out of a `TermSequences` entry. */
+export const TERM_ID_MASK = CONTINUES_SEGMENT - 1;
 
 const MAX_TF = 0xffff;
 const PROGRESS_EVERY = 1024;
@@ -95,15 +116,22 @@ class TermInterner {
     return slot;
   }
 
-  /** Appends the id of every term of `text`, in order, to `out`. */
-  appendTermIds(text: string, out: Int32Buffer): void {
+  /**
+   * Appends the id of every term of `text`, in order, to `out`, and the same ids as
+   * sequence entries (`CONTINUES_SEGMENT` on all but a segment's first term) to `sequence`.
+   */
+  appendTermIds(text: string, out: Int32Buffer, sequence: Int32Buffer): void {
     forEachSegmentRange(text, (start, end) => {
       const hash = SegmentTable.hash(text, start, end);
       let slot = this.#segments.get(text, start, end, hash);
       if (slot < 0) slot = this.#addSegment(text.slice(start, end), hash);
       const from = this.#slotStart.data[slot]!;
       const to = this.#slotStart.data[slot + 1]!;
-      for (let i = from; i < to; i++) out.push(this.#slotTerms.data[i]!);
+      for (let i = from; i < to; i++) {
+        const id = this.#slotTerms.data[i]!;
+        out.push(id);
+        sequence.push(i === from ? id : id | CONTINUES_SEGMENT);
+      }
     });
   }
 
@@ -128,6 +156,16 @@ function checkDenseIds(chunks: readonly Chunk[]): void {
       });
     }
   }
+}
+
+/** Renumbers sequence entries to the sorted term ids, keeping the continuation bit. */
+function renumberSequences(entries: Int32Buffer, offsets: Uint32Array, newId: Int32Array): TermSequences {
+  const terms = new Uint32Array(entries.length);
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries.data[i]!;
+    terms[i] = newId[entry & TERM_ID_MASK]! | (entry & CONTINUES_SEGMENT);
+  }
+  return { offsets, terms };
 }
 
 /** Turns chunk-major pairs into term-major postings under the sorted term numbering. */
@@ -171,13 +209,16 @@ export function buildIndexData(chunks: readonly Chunk[], options: Bm25Options, o
   let docFrequencies = new Int32Array(1 << 16);
   const touched = new Int32Buffer();
   const termIds = new Int32Buffer();
+  const contexts = options.context.tableHeaders ? tableHeaderContexts(chunks) : undefined;
+  const sequence = new Int32Buffer();
+  const sequenceOffsets = new Uint32Array(docCount + 1);
 
   for (let d = 0; d < docCount; d++) {
-    const texts = fieldTexts(chunks[d]!);
+    const texts = fieldTexts(chunks[d]!, contexts?.[d]);
     for (let f = 0; f < FIELD_NAMES.length; f++) {
       const field = pairs[f]!;
       termIds.length = 0;
-      interner.appendTermIds(texts[f]!, termIds);
+      interner.appendTermIds(texts[f]!, termIds, sequence);
       if (interner.terms.length > counts.length) {
         const size = interner.terms.length;
         counts = ensureSize(counts, size);
@@ -205,6 +246,7 @@ export function buildIndexData(chunks: readonly Chunk[], options: Bm25Options, o
       }
       field.docStart[d + 1] = field.termIds.length;
     }
+    sequenceOffsets[d + 1] = sequence.length;
     if (onProgress && ((d + 1) % PROGRESS_EVERY === 0 || d + 1 === docCount)) {
       onProgress({ phase: 'fit', done: d + 1, total: docCount });
     }
@@ -225,6 +267,7 @@ export function buildIndexData(chunks: readonly Chunk[], options: Bm25Options, o
     dictionary: TermDictionary.fromSorted(sorted),
     docFrequencies: sortedFrequencies,
     fields: pairs.map((field) => invert(field, newId, termCount, docCount)),
+    sequences: renumberSequences(sequence, sequenceOffsets, newId),
     chunkFingerprint: fingerprintChunks(chunks),
   };
 }

@@ -16,7 +16,10 @@ export function pathFieldText(filePath: string): string {
   return dot > 0 ? `${parts.join('.')} ${name}` : parts.join('.');
 }
 
-/** Text of each indexed field of a chunk, in `FIELD_NAMES` order (body, path, symbol). */
-export function fieldTexts(chunk: Chunk): [string, string, string] {
-  return [chunk.text, pathFieldText(chunk.file_path), chunk.symbol];
+/**
+ * Text of each indexed field of a chunk, in `FIELD_NAMES` order (body, path, symbol). The
+ * symbol field also carries `context` (see `tableHeaderContexts`) on a line of its own.
+ */
+export function fieldTexts(chunk: Chunk, context = ''): [string, string, string] {
+  return [chunk.text, pathFieldText(chunk.file_path), context === '' ? chunk.symbol : `${chunk.symbol}\n${context}`];
 }

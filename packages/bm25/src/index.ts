@@ -1,12 +1,15 @@
 export { Bm25Index, type Bm25IndexStats } from './bm25-index.js';
-export type { Bm25IndexData, FieldPostings } from './build.js';
+export { CONTINUES_SEGMENT, TERM_ID_MASK, type Bm25IndexData, type FieldPostings, type TermSequences } from './build.js';
+export { tableHeaderContexts } from './context.js';
 export { TermDictionary } from './dictionary.js';
 export type { ResolvedQueryTerm } from './explain.js';
 export { pathFieldText } from './fields.js';
 export {
   DEFAULT_BM25_OPTIONS,
+  DEFAULT_CONTEXT_OPTIONS,
   FIELD_NAMES,
   resolveBm25Options,
+  type ContextOptions,
   type Bm25Options,
   type Bm25Settings,
   type FieldName,
@@ -21,6 +24,10 @@ export {
   type QueryOptions,
   type TokenizerOptions,
 } from './tokenizer/options.js';
-export { stemWord } from './tokenizer/stem.js';
-export { QUESTION_WORDS, STOPWORDS } from './tokenizer/stopwords.js';
+export { foldDerivation, stemWord } from './tokenizer/stem.js';
+export { QUERY_ALIASES, QUESTION_WORDS, STOPWORDS } from './tokenizer/stopwords.js';
 export { tokenize, tokenizeQuery, type QueryTerm, type QueryTokenizeOptions } from './tokenizer/tokenize.js';
+export { DEFAULT_RERANK_OPTIONS, type RerankOptions } from './rerank/options.js';
+export { Reranker, selectDisjoint, type RerankParts } from './rerank/reranker.js';
+export { AUXILIARY_DIRS, isAuxiliaryPath } from './rerank/priors.js';
+export { isIdentifierSpelling } from './rerank/query.js';

@@ -1,4 +1,5 @@
 import { RagError } from '@rag/core';
+import { DEFAULT_RERANK_OPTIONS, type RerankOptions } from './rerank/options.js';
 import {
   DEFAULT_QUERY_OPTIONS,
   DEFAULT_TOKENIZER_OPTIONS,
@@ -29,7 +30,21 @@ export interface Bm25Options {
   fields: Record<FieldName, FieldOptions>;
   tokenizer: TokenizerOptions;
   query: QueryOptions;
+  context: ContextOptions;
+  rerank: RerankOptions;
 }
+
+/** What is indexed with a chunk besides its own text, path and symbol. */
+export interface ContextOptions {
+  /**
+   * Index the header row of a Markdown table with each later chunk of the same section
+   * that continues the table (in its symbol field, not its text or span): the column
+   * names ("LoRA", "Tensor parallel") say what the rows' check marks mean. Default `true`.
+   */
+  tableHeaders: boolean;
+}
+
+export const DEFAULT_CONTEXT_OPTIONS: Readonly<ContextOptions> = Object.freeze({ tableHeaders: true });
 
 /** What callers may pass (e.g. as `BuildContext.settings`): any subset; `b` is shorthand for `fields.body.b`. */
 export interface Bm25Settings {
@@ -38,6 +53,8 @@ export interface Bm25Settings {
   fields?: { [F in FieldName]?: Partial<FieldOptions> };
   tokenizer?: Partial<TokenizerOptions>;
   query?: Partial<QueryOptions>;
+  context?: Partial<ContextOptions>;
+  rerank?: Partial<RerankOptions>;
 }
 
 export const DEFAULT_BM25_OPTIONS: Readonly<Bm25Options> = Object.freeze({
@@ -49,6 +66,8 @@ export const DEFAULT_BM25_OPTIONS: Readonly<Bm25Options> = Object.freeze({
   }),
   tokenizer: DEFAULT_TOKENIZER_OPTIONS,
   query: DEFAULT_QUERY_OPTIONS,
+  context: DEFAULT_CONTEXT_OPTIONS,
+  rerank: DEFAULT_RERANK_OPTIONS,
 });
 
 function invalid(path: string, requirement: string, value: unknown): RagError {
@@ -94,6 +113,7 @@ const isPositive = (n: number): boolean => n > 0;
 const isNonNegative = (n: number): boolean => n >= 0;
 const isUnit = (n: number): boolean => n >= 0 && n <= 1;
 const isCount = (n: number): boolean => Number.isInteger(n) && n >= 1;
+const isWeight = (n: number): boolean => n >= 0 && n <= 10;
 
 /** Validated tokenizer options; `path` names the object in error messages. */
 export function resolveTokenizerOptions(value: unknown = {}, path = 'tokenizer'): TokenizerOptions {
@@ -114,6 +134,7 @@ export function resolveTokenizerOptions(value: unknown = {}, path = 'tokenizer')
     dottedNames: readBoolean(source, 'dottedNames', path, d.dottedNames),
     stopwords: readBoolean(source, 'stopwords', path, d.stopwords),
     stem: readBoolean(source, 'stem', path, d.stem),
+    derivations: readBoolean(source, 'derivations', path, d.derivations),
     minTokenLength,
     maxTokenLength,
   };
@@ -126,6 +147,30 @@ export function resolveQueryOptions(value: unknown = {}, path = 'query'): QueryO
   return {
     dropQuestionWords: readBoolean(source, 'dropQuestionWords', path, d.dropQuestionWords),
     subwordWeight: readNumber(source, 'subwordWeight', path, d.subwordWeight, isUnit, 'a number in [0, 1]'),
+    aliases: readBoolean(source, 'aliases', path, d.aliases),
+  };
+}
+
+/** Validated context options; `path` names the object in error messages. */
+export function resolveContextOptions(value: unknown = {}, path = 'context'): ContextOptions {
+  const source = checkKeys(value, path, Object.keys(DEFAULT_CONTEXT_OPTIONS));
+  return { tableHeaders: readBoolean(source, 'tableHeaders', path, DEFAULT_CONTEXT_OPTIONS.tableHeaders) };
+}
+
+/** Validated second-stage options; `path` names the object in error messages. */
+export function resolveRerankOptions(value: unknown = {}, path = 'rerank'): RerankOptions {
+  const d = DEFAULT_RERANK_OPTIONS;
+  const source = checkKeys(value, path, Object.keys(d));
+  const weight = (key: 'proximity' | 'coverage' | 'modality' | 'definition'): number => readNumber(source, key, path, d[key], isWeight, 'a number in [0, 10]');
+  return {
+    depth: readNumber(source, 'depth', path, d.depth, (n) => Number.isInteger(n) && n >= 0, 'an integer ≥ 0'),
+    proximity: weight('proximity'),
+    coverage: weight('coverage'),
+    proximityWindow: readNumber(source, 'proximityWindow', path, d.proximityWindow, (n) => isCount(n) && n <= 50, 'an integer in [1, 50]'),
+    modality: weight('modality'),
+    auxiliaryFactor: readNumber(source, 'auxiliaryFactor', path, d.auxiliaryFactor, (n) => n > 0 && n <= 1, 'a number in (0, 1]'),
+    definition: weight('definition'),
+    dedupe: readBoolean(source, 'dedupe', path, d.dedupe),
   };
 }
 
@@ -135,7 +180,7 @@ export function resolveQueryOptions(value: unknown = {}, path = 'query'): QueryO
  * the offending field.
  */
 export function resolveBm25Options(settings: unknown = {}): Bm25Options {
-  const source = checkKeys(settings, 'settings', ['k1', 'b', 'fields', 'tokenizer', 'query']);
+  const source = checkKeys(settings, 'settings', ['k1', 'b', 'fields', 'tokenizer', 'query', 'context', 'rerank']);
   const k1 = readNumber(source, 'k1', 'settings', DEFAULT_BM25_OPTIONS.k1, isPositive, 'a number > 0');
   const bodyB = readNumber(source, 'b', 'settings', DEFAULT_BM25_OPTIONS.fields.body.b, isUnit, 'a number in [0, 1]');
   const fieldSettings = checkKeys(source.fields ?? {}, 'settings.fields', FIELD_NAMES);
@@ -159,5 +204,7 @@ export function resolveBm25Options(settings: unknown = {}): Bm25Options {
     fields,
     tokenizer: resolveTokenizerOptions(source.tokenizer ?? {}, 'settings.tokenizer'),
     query: resolveQueryOptions(source.query ?? {}, 'settings.query'),
+    context: resolveContextOptions(source.context ?? {}, 'settings.context'),
+    rerank: resolveRerankOptions(source.rerank ?? {}, 'settings.rerank'),
   };
 }

@@ -1,5 +1,5 @@
 import { RagError } from '@rag/core';
-import type { Bm25IndexData, FieldPostings } from './build.js';
+import { TERM_ID_MASK, type Bm25IndexData, type FieldPostings, type TermSequences } from './build.js';
 import { checksumWords } from './checksum.js';
 import { TermDictionary } from './dictionary.js';
 import { FIELD_NAMES, resolveBm25Options, type Bm25Options } from './options.js';
@@ -12,8 +12,9 @@ import { FIELD_NAMES, resolveBm25Options, type Bm25Options } from './options.js'
  *   12  H bytes   header, UTF-8 JSON (`Bm25FileHeader`), then zero padding to 8 bytes
  *   …             sections, each starting at a multiple of 8 so it loads as a typed-array
  *                 view with no copy: the vocabulary (all terms joined, UTF-8), term start
- *                 offsets, document frequencies, and per field its posting offsets,
- *                 chunk ids, term frequencies and field lengths.
+ *                 offsets, document frequencies, per field its posting offsets,
+ *                 chunk ids, term frequencies and field lengths, and the chunks' term
+ *                 sequences (offsets and entries) that the second stage reads.
  *
  * The header carries a format version (a mismatch is refused with INDEX_INCOMPATIBLE),
  * the complete options (so a loaded index tokenizes queries exactly as it was built),
@@ -21,7 +22,7 @@ import { FIELD_NAMES, resolveBm25Options, type Bm25Options } from './options.js'
  */
 export const BM25_FORMAT = 'rag-bm25';
 /** Bumped whenever the layout or the meaning of a stored number changes. */
-export const BM25_FORMAT_VERSION = 1;
+export const BM25_FORMAT_VERSION = 2;
 /** File name of the index inside a retriever directory. */
 export const BM25_FILE_NAME = 'bm25.bin';
 
@@ -75,6 +76,7 @@ function namedSections(data: Bm25IndexData, vocabulary: Uint8Array): [string, Se
     const name = FIELD_NAMES[f]!;
     sections.push([`${name}.offsets`, field.offsets], [`${name}.docs`, field.docs], [`${name}.tfs`, field.tfs], [`${name}.lengths`, field.lengths]);
   });
+  sections.push(['sequences.offsets', data.sequences.offsets], ['sequences.terms', data.sequences.terms]);
   return sections;
 }
 
@@ -228,6 +230,20 @@ function readField(reader: SectionReader, name: string, termCount: number, docCo
   return field;
 }
 
+function readSequences(reader: SectionReader, fields: readonly FieldPostings[], termCount: number, docCount: number, label: string): TermSequences {
+  const sequences: TermSequences = { offsets: reader.read('sequences.offsets', 'u32'), terms: reader.read('sequences.terms', 'u32') };
+  const { offsets, terms } = sequences;
+  let consistent = offsets.length === docCount + 1 && offsets[0] === 0 && offsets[docCount] === terms.length;
+  for (let d = 0; consistent && d < docCount; d++) {
+    let length = 0;
+    for (const field of fields) length += field.lengths[d]!;
+    consistent = offsets[d + 1]! - offsets[d]! === length;
+  }
+  for (let i = 0; consistent && i < terms.length; i++) consistent = (terms[i]! & TERM_ID_MASK) < termCount;
+  if (!consistent) throw corrupt(label, 'its term sequences are inconsistent');
+  return sequences;
+}
+
 /** Reads an index written by `encodeIndex`; `label` (usually the path) names it in errors. */
 export function decodeIndex(bytes: Uint8Array, label: string): Bm25IndexData {
   const header = readHeader(bytes, label);
@@ -250,12 +266,14 @@ export function decodeIndex(bytes: Uint8Array, label: string): Bm25IndexData {
   }
   const docFrequencies = reader.read('docFrequencies', 'u32');
   if (docFrequencies.length !== termCount) throw corrupt(label, 'its document frequencies do not match its vocabulary');
+  const fields = FIELD_NAMES.map((name) => readField(reader, name, termCount, docCount, label));
   return {
     options,
     docCount,
     dictionary: new TermDictionary(joined, offsets),
     docFrequencies,
-    fields: FIELD_NAMES.map((name) => readField(reader, name, termCount, docCount, label)),
+    fields,
+    sequences: readSequences(reader, fields, termCount, docCount, label),
     chunkFingerprint: String(header.chunkFingerprint),
   };
 }

@@ -16,6 +16,7 @@ import { Bm25Index } from './bm25-index.js';
 import { fingerprintChunks } from './checksum.js';
 import type { Bm25Settings } from './options.js';
 import { BM25_FILE_NAME, decodeIndex, encodeIndex } from './persist.js';
+import { Reranker } from './rerank/reranker.js';
 
 function checkK(options: SearchOptions): number {
   const k = options?.k;
@@ -27,13 +28,24 @@ function checkK(options: SearchOptions): number {
   return k;
 }
 
-/** The `Retriever` over a `Bm25Index`. */
+/**
+ * The `Retriever` over a `Bm25Index`. Given the chunks the index was built over (their
+ * texts, languages and paths), it also runs the second stage (`settings.rerank`); without
+ * them, or with `rerank.depth` 0, hits carry plain BM25F scores.
+ */
 export class Bm25Retriever implements Retriever {
   readonly name = 'bm25';
   readonly index: Bm25Index;
+  readonly reranker: Reranker | undefined;
 
-  constructor(index: Bm25Index) {
+  constructor(index: Bm25Index, chunks?: readonly Chunk[]) {
     this.index = index;
+    if (chunks !== undefined && chunks.length !== index.docCount) {
+      throw new RagError('INVALID_ARGUMENT', `The bm25 index has ${index.docCount} chunks but ${chunks.length} were given.`, {
+        hint: 'Pass the chunks the index was built over.',
+      });
+    }
+    this.reranker = chunks !== undefined && index.options.rerank.depth > 0 ? new Reranker(index, chunks) : undefined;
   }
 
   async search(query: string, options: SearchOptions): Promise<Hit[]> {
@@ -46,11 +58,21 @@ export class Bm25Retriever implements Retriever {
     if (typeof query !== 'string') {
       throw new RagError('INVALID_ARGUMENT', 'Search needs the query as a string.', { hint: 'Pass the question text.' });
     }
-    return this.index.search(query, k);
+    if (!this.reranker) return this.index.search(query, k);
+    return this.reranker.rerank(query, this.index.search(query, this.reranker.depthFor(k)), k);
   }
 
+  /**
+   * Why `chunkId` scores what it does. With the second stage on, the tree's root is the
+   * second-stage score (equal to the search score of every hit it returned) and its first
+   * detail holds the BM25F explanation; a chunk outside the re-scored depth gets the score
+   * it would have had.
+   */
   explain(query: string, chunkId: number): Explanation {
-    return this.index.explain(query, chunkId);
+    const first = this.index.explain(query, chunkId);
+    if (!this.reranker) return first;
+    const top = this.index.search(query, 1)[0]?.score ?? 0;
+    return this.reranker.explain(query, chunkId, first, top);
   }
 
   async save(dir: string): Promise<void> {
@@ -64,7 +86,7 @@ export class Bm25Retriever implements Retriever {
  * `RagError('INVALID_ARGUMENT')` naming the field.
  */
 export function createBm25Retriever(chunks: readonly Chunk[], settings: Bm25Settings = {}, onProgress?: ProgressFn): Bm25Retriever {
-  return new Bm25Retriever(Bm25Index.build(chunks, settings, onProgress));
+  return new Bm25Retriever(Bm25Index.build(chunks, settings, onProgress), chunks);
 }
 
 /** Loads a retriever saved by `Bm25Retriever.save` from `dir`, checking it matches `chunks`. */
@@ -85,7 +107,7 @@ export async function loadBm25Retriever(dir: string, chunks: readonly Chunk[]): 
       hint: 'Rebuild the index with `rag index --corpus_dir <dir>`.',
     });
   }
-  return new Bm25Retriever(new Bm25Index(data));
+  return new Bm25Retriever(new Bm25Index(data), chunks);
 }
 
 export const bm25RetrieverFactory: RetrieverFactory = {

@@ -20,6 +20,8 @@ function find(tree: Explanation, prefix: string): Explanation | undefined {
 
 describe('explain', () => {
   const retriever = createBm25Retriever(chunks);
+  // The BM25F tree itself, without the second stage wrapped around it.
+  const firstStage = createBm25Retriever(chunks, { rerank: { depth: 0 } });
 
   it('has the search score as its value, exactly, for every hit', async () => {
     for (const query of ['load weights', 'how are weights loaded from cache', 'load_weights', 'Scheduler scheduling']) {
@@ -30,7 +32,7 @@ describe('explain', () => {
   });
 
   it('lists every query term with idf, per-field tf, norm and contribution', () => {
-    const tree = retriever.explain('load_weights', 0);
+    const tree = firstStage.explain('load_weights', 0);
     const terms = tree.details ?? [];
     expect(terms.map((t) => t.description.match(/"([^"]+)"/)?.[1])).toEqual(['load_weights', 'load', 'weight']);
     const sum = terms.reduce((total, t) => total + t.value, 0);
@@ -47,10 +49,23 @@ describe('explain', () => {
   });
 
   it('reports zero for terms the chunk lacks or the index never saw', () => {
-    const tree = retriever.explain('scheduling zebra', 0);
+    const tree = firstStage.explain('scheduling zebra', 0);
     expect(tree.value).toBe(0);
     expect(tree.details?.map((d) => d.value)).toEqual([0, 0]);
     expect(tree.details?.[1]?.description).toContain('not in the index');
+  });
+
+  it('wraps the BM25F tree in the second stage, whose parts give its value', () => {
+    const query = 'load_weights from the cache';
+    const tree = retriever.explain(query, 0);
+    expect(tree.description).toMatch(/^second stage/);
+    const [relative, phrase, covered, defined, auxiliary, prior] = tree.details!;
+    expect(relative!.details![0]).toEqual(firstStage.explain(query, 0));
+    const { rerank } = retriever.index.options;
+    const recomputed =
+      auxiliary!.value * (relative!.value + rerank.proximity * phrase!.value + rerank.coverage * covered!.value + rerank.definition * defined!.value) +
+      rerank.modality * prior!.value;
+    expect(tree.value).toBeCloseTo(recomputed, 12);
   });
 
   it('agrees with a hand computation on the plain setting', () => {

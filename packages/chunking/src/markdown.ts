@@ -2,6 +2,7 @@ import type { ChunkKind } from '@rag/core';
 import type { ResolvedChunkerOptions } from './options.js';
 import type { TextLayout } from './layout.js';
 import { parseText, type SyntaxNode } from './parsers.js';
+import { addNestedPieces } from './nested.js';
 import { cutRegions, type Piece } from './regions.js';
 import { sectionRegions, type SectionStart } from './sections.js';
 
@@ -160,7 +161,9 @@ function chunkMarkdownByLines(layout: TextLayout, options: ResolvedChunkerOption
     starts.push({ row: heading.row, symbol: path.map((h) => h.title).join(' > '), glue });
   });
   const limits = { max: options.maxChunkSize, target: options.targetChunkSize };
-  return cutRegions(layout, sectionRegions(layout, starts), markdownBreakCost(layout, facts), limits);
+  const breakCost = markdownBreakCost(layout, facts);
+  const pieces = cutRegions(layout, sectionRegions(layout, starts), breakCost, limits);
+  return addNestedPieces(layout, pieces, breakCost, options.nestedChunkSize, options.maxChunkSize);
 }
 
 /**
@@ -191,5 +194,7 @@ export function chunkMarkdown(layout: TextLayout, options: ResolvedChunkerOption
     isInsideFence(walk.fences, start, end) ? 'code' : undefined;
   const regions = sectionRegions(layout, walk.boundaries, classify);
   const limits = { max: options.maxChunkSize, target: options.targetChunkSize };
-  return cutRegions(layout, regions, markdownBreakCost(layout, walk.facts), limits);
+  const breakCost = markdownBreakCost(layout, walk.facts);
+  const pieces = cutRegions(layout, regions, breakCost, limits);
+  return addNestedPieces(layout, pieces, breakCost, options.nestedChunkSize, options.maxChunkSize, classify);
 }

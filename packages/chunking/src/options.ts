@@ -9,6 +9,8 @@ export const DEFAULT_TARGET_CHUNK_SIZE = 800;
 export const DEFAULT_MIN_CHUNK_SIZE = 200;
 /** Characters a `.txt` window repeats from the end of the previous one. */
 export const DEFAULT_TEXT_OVERLAP = 200;
+/** Target size of the nested pieces cut inside long Markdown and RST sections. */
+export const DEFAULT_NESTED_CHUNK_SIZE = 600;
 
 /** Extension (with the dot, lower case) → language, for files indexed by default. */
 export const DEFAULT_EXTENSIONS: Readonly<Record<string, Language>> = Object.freeze({
@@ -54,6 +56,13 @@ export interface ChunkerOptions {
    * overlap is also never more than half its window. Default {@link DEFAULT_TEXT_OVERLAP} (200).
    */
   textOverlap?: number;
+  /**
+   * Markdown and RST sections longer than twice this many code points are also cut into
+   * nested chunks near this size (paragraphs, list items, table rows), which overlap the
+   * section chunk and come right after it. 0 disables. Integer in [0, maxChunkSize].
+   * Default {@link DEFAULT_NESTED_CHUNK_SIZE} (600).
+   */
+  nestedChunkSize?: number;
 }
 
 export type ResolvedChunkerOptions = Required<ChunkerOptions>;
@@ -88,5 +97,11 @@ export function resolveChunkerOptions(options: ChunkerOptions = {}): ResolvedChu
     0,
     Math.floor(maxChunkSize / 2),
   );
-  return { maxChunkSize, targetChunkSize, minChunkSize, textOverlap };
+  const nestedChunkSize = checkInteger(
+    'nestedChunkSize',
+    options.nestedChunkSize ?? Math.min(DEFAULT_NESTED_CHUNK_SIZE, maxChunkSize),
+    0,
+    maxChunkSize,
+  );
+  return { maxChunkSize, targetChunkSize, minChunkSize, textOverlap, nestedChunkSize };
 }

@@ -1,5 +1,6 @@
 import type { ResolvedChunkerOptions } from './options.js';
 import type { TextLayout } from './layout.js';
+import { addNestedPieces } from './nested.js';
 import { cutRegions, type Piece } from './regions.js';
 import { sectionRegions, type SectionStart } from './sections.js';
 
@@ -77,5 +78,6 @@ export function chunkRst(layout: TextLayout, options: ResolvedChunkerOptions): P
     if (line > 0 && headingLine[line - 1] && !headingLine[line]) cost += 3;
     return cost;
   };
-  return cutRegions(layout, regions, breakCost, { max: options.maxChunkSize, target: options.targetChunkSize });
+  const pieces = cutRegions(layout, regions, breakCost, { max: options.maxChunkSize, target: options.targetChunkSize });
+  return addNestedPieces(layout, pieces, breakCost, options.nestedChunkSize, options.maxChunkSize);
 }

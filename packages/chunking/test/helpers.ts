@@ -18,10 +18,51 @@ export interface InvariantOptions {
   overlap?: number;
 }
 
+/** True when `inner` lies within `outer` (and is not `outer` itself). */
+export function liesWithin(inner: Chunk, outer: Chunk): boolean {
+  return (
+    inner !== outer &&
+    inner.file_path === outer.file_path &&
+    inner.first_character_index >= outer.first_character_index &&
+    inner.last_character_index <= outer.last_character_index
+  );
+}
+
+/**
+ * Splits a file's chunks into the top-level ones and, per top-level chunk, the nested
+ * chunks that follow it and lie within it.
+ */
+export function splitNested(chunks: readonly Chunk[]): { top: Chunk[]; nested: Map<Chunk, Chunk[]> } {
+  const top: Chunk[] = [];
+  const nested = new Map<Chunk, Chunk[]>();
+  for (const chunk of chunks) {
+    const parent = top.at(-1);
+    if (parent && liesWithin(chunk, parent)) nested.get(parent)!.push(chunk);
+    else {
+      top.push(chunk);
+      nested.set(chunk, []);
+    }
+  }
+  return { top, nested };
+}
+
+/** Checks that chunks run in file order without overlapping (up to `overlap`). */
+function expectInOrder(chunks: readonly Chunk[], overlap: number): void {
+  chunks.forEach((chunk, i) => {
+    const previous = chunks[i - 1];
+    if (!previous) return;
+    expect(chunk.first_character_index).toBeGreaterThan(previous.first_character_index);
+    const shared = previous.last_character_index - chunk.first_character_index;
+    expect(shared).toBeLessThanOrEqual(overlap);
+    if (shared > 0) expect(2 * shared).toBeLessThanOrEqual(chunk.last_character_index - chunk.first_character_index);
+  });
+}
+
 /**
  * Checks everything a chunk list must satisfy for its file: exact spans, in range,
- * within the cap, tight, in order, non-overlapping (up to the text overlap), covering all
- * non-whitespace, correct line numbers, ids 0..n-1.
+ * within the cap, tight, correct line numbers, ids 0..n-1; top-level chunks in order,
+ * non-overlapping (up to the text overlap) and covering all non-whitespace; nested chunks
+ * right after the chunk they lie in, in order, disjoint, and covering its non-whitespace.
  */
 export function expectValidChunks(text: string, chunks: readonly Chunk[], options: InvariantOptions): void {
   const points = codePoints(text);
@@ -41,15 +82,23 @@ export function expectValidChunks(text: string, chunks: readonly Chunk[], option
     expect(isSpace(points[chunk.last_character_index - 1]!)).toBe(false);
     expect(chunk.start_line).toBe(linesBefore[chunk.first_character_index]! + 1);
     expect(chunk.end_line).toBe(linesBefore[chunk.last_character_index - 1]! + 1);
-    for (let k = chunk.first_character_index; k < chunk.last_character_index; k++) covered[k] = 1;
-    const previous = chunks[i - 1];
-    if (previous) {
-      expect(chunk.first_character_index).toBeGreaterThan(previous.first_character_index);
-      const shared = previous.last_character_index - chunk.first_character_index;
-      expect(shared).toBeLessThanOrEqual(overlap);
-      if (shared > 0) expect(2 * shared).toBeLessThanOrEqual(chunk.last_character_index - chunk.first_character_index);
-    }
   });
+  const { top, nested } = splitNested(chunks);
+  expectInOrder(top, overlap);
+  for (const chunk of top) for (let k = chunk.first_character_index; k < chunk.last_character_index; k++) covered[k] = 1;
   const uncovered = points.findIndex((character, k) => covered[k] === 0 && !isSpace(character));
   expect(uncovered).toBe(-1);
+  for (const [parent, children] of nested) {
+    if (children.length === 0) continue;
+    expect(children.length).toBeGreaterThan(1);
+    expectInOrder(children, 0);
+    const inner = new Uint8Array(points.length);
+    for (const child of children) {
+      expect(child.symbol).toBe(parent.symbol);
+      for (let k = child.first_character_index; k < child.last_character_index; k++) inner[k] = 1;
+    }
+    for (let k = parent.first_character_index; k < parent.last_character_index; k++) {
+      if (!isSpace(points[k]!)) expect(inner[k], `code point ${k} of chunk ${parent.id} is in no nested chunk`).toBe(1);
+    }
+  }
 }

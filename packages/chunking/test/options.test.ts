@@ -4,6 +4,7 @@ import {
   createChunker,
   DEFAULT_MAX_CHUNK_SIZE,
   DEFAULT_MIN_CHUNK_SIZE,
+  DEFAULT_NESTED_CHUNK_SIZE,
   DEFAULT_TARGET_CHUNK_SIZE,
   DEFAULT_TEXT_OVERLAP,
   resolveChunkerOptions,
@@ -16,12 +17,13 @@ describe('chunker options', () => {
       targetChunkSize: DEFAULT_TARGET_CHUNK_SIZE,
       minChunkSize: DEFAULT_MIN_CHUNK_SIZE,
       textOverlap: DEFAULT_TEXT_OVERLAP,
+      nestedChunkSize: DEFAULT_NESTED_CHUNK_SIZE,
     });
     expect(DEFAULT_MAX_CHUNK_SIZE).toBe(2000);
   });
 
   it('scales defaults that would not fit a small cap', () => {
-    expect(resolveChunkerOptions({ maxChunkSize: 100 })).toEqual({ maxChunkSize: 100, targetChunkSize: 100, minChunkSize: 100, textOverlap: 50 });
+    expect(resolveChunkerOptions({ maxChunkSize: 100 })).toEqual({ maxChunkSize: 100, targetChunkSize: 100, minChunkSize: 100, textOverlap: 50, nestedChunkSize: 100 });
   });
 
   it.each([
@@ -30,6 +32,7 @@ describe('chunker options', () => {
     [{ targetChunkSize: 3000 }],
     [{ minChunkSize: -1 }],
     [{ textOverlap: 1001 }],
+    [{ nestedChunkSize: 2001 }],
   ])('rejects %o with a hint', (options) => {
     expect(() => resolveChunkerOptions(options)).toThrow(
       expect.objectContaining({ code: 'INVALID_ARGUMENT', hint: expect.stringMatching(/between/) }),

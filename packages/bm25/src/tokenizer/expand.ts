@@ -1,5 +1,5 @@
 import type { TokenizerOptions } from './options.js';
-import { stemWord } from './stem.js';
+import { foldDerivation, stemWord } from './stem.js';
 import { STOPWORDS } from './stopwords.js';
 
 /** Receives each term of a segment; `isSubword` marks pieces split out of an identifier. */
@@ -141,7 +141,9 @@ export class SegmentExpander {
     if (!this.#fitsLength(word)) return undefined;
     if (options.stopwords && STOPWORDS.has(word)) return undefined;
     if (this.#extraStopwords?.has(word)) return undefined;
-    return options.stem ? stemWord(word) : word;
+    if (!options.stem) return word;
+    const stem = stemWord(word);
+    return options.derivations ? foldDerivation(stem) : stem;
   }
 
   /** Lowercase form of a plain word or sub-word, singular when stemming and it is an acronym plural. */

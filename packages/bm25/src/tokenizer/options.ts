@@ -22,6 +22,13 @@ export interface TokenizerOptions {
    * (`stemWord`). Whole identifiers are never stemmed. Default `true`.
    */
   stem: boolean;
+  /**
+   * With `stem`, also fold -ation nouns onto their verbs (`quantization` ~ `quantize`,
+   * `allocation` ~ `allocate`; see `foldDerivation`). Default `false`: on the public
+   * benchmark it is a wash (it merges terms a question used to tell places apart, such
+   * as `classify` and `classification`), so the precise default stays.
+   */
+  derivations: boolean;
   /** Shortest term kept, in UTF-16 code units; 1 or more. Default `2`. */
   minTokenLength: number;
   /** Longest term kept (longer ones are hashes or blobs), ≥ minTokenLength. Default `64`. */
@@ -37,6 +44,11 @@ export interface QueryOptions {
    * and to plain words, in [0, 1]. Default `1`.
    */
   subwordWeight: number;
+  /**
+   * Add the term code uses for a concept a question names in words (see `QUERY_ALIASES`):
+   * "constructor" or "initialization" also searches `init`, as in `__init__`. Default `true`.
+   */
+  aliases: boolean;
 }
 
 export const DEFAULT_TOKENIZER_OPTIONS: Readonly<TokenizerOptions> = Object.freeze({
@@ -45,6 +57,7 @@ export const DEFAULT_TOKENIZER_OPTIONS: Readonly<TokenizerOptions> = Object.free
   dottedNames: true,
   stopwords: true,
   stem: true,
+  derivations: false,
   minTokenLength: 2,
   maxTokenLength: 64,
 });
@@ -52,4 +65,5 @@ export const DEFAULT_TOKENIZER_OPTIONS: Readonly<TokenizerOptions> = Object.free
 export const DEFAULT_QUERY_OPTIONS: Readonly<QueryOptions> = Object.freeze({
   dropQuestionWords: true,
   subwordWeight: 1,
+  aliases: true,
 });

@@ -68,3 +68,20 @@ export function stemWord(word: string): string {
   if (stem.endsWith('e') && stem.length > MIN_STEM) stem = stem.slice(0, -1);
   return stem;
 }
+
+/**
+ * Folds the noun a verb makes with -ation onto the verb's stem, on top of `stemWord`:
+ * `classification` → `classify`, `quantization` → `quantiz` (as `quantize`), `allocation`
+ * and `allocate` → `alloc`, `computation` → `comput`, `configuration` → `configur`. A
+ * question that describes behaviour ("the quantization of weights") then meets code and
+ * docstrings that name it ("quantize the weights"). The remainder must keep five letters,
+ * so `format`, `state` and `update` stay whole; agent nouns (`server`, `scheduler`,
+ * `tokenizer`) are left alone.
+ */
+export function foldDerivation(stem: string): string {
+  if (stem.endsWith('ification')) return `${stem.slice(0, -9)}ify`;
+  if (stem.endsWith('ization')) return stem.slice(0, -5);
+  if (stem.endsWith('ation') && stem.length - 5 >= 5) stem = stem.slice(0, -5);
+  else if (stem.endsWith('at') && stem.length - 2 >= 5) stem = stem.slice(0, -2);
+  return stem;
+}

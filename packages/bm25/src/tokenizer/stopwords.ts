@@ -35,3 +35,18 @@ export const QUESTION_WORDS: ReadonlySet<string> = new Set(
     .split(/\s+/)
     .filter((word) => word.length > 0),
 );
+
+/**
+ * Words of a question mapped to the term Python spells the same concept with, so a
+ * question that says "constructor" reaches `__init__` (indexed as `init`). Keys are terms
+ * as the tokenizer emits them (stemmed); only language conventions belong here, never
+ * names from a particular codebase.
+ */
+export const QUERY_ALIASES: ReadonlyMap<string, string> = new Map([
+  ['constructor', 'init'],
+  ['initializer', 'init'],
+  ['initialization', 'init'],
+  ['initializ', 'init'],
+  ['destructor', 'del'],
+  ['iterator', 'iter'],
+]);

@@ -2,7 +2,7 @@ import { resolveQueryOptions, resolveTokenizerOptions } from '../options.js';
 import { SegmentExpander } from './expand.js';
 import type { QueryOptions, TokenizerOptions } from './options.js';
 import { forEachSegment } from './scan.js';
-import { QUESTION_WORDS } from './stopwords.js';
+import { QUERY_ALIASES, QUESTION_WORDS } from './stopwords.js';
 
 /** A distinct query term and how much it counts. */
 export interface QueryTerm {
@@ -41,6 +41,13 @@ export function createQueryTokenizer(tokenizer: TokenizerOptions, query: QueryOp
       }
     };
     forEachSegment(text, (segment) => expander.expand(segment, emit));
+    if (query.aliases) {
+      for (const term of [...seen.keys()]) {
+        const alias = QUERY_ALIASES.get(term);
+        // An alias counts once, as a plain word, however many of its spellings appear.
+        if (alias !== undefined && !seen.has(alias)) seen.set(alias, { count: 1, weight: 1 });
+      }
+    }
     const terms: QueryTerm[] = [];
     for (const [term, { count, weight }] of seen) {
       if (weight > 0) terms.push({ term, weight: weight * (1 + Math.log(count)) });

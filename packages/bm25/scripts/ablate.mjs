@@ -1,0 +1,135 @@
+// Ablation runner for the retrieval techniques of @rag/chunking and @rag/bm25: chunks a
+// corpus, builds the retriever once per configuration (each technique switched off in
+// turn), searches the answered datasets at k = 10, scores them with @rag/eval and prints a
+// Markdown table. Uses the built packages (`pnpm turbo run build --filter @rag/cli...`).
+//
+//   node packages/bm25/scripts/ablate.mjs                       # vLLM corpus, both public sets
+//   node packages/bm25/scripts/ablate.mjs --only defaults --misses 5
+//   node packages/bm25/scripts/ablate.mjs --corpus datasets/mini/corpus \
+//        --prefix datasets/mini/corpus/ --datasets datasets/mini/questions.json
+//
+// Options: --corpus DIR (default ../shared/data/raw), --prefix P (what the datasets'
+// file_path put before a path inside the corpus; default data/raw/), --datasets a.json,b.json
+// (default the two public answered sets), --only NAME[,NAME] (configurations to run),
+// --misses K (list the default configuration's questions not found within K).
+import { readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chunkCorpus } from '../../chunking/dist/index.js';
+import { parseDataset } from '../../core/dist/index.js';
+import { evaluate } from '../../eval/dist/index.js';
+import { createBm25Retriever } from '../dist/index.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const SHARED = resolve(ROOT, '../shared');
+
+/** Each technique switched off on its own, then everything off (the lexical issue's retriever). */
+const CONFIGURATIONS = [
+  { name: 'defaults (all on)' },
+  { name: 'nested chunks off', chunking: { nestedChunkSize: 0 } },
+  { name: 'table header context off', settings: { context: { tableHeaders: false } } },
+  { name: 'query aliases off', settings: { query: { aliases: false } } },
+  { name: 'second stage off', settings: { rerank: { depth: 0 } } },
+  { name: 'phrase (proximity) off', settings: { rerank: { proximity: 0 } } },
+  { name: 'coverage off', settings: { rerank: { coverage: 0 } } },
+  { name: 'definition off', settings: { rerank: { definition: 0 } } },
+  { name: 'docs/code prior off', settings: { rerank: { modality: 0 } } },
+  { name: 'test/example penalty off', settings: { rerank: { auxiliaryFactor: 1 } } },
+  { name: 'dedupe off', settings: { rerank: { dedupe: false } } },
+  { name: 'derivational folding on', settings: { tokenizer: { derivations: true } } },
+  { name: 'nested chunks at 400', chunking: { nestedChunkSize: 400 } },
+  {
+    name: 'all off (lexical baseline)',
+    chunking: { nestedChunkSize: 0 },
+    settings: { context: { tableHeaders: false }, query: { aliases: false }, rerank: { depth: 0 } },
+  },
+];
+
+function parseArgs(argv) {
+  const flags = {};
+  for (let i = 0; i < argv.length; i++) {
+    const key = argv[i].replace(/^--/, '');
+    flags[key] = argv[i + 1] !== undefined && !argv[i + 1].startsWith('--') ? argv[++i] : true;
+  }
+  return flags;
+}
+
+const flags = parseArgs(process.argv.slice(2));
+const corpus = resolve(ROOT, flags.corpus ?? join(SHARED, 'data/raw'));
+const prefix = flags.prefix ?? 'data/raw/';
+const datasetPaths = flags.datasets
+  ? String(flags.datasets).split(',').map((path) => resolve(ROOT, path))
+  : ['dataset_code_public', 'dataset_docs_public'].map((name) => join(SHARED, 'data/datasets/AnsweredQuestions', `${name}.json`));
+const only = flags.only ? String(flags.only).split(',') : undefined;
+const configurations = CONFIGURATIONS.filter((c) => !only || only.some((name) => c.name.startsWith(name)));
+
+const datasets = await Promise.all(
+  datasetPaths.map(async (path) => ({ name: path.split('/').pop().replace(/\.json$/, ''), dataset: parseDataset(await readFile(path, 'utf8'), path) })),
+);
+
+const chunkings = new Map();
+async function chunksFor(options = {}) {
+  const key = JSON.stringify(options);
+  if (!chunkings.has(key)) {
+    const started = performance.now();
+    const { chunks } = await chunkCorpus(corpus, options);
+    chunkings.set(key, { chunks, seconds: (performance.now() - started) / 1000 });
+  }
+  return chunkings.get(key);
+}
+
+function toSource(chunk) {
+  return { file_path: prefix + chunk.file_path, first_character_index: chunk.first_character_index, last_character_index: chunk.last_character_index };
+}
+
+const rows = [];
+const timings = [];
+let defaultReports;
+for (const configuration of configurations) {
+  const { chunks, seconds: chunkSeconds } = await chunksFor(configuration.chunking);
+  const fitStarted = performance.now();
+  const retriever = createBm25Retriever(chunks, configuration.settings ?? {});
+  const fitSeconds = (performance.now() - fitStarted) / 1000;
+  const cells = [configuration.name];
+  const reports = [];
+  let searched = 0;
+  let searchSeconds = 0;
+  for (const { dataset } of datasets) {
+    const questions = dataset.rag_questions;
+    // One warm-up pass so the timed pass measures steady-state queries/s.
+    for (const q of questions) retriever.searchSync(q.question, { k: 10 });
+    const started = performance.now();
+    const results = questions.map((q) => ({ question_id: q.question_id, retrieved_sources: retriever.searchSync(q.question, { k: 10 }).map((hit) => toSource(chunks[hit.chunkId])) }));
+    searchSeconds += (performance.now() - started) / 1000;
+    searched += questions.length;
+    const report = evaluate(dataset, { search_results: results, k: 10 });
+    reports.push({ report, results });
+    cells.push([1, 3, 5, 10].map((k) => report.recall[k].toFixed(2)).join(' / '), report.mrr.toFixed(3), String(Math.round(report.meanSpanLength)));
+  }
+  if (!defaultReports) defaultReports = reports;
+  rows.push(cells);
+  timings.push([configuration.name, String(chunks.length), chunkSeconds.toFixed(2), fitSeconds.toFixed(2), String(Math.round(searched / searchSeconds))]);
+}
+
+const header = ['configuration', ...datasets.flatMap(({ name }) => [`${name} R@1/3/5/10`, 'MRR', 'span@5'])];
+const line = (cells) => `| ${cells.join(' | ')} |`;
+console.log(line(header));
+console.log(line(header.map(() => '---')));
+for (const row of rows) console.log(line(row));
+console.log();
+console.log(line(['configuration', 'chunks', 'chunk s', 'fit s', 'queries/s']));
+console.log(line(['---', '---', '---', '---', '---']));
+for (const row of timings) console.log(line(row));
+
+if (flags.misses && defaultReports) {
+  const within = Number(flags.misses);
+  for (const [i, { report }] of defaultReports.entries()) {
+    console.log(`\n${datasets[i].name}: not found within ${within} (${configurations[0].name})`);
+    for (const q of report.perQuestion) {
+      if (q.firstHitRank !== null && q.firstHitRank <= within) continue;
+      const gold = q.gold[0];
+      const where = gold ? `${gold.file_path.slice(prefix.length)} ${gold.first_character_index}-${gold.last_character_index}` : '(no gold)';
+      console.log(`- ${q.question_id.slice(0, 8)} rank ${q.firstHitRank ?? '>10'}: ${q.question} [${where}]`);
+    }
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * The second stage: the first `depth` BM25F hits are re-scored with evidence a bag of
+ * words cannot see. Every signal is on a scale relative to the query's best BM25F score,
+ * so the weights below mean the same thing for every query and corpus.
+ */
+export interface RerankOptions {
+  /**
+   * How many first-stage hits are re-scored (at least `k` are). 0 turns the second stage
+   * off, and hits then carry their plain BM25F scores. Integer ≥ 0. Default `50`.
+   */
+  depth: number;
+  /**
+   * Weight of the phrase signal: the share of adjacent query word pairs that also occur
+   * in order, close together, in the chunk (its symbol or heading path included). In
+   * [0, 10]. Default `0.2`.
+   */
+  proximity: number;
+  /**
+   * Weight of the coverage signal: the share of the query's term weight (query weight ·
+   * idf) that occurs anywhere in the chunk (text, path or symbol). BM25 lets one rare term
+   * seen often outscore a chunk that has every term; this leans back toward the chunk that
+   * answers the whole question. In [0, 10]. Default `0.2`.
+   */
+  coverage: number;
+  /**
+   * How far apart (in words, stopwords not counted) the second word of a pair may follow
+   * the first and still count as the phrase. Integer in [1, 50]. Default `3`.
+   */
+  proximityWindow: number;
+  /**
+   * Weight of the docs-versus-code prior. The corpus itself says how much more often each
+   * query term occurs in prose (Markdown, RST, text) than in code; their mean log ratio,
+   * squashed to (−1, 1), lifts prose chunks for prose-like questions and code chunks for
+   * code-like ones. 0 turns it off. In [0, 10]. Default `0.2`.
+   */
+  modality: number;
+  /**
+   * Score factor for tests, examples and benchmarks (by the usual naming conventions, see
+   * `isAuxiliaryPath`) unless the query itself speaks of tests, examples or benchmarks: the
+   * implementation is what a question usually means. 1 turns it off. In (0, 1]. Default `0.8`.
+   */
+  auxiliaryFactor: number;
+  /**
+   * Weight of the definition signal: the share of the query's snake_case and kebab-case
+   * identifiers that a code chunk defines (`def name`, `name = …`, `name: type = …`,
+   * `"name": …`) rather than merely mentions. Class names are left to the symbol field,
+   * which already holds every class and function name. In [0, 10]. Default `0.3`.
+   */
+  definition: number;
+  /**
+   * Return no two hits of one file whose spans overlap: a nested chunk and the section it
+   * lies in, or overlapping text windows, would spend two of the k slots on one place.
+   * The better scored of the two is kept. Default `true`.
+   */
+  dedupe: boolean;
+}
+
+export const DEFAULT_RERANK_OPTIONS: Readonly<RerankOptions> = Object.freeze({
+  depth: 50,
+  proximity: 0.2,
+  coverage: 0.2,
+  proximityWindow: 3,
+  modality: 0.2,
+  auxiliaryFactor: 0.8,
+  definition: 0.3,
+  dedupe: true,
+});

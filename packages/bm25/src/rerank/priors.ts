@@ -1,0 +1,73 @@
+import type { Chunk, Language } from '@rag/core';
+import type { Bm25IndexData } from '../build.js';
+import { FIELD_NAMES } from '../options.js';
+
+/** Languages whose chunks are prose (documentation) rather than code. */
+const PROSE_LANGUAGES: ReadonlySet<Language> = new Set<Language>(['markdown', 'rst', 'text']);
+
+/** Chunk flag: the chunk is prose (Markdown, RST, text). */
+export const PROSE = 1;
+/** Chunk flag: the chunk lies in a test, example or benchmark file. */
+export const AUXILIARY = 2;
+
+/**
+ * Folder names that hold code which exercises or demonstrates a project rather than
+ * implementing it: the conventions of Python projects (and most others), not names from
+ * any one corpus.
+ */
+export const AUXILIARY_DIRS: ReadonlySet<string> = new Set(['test', 'tests', 'testing', 'example', 'examples', 'benchmark', 'benchmarks']);
+
+/** Words in a query that ask for tests, examples or benchmarks (and so lift their penalty). */
+export const AUXILIARY_QUERY_WORDS = 'test tests testing tested example examples benchmark benchmarks benchmarking';
+
+const TEST_FILE = /^(test_.*|.*_test|conftest)\.py$/;
+
+/** True for a file in a test, example or benchmark folder, or a test module by pytest's naming rules. */
+export function isAuxiliaryPath(filePath: string): boolean {
+  const parts = filePath.split('/');
+  const name = parts.pop() ?? '';
+  return TEST_FILE.test(name) || parts.some((part) => AUXILIARY_DIRS.has(part.toLowerCase()));
+}
+
+/** `PROSE` / `AUXILIARY` flags per chunk. */
+export function chunkFlags(chunks: readonly Chunk[]): Uint8Array {
+  const flags = new Uint8Array(chunks.length);
+  for (let d = 0; d < chunks.length; d++) {
+    const chunk = chunks[d]!;
+    flags[d] = (PROSE_LANGUAGES.has(chunk.language) ? PROSE : 0) | (isAuxiliaryPath(chunk.file_path) ? AUXILIARY : 0);
+  }
+  return flags;
+}
+
+/**
+ * Per term, ln(P(term | prose) / P(term | code)): the two collections' smoothed term
+ * frequencies in chunk bodies, each over its collection's total length. Learned from the
+ * corpus, so "supported", "install" and "recommend" lean to the docs of this corpus, and
+ * `self`, `tensor` and `dtype` to its code. `undefined` when the corpus has no prose or no
+ * code (there is nothing to choose between).
+ */
+export function termModalities(data: Bm25IndexData, flags: Uint8Array): Float32Array | undefined {
+  const body = data.fields[FIELD_NAMES.indexOf('body')]!;
+  let proseLength = 0;
+  let codeLength = 0;
+  for (let d = 0; d < data.docCount; d++) {
+    if (flags[d]! & PROSE) proseLength += body.lengths[d]!;
+    else codeLength += body.lengths[d]!;
+  }
+  if (proseLength === 0 || codeLength === 0) return undefined;
+  const termCount = data.dictionary.size;
+  const ratios = new Float32Array(termCount);
+  // Half a count of smoothing (below): a term seen only in code is not infinitely unlikely in prose.
+  const logLengthRatio = Math.log(codeLength / proseLength);
+  for (let t = 0; t < termCount; t++) {
+    let prose = 0;
+    let code = 0;
+    for (let p = body.offsets[t]!; p < body.offsets[t + 1]!; p++) {
+      if (flags[body.docs[p]!]! & PROSE) prose += body.tfs[p]!;
+      else code += body.tfs[p]!;
+    }
+    // A term only ever seen in paths or symbols says nothing either way.
+    ratios[t] = prose + code === 0 ? 0 : Math.log((prose + 0.5) / (code + 0.5)) + logLengthRatio;
+  }
+  return ratios;
+}

@@ -1,0 +1,224 @@
+import type { Chunk, Explanation, Hit } from '@rag/core';
+import type { Bm25Index } from '../bm25-index.js';
+import { tokenize } from '../tokenizer/tokenize.js';
+import { definitionPatterns, identifierTerm } from './definitions.js';
+import type { RerankOptions } from './options.js';
+import { AUXILIARY, AUXILIARY_QUERY_WORDS, chunkFlags, PROSE, termModalities } from './priors.js';
+import { ChunkScan, coverageScore, phraseScore, type QueryPair } from './proximity.js';
+import { createQueryShaper, type QueryShape } from './query.js';
+
+/** The first `k` of `ranked` (best first) that overlap no better hit of the same file. */
+export function selectDisjoint(ranked: readonly Hit[], chunks: readonly Chunk[], k: number): Hit[] {
+  const kept: Hit[] = [];
+  for (const hit of ranked) {
+    if (kept.length === k) break;
+    const chunk = chunks[hit.chunkId]!;
+    const overlaps = kept.some((other) => {
+      const o = chunks[other.chunkId]!;
+      return o.file_path === chunk.file_path && o.first_character_index < chunk.last_character_index && chunk.first_character_index < o.last_character_index;
+    });
+    if (!overlaps) kept.push(hit);
+  }
+  return kept;
+}
+
+/** Everything the second stage computes once per query. */
+interface PreparedQuery {
+  shape: QueryShape;
+  pairs: QueryPair[];
+  /** Term id of each slot; `#slotOf` maps them back while the query runs (reset by `#release`). */
+  slotIds: number[];
+  /** Weight (query weight · idf) of each slot's term. */
+  slotWeights: number[];
+  /** One definition pattern per indexed snake/kebab identifier of the query, with its whole term's slot. */
+  definitions: { pattern: RegExp; slot: number }[];
+  /** tanh of the mean prose-vs-code log ratio of the query's terms; 0 without a prior. */
+  lean: number;
+  asksForAuxiliary: boolean;
+}
+
+/** The parts of a second-stage score, in the order they are summed. */
+export interface RerankParts {
+  relative: number;
+  phrase: number;
+  covered: number;
+  defined: number;
+  auxiliary: number;
+  side: number;
+  score: number;
+}
+
+/**
+ * Re-scores the best first-stage hits of a query (see `RerankOptions`):
+ *
+ *   score = a · (s / s_top + proximity · phrase + coverage · covered + definition · defined)
+ *           + modality · (1 + side · lean)
+ *
+ * s is the chunk's BM25F score and s_top the query's best; phrase, covered and defined are
+ * in [0, 1]; a is `auxiliaryFactor` for a test/example/benchmark chunk when the query asks for
+ * none, else 1; lean in (−1, 1) says how prose-like the query's terms are, and side is +1
+ * for a prose chunk, −1 for code. The prior is written 1 + side · lean so that no score is
+ * negative (fusion methods may drop those); only its difference between chunks matters.
+ */
+export class Reranker {
+  readonly #index: Bm25Index;
+  readonly #chunks: readonly Chunk[];
+  readonly #options: RerankOptions;
+  readonly #flags: Uint8Array;
+  readonly #modalities: Float32Array | undefined;
+  readonly #auxiliaryTerms: ReadonlySet<string>;
+  readonly #shape: (text: string) => QueryShape;
+  readonly #slotOf: Int32Array;
+  readonly #scan = new ChunkScan();
+
+  constructor(index: Bm25Index, chunks: readonly Chunk[]) {
+    this.#index = index;
+    this.#chunks = chunks;
+    const { options } = index;
+    this.#options = options.rerank;
+    this.#flags = chunkFlags(chunks);
+    this.#modalities = options.rerank.modality > 0 ? termModalities(index.data, this.#flags) : undefined;
+    this.#auxiliaryTerms = new Set(tokenize(AUXILIARY_QUERY_WORDS, options.tokenizer));
+    this.#shape = createQueryShaper(options.tokenizer, options.query);
+    this.#slotOf = new Int32Array(index.data.dictionary.size).fill(-1);
+  }
+
+  get options(): RerankOptions {
+    return this.#options;
+  }
+
+  /** How many first-stage hits a search for `k` results re-scores. */
+  depthFor(k: number): number {
+    return Math.max(k, this.#options.depth);
+  }
+
+  /** The best `k` of `candidates` (first-stage hits, best first) after re-scoring. */
+  rerank(query: string, candidates: readonly Hit[], k: number): Hit[] {
+    if (candidates.length === 0) return [];
+    const top = candidates[0]!.score;
+    const prepared = this.#prepare(query);
+    try {
+      const rescored = candidates.map((hit) => ({ chunkId: hit.chunkId, score: this.#parts(prepared, hit.chunkId, hit.score, top).score }));
+      rescored.sort((a, b) => b.score - a.score || a.chunkId - b.chunkId);
+      return this.#options.dedupe ? selectDisjoint(rescored, this.#chunks, k) : rescored.slice(0, k);
+    } finally {
+      this.#release(prepared);
+    }
+  }
+
+  /** The second-stage score of `chunkId` and its parts, given its and the best first-stage score. */
+  explainParts(query: string, chunkId: number, score: number, top: number): { parts: RerankParts; lean: number; asksForAuxiliary: boolean } {
+    const prepared = this.#prepare(query);
+    try {
+      return { parts: this.#parts(prepared, chunkId, score, top), lean: prepared.lean, asksForAuxiliary: prepared.asksForAuxiliary };
+    } finally {
+      this.#release(prepared);
+    }
+  }
+
+  /** The explanation tree of a second-stage score around the chunk's BM25F explanation. */
+  explain(query: string, chunkId: number, first: Explanation, top: number): Explanation {
+    const { parts, lean, asksForAuxiliary } = this.explainParts(query, chunkId, first.value, top);
+    const o = this.#options;
+    const flags = this.#flags[chunkId]!;
+    return {
+      value: parts.score,
+      description: 'second stage: a · (s / s_top + proximity · phrase + coverage · covered + definition · defined) + modality · (1 + side · lean)',
+      details: [
+        { value: parts.relative, description: `s / s_top: BM25F score relative to the query's best (${top})`, details: [first] },
+        { value: parts.phrase, description: `phrase: share of adjacent query word pairs found in order within ${o.proximityWindow} words (weight ${o.proximity})` },
+        { value: parts.covered, description: `covered: share of the query's term weight found in the chunk (weight ${o.coverage})` },
+        { value: parts.defined, description: `defined: share of the query's identifiers this code chunk defines (weight ${o.definition})` },
+        {
+          value: parts.auxiliary,
+          description:
+            flags & AUXILIARY
+              ? asksForAuxiliary
+                ? 'a: test/example/benchmark chunk, but the query asks for one, so 1'
+                : `a: test/example/benchmark chunk, the query asks for none (auxiliaryFactor ${o.auxiliaryFactor})`
+              : 'a: implementation chunk, 1',
+        },
+        {
+          value: 1 + parts.side * lean,
+          description: `1 + side · lean: ${flags & PROSE ? 'prose' : 'code'} chunk, query lean ${lean.toFixed(4)} toward prose (weight ${o.modality})`,
+        },
+      ],
+    };
+  }
+
+  #parts(prepared: PreparedQuery, chunkId: number, score: number, top: number): RerankParts {
+    const o = this.#options;
+    const flags = this.#flags[chunkId]!;
+    const relative = top > 0 ? score / top : 0;
+    const scan = this.#scan;
+    if (o.proximity > 0 || o.coverage > 0 || prepared.definitions.length > 0) {
+      scan.scan(this.#index.data, chunkId, this.#slotOf, prepared.slotIds.length, o.proximityWindow);
+    }
+    const phrase = o.proximity > 0 ? phraseScore(scan, prepared.pairs, o.proximityWindow) : 0;
+    const covered = o.coverage > 0 ? coverageScore(scan, prepared.slotWeights) : 0;
+    // Prose mentions names; only code defines them. The regex runs only where the name occurs.
+    let defined = 0;
+    if (prepared.definitions.length > 0 && !(flags & PROSE)) {
+      const text = this.#chunks[chunkId]!.text;
+      for (const { pattern, slot } of prepared.definitions) if (scan.perSlot[slot]! > 0 && pattern.test(text)) defined++;
+      defined /= prepared.definitions.length;
+    }
+    const auxiliary = flags & AUXILIARY && !prepared.asksForAuxiliary ? o.auxiliaryFactor : 1;
+    const side = flags & PROSE ? 1 : -1;
+    const value =
+      auxiliary * (relative + o.proximity * phrase + o.coverage * covered + o.definition * defined) + o.modality * (1 + side * prepared.lean);
+    return { relative, phrase, covered, defined, auxiliary, side, score: value };
+  }
+
+  #prepare(query: string): PreparedQuery {
+    const shape = this.#shape(query);
+    const terms = this.#index.resolveQuery(query);
+    const weightOf = new Map(terms.map((term) => [term.term, term]));
+    // Every distinct query term gets a slot, in query order.
+    const slotIds = terms.map((term) => term.id);
+    const slotWeights = terms.map((term) => term.weight);
+    slotIds.forEach((id, slot) => (this.#slotOf[id] = slot));
+    const slotFor = (term: string): number => {
+      const resolved = weightOf.get(term);
+      return resolved ? this.#slotOf[resolved.id]! : -1;
+    };
+    const pairs: QueryPair[] = [];
+    if (this.#options.proximity > 0) {
+      for (let i = 0; i + 1 < shape.words.length; i++) {
+        const a = shape.words[i]![0]!;
+        const b = shape.words[i + 1]![0]!;
+        if (a === b) continue;
+        const first = slotFor(a);
+        const second = slotFor(b);
+        if (first < 0 || second < 0) continue;
+        pairs.push({ first, second, weight: Math.min(weightOf.get(a)!.weight, weightOf.get(b)!.weight) });
+      }
+    }
+    let lean = 0;
+    if (this.#modalities && terms.length > 0) {
+      let sum = 0;
+      for (const term of terms) sum += this.#modalities[term.id]!;
+      lean = Math.tanh(sum / terms.length);
+    }
+    return {
+      shape,
+      pairs,
+      slotIds,
+      slotWeights,
+      definitions: this.#definitions(shape.separatedIdentifiers, slotFor),
+      lean,
+      asksForAuxiliary: terms.some((term) => this.#auxiliaryTerms.has(term.term)),
+    };
+  }
+
+  #definitions(identifiers: readonly string[], slotFor: (term: string) => number): { pattern: RegExp; slot: number }[] {
+    if (this.#options.definition === 0) return [];
+    const indexed = identifiers.filter((identifier) => slotFor(identifierTerm(identifier)) >= 0);
+    const patterns = definitionPatterns(indexed);
+    return indexed.map((identifier, i) => ({ pattern: patterns[i]!, slot: slotFor(identifierTerm(identifier)) }));
+  }
+
+  #release(prepared: PreparedQuery): void {
+    for (const id of prepared.slotIds) this.#slotOf[id] = -1;
+  }
+}

@@ -1,0 +1,211 @@
+import { describe, expect, it } from 'vitest';
+import {
+  Bm25Index,
+  createBm25Retriever,
+  foldDerivation,
+  isAuxiliaryPath,
+  isIdentifierSpelling,
+  resolveBm25Options,
+  tableHeaderContexts,
+  tokenizeQuery,
+} from '../src/index.js';
+import { definitionPatterns } from '../src/rerank/definitions.js';
+import { chunkFlags, termModalities } from '../src/rerank/priors.js';
+import { ChunkScan, coverageScore, phraseScore } from '../src/rerank/proximity.js';
+import { selectDisjoint } from '../src/rerank/reranker.js';
+import { makeChunks, rejection } from './helpers.js';
+
+describe('phrase and coverage signals', () => {
+  const chunks = makeChunks([
+    { text: 'the scheduler limits max_num_seqs per step' },
+    { text: 'max sequences: the num of seqs is capped' },
+    { text: 'seqs num max' },
+  ]);
+  const index = Bm25Index.build(chunks);
+
+  /** Scans chunk `doc` for the given query terms (slots in order) and scores the pairs of neighbours. */
+  function scores(doc: number, terms: string[], window = 3): { phrase: number; covered: number } {
+    const slotOf = new Int32Array(index.data.dictionary.size).fill(-1);
+    terms.forEach((term, slot) => (slotOf[index.data.dictionary.lookup(term)] = slot));
+    const scan = new ChunkScan();
+    scan.scan(index.data, doc, slotOf, terms.length, window);
+    const pairs = terms.slice(1).map((_, i) => ({ first: i, second: i + 1, weight: 1 }));
+    return { phrase: phraseScore(scan, pairs, window), covered: coverageScore(scan, terms.map(() => 1)) };
+  }
+
+  it('lets prose words meet the identifier that joins them (distance 0)', () => {
+    // "max num seqs" as words: both pairs sit inside `max_num_seqs`; each found once → ½.
+    expect(scores(0, ['max', 'num', 'seq']).phrase).toBeCloseTo(0.5, 12);
+  });
+
+  it('counts a pair only in query order and within the window', () => {
+    // "max … num … seqs" in order, 3 and 2 words apart: both pairs inside window 3.
+    expect(scores(1, ['max', 'num', 'seq']).phrase).toBeCloseTo(0.5, 12);
+    // Window 1: only `num` → `seqs` (adjacent once "of" is dropped) still counts: ¼.
+    expect(scores(1, ['max', 'num', 'seq'], 1).phrase).toBeCloseTo(0.25, 12);
+    // Reversed order earns nothing, although every term is there.
+    expect(scores(2, ['max', 'num', 'seq'])).toEqual({ phrase: 0, covered: 1 });
+  });
+
+  it('coverage is the share of query weight found anywhere in the chunk', () => {
+    expect(scores(0, ['limit', 'cap']).covered).toBeCloseTo(0.5, 12);
+    expect(scores(1, ['limit', 'cap']).covered).toBeCloseTo(0.5, 12);
+    expect(scores(2, ['limit', 'cap']).covered).toBe(0);
+  });
+});
+
+describe('definitions', () => {
+  const [pattern] = definitionPatterns(['max_num_seqs']);
+
+  it.each([
+    ['max_num_seqs: int = 128', true],
+    ['self.max_num_seqs = max_num_seqs', true],
+    ['"max_num_seqs": 256,', true],
+    ['def _max_num_seqs(self):', true],
+    ['    max_num_seqs: Maximum number of sequences per iteration.', true],
+    ['--max-num-seqs = 4', true],
+    ['if max_num_seqs == 3:', false],
+    ['return self.max_num_seqs + 1', false],
+    ['print(max_num_seqs_total)', false],
+  ])('%s → %s', (text, defined) => {
+    expect(pattern!.test(text)).toBe(defined);
+  });
+
+  it('knows identifier spellings from words', () => {
+    expect(['max_num_seqs', '--max-num-seqs', 'LLMEngine', 'getValue', 'VLLM_RPC_TIMEOUT'].every(isIdentifierSpelling)).toBe(true);
+    expect(['engine', 'LLM', 'Engine', 'GPU', 'v1'].some(isIdentifierSpelling)).toBe(false);
+  });
+});
+
+describe('priors', () => {
+  it('recognises tests, examples and benchmarks by convention', () => {
+    for (const path of ['tests/test_llm.py', 'pkg/tests/utils.py', 'examples/offline.py', 'benchmarks/run.py', 'pkg/test_utils.py', 'pkg/llm_test.py', 'conftest.py']) {
+      expect(isAuxiliaryPath(path), path).toBe(true);
+    }
+    for (const path of ['vllm/engine/llm_engine.py', 'vllm/testing_utils_impl.py', 'docs/usage/faq.md', 'vllm/benchmark_utils.py']) {
+      expect(isAuxiliaryPath(path), path).toBe(false);
+    }
+  });
+
+  it('learns which terms lean to prose and which to code from the corpus', () => {
+    const chunks = makeChunks([
+      { text: 'Install the package and follow the guide.', file_path: 'docs/a.md', language: 'markdown' },
+      { text: 'def f(self): return self.x', file_path: 'a.py', language: 'python' },
+      { text: 'def g(self): return self.guide', file_path: 'b.py', language: 'python' },
+    ]);
+    const index = Bm25Index.build(chunks);
+    const modalities = termModalities(index.data, chunkFlags(chunks))!;
+    const lean = (term: string): number => modalities[index.data.dictionary.lookup(term)]!;
+    expect(lean('install')).toBeGreaterThan(0);
+    expect(lean('self')).toBeLessThan(0);
+    // "guide" occurs once in each collection; the prose one is far shorter, so it leans prose.
+    expect(lean('guid')).toBeGreaterThan(0);
+  });
+
+  it('has no prior when the corpus is all code (or all prose)', () => {
+    const chunks = makeChunks([{ text: 'def f(): pass', file_path: 'a.py', language: 'python' }]);
+    expect(termModalities(Bm25Index.build(chunks).data, chunkFlags(chunks))).toBeUndefined();
+  });
+});
+
+describe('table header context', () => {
+  const table = ['| Architecture | Models | LoRA |', '|---|---|---|', '| `LlamaForCausalLM` | Llama | ✅︎ |'].join('\n');
+  const chunks = makeChunks([
+    { text: `## Text generation\n\n${table}`, file_path: 'models.md', symbol: 'Models > Text generation', language: 'markdown' },
+    { text: '| `GPT2LMHeadModel` | GPT-2 | |\n| `Qwen2ForCausalLM` | Qwen2 | ✅︎ |', file_path: 'models.md', symbol: 'Models > Text generation', language: 'markdown' },
+    { text: '| `BertModel` | BERT |', file_path: 'models.md', symbol: 'Models > Pooling', language: 'markdown' },
+    { text: '| `GPT2LMHeadModel` | GPT-2 | |', file_path: 'other.md', symbol: 'Models > Text generation', language: 'markdown' },
+  ]);
+  // Chunks 1 and 2 follow chunk 0 in models.md (makeChunks starts every chunk at 0).
+  chunks[1]!.first_character_index = 200;
+  chunks[2]!.first_character_index = 300;
+
+  it('gives a table continuation the header row of its table, and nothing else', () => {
+    // Chunk 1 continues chunk 0's table; chunk 2 is another section, chunk 3 another file.
+    expect(tableHeaderContexts(chunks)).toEqual(['', '| Architecture | Models | LoRA |', '', '']);
+  });
+
+  it('lets a question about a column reach the rows that continue the table', () => {
+    const query = 'Which architectures support LoRA';
+    const withContext = createBm25Retriever(chunks).searchSync(query, { k: 4 }).map((h) => h.chunkId);
+    const without = createBm25Retriever(chunks, { context: { tableHeaders: false } }).searchSync(query, { k: 4 }).map((h) => h.chunkId);
+    // Both pieces of the table list LoRA support; without the context only the first says "LoRA".
+    expect(withContext.slice(0, 2).sort()).toEqual([0, 1]);
+    expect(without).toEqual([0]);
+  });
+});
+
+describe('dedupe of overlapping hits', () => {
+  const section = makeChunks([
+    { text: 'Prefix caching reuses the KV cache. It is on by default. Disable it with a flag.', file_path: 'docs/cache.md' },
+    { text: 'Prefix caching reuses the KV cache.', file_path: 'docs/cache.md' },
+    { text: 'Disable it with a flag.', file_path: 'docs/cache.md' },
+    { text: 'Prefix caching in another file.', file_path: 'docs/other.md' },
+  ]);
+  // The section (0) holds both nested pieces (1, 2); the fixture's offsets say so.
+  section[1]!.last_character_index = 35;
+  section[2]!.first_character_index = 57;
+
+  it('keeps the better scored of two overlapping hits of one file', () => {
+    const ranked = [1, 0, 3, 2].map((chunkId, i) => ({ chunkId, score: 4 - i }));
+    // 0 overlaps 1 (kept), 2 overlaps nothing kept once 0 is dropped, 3 is another file.
+    expect(selectDisjoint(ranked, section, 10).map((h) => h.chunkId)).toEqual([1, 3, 2]);
+    expect(selectDisjoint(ranked, section, 2).map((h) => h.chunkId)).toEqual([1, 3]);
+  });
+
+  it('is on by default and switchable', async () => {
+    const on = await createBm25Retriever(section).search('prefix caching', { k: 4 });
+    const off = await createBm25Retriever(section, { rerank: { dedupe: false } }).search('prefix caching', { k: 4 });
+    expect(off.length).toBeGreaterThan(on.length);
+    const spans = on.map((h) => section[h.chunkId]!);
+    for (const a of spans) for (const b of spans) if (a !== b && a.file_path === b.file_path) expect(a.last_character_index <= b.first_character_index || b.last_character_index <= a.first_character_index).toBe(true);
+  });
+});
+
+describe('query vocabulary', () => {
+  it('adds the code term for a concept named in words', () => {
+    expect(tokenizeQuery('the constructor of LLM').map((t) => t.term)).toContain('init');
+    expect(tokenizeQuery('the constructor of LLM', { query: { aliases: false } }).map((t) => t.term)).not.toContain('init');
+    // Counted once, however many spellings.
+    expect(tokenizeQuery('constructor initialization initializer').filter((t) => t.term === 'init')).toEqual([{ term: 'init', weight: 1 }]);
+  });
+
+  it('folds -ation nouns onto their verbs only when asked', () => {
+    expect(['quantization', 'allocation', 'classification', 'computation', 'configuration'].map((w) => foldDerivation(w))).toEqual([
+      'quantiz',
+      'alloc',
+      'classify',
+      'comput',
+      'configur',
+    ]);
+    // Short remainders stay whole: `format` is not `form`.
+    expect(['format', 'stat', 'updat', 'creation'].map((w) => foldDerivation(w))).toEqual(['format', 'stat', 'updat', 'creation']);
+    expect(tokenizeQuery('quantization', { tokenizer: { derivations: true } })[0]!.term).toBe('quantiz');
+    expect(tokenizeQuery('quantization')[0]!.term).toBe('quantization');
+  });
+});
+
+describe('second-stage options', () => {
+  it.each([
+    [{ rerank: { depth: -1 } }, 'settings.rerank.depth'],
+    [{ rerank: { depth: 2.5 } }, 'settings.rerank.depth'],
+    [{ rerank: { proximity: 11 } }, 'settings.rerank.proximity'],
+    [{ rerank: { proximityWindow: 0 } }, 'settings.rerank.proximityWindow'],
+    [{ rerank: { auxiliaryFactor: 0 } }, 'settings.rerank.auxiliaryFactor'],
+    [{ rerank: { dedupe: 'yes' } }, 'settings.rerank.dedupe'],
+    [{ context: { tableHeaders: 1 } }, 'settings.context.tableHeaders'],
+    [{ query: { aliases: 'no' } }, 'settings.query.aliases'],
+    [{ rerank: { boost: 1 } }, 'settings.rerank.boost'],
+  ])('refuses %j naming %s', async (settings, field) => {
+    const error = await rejection(() => resolveBm25Options(settings));
+    expect(error.code).toBe('INVALID_ARGUMENT');
+    expect(error.message).toContain(field);
+  });
+
+  it('with depth 0 returns plain BM25F scores', () => {
+    const chunks = makeChunks([{ text: 'alpha beta' }, { text: 'alpha' }]);
+    const plain = createBm25Retriever(chunks, { rerank: { depth: 0 } });
+    expect(plain.reranker).toBeUndefined();
+    expect(plain.searchSync('alpha', { k: 2 })).toEqual(plain.index.search('alpha', 2));
+  });
+});
