@@ -1,11 +1,11 @@
-import { readIndex, retrieverDir, RagError, type Chunk, type IndexManifest, type Retriever, type Source } from '@rag/core';
+import { openIndexSession, type Chunk, type IndexManifest, type Retriever, type Source } from '@rag/core';
+import { invocationDir } from './paths.js';
 import { createRetrieverRegistry, type RetrieverWiring } from './retrievers.js';
-import { createOutputPathMapper } from './paths.js';
 
 /** An opened index with its retriever, ready to answer queries. */
 export interface SearchSession {
   manifest: IndexManifest;
-  chunks: Chunk[];
+  chunks: readonly Chunk[];
   retriever: Retriever;
   /** Maps a path inside the corpus to the `file_path` written in outputs. */
   outputPath: (fileInCorpus: string) => string;
@@ -14,29 +14,17 @@ export interface SearchSession {
 
 /** Loads the index in `indexDir` and the retriever `name` (default: the one it was built with). */
 export async function openSearchSession(indexDir: string, name?: string, wiring: RetrieverWiring = {}): Promise<SearchSession> {
-  const started = performance.now();
-  const registry = createRetrieverRegistry(wiring);
-  if (name !== undefined) registry.get(name); // unknown names fail before any IO
-  const index = await readIndex(indexDir);
-  const entries = index.manifest.retrievers;
-  const chosen = name ?? entries[0]?.name;
-  if (!chosen) {
-    throw new RagError('INDEX_CORRUPT', `The index in ${indexDir} records no retriever.`, {
-      hint: 'Rebuild it with `rag index --corpus_dir <dir>`.',
-    });
-  }
-  if (!entries.some((e) => e.name === chosen)) {
-    throw new RagError('INVALID_ARGUMENT', `The index in ${indexDir} was not built with the "${chosen}" retriever (it has: ${entries.map((e) => e.name).join(', ')}).`, {
-      hint: `Rebuild it with \`rag index --corpus_dir <dir> --retriever ${chosen}\`, or pick one of those with --retriever.`,
-    });
-  }
-  const retriever = await registry.get(chosen).load(retrieverDir(indexDir, chosen), index.chunks);
+  const session = await openIndexSession(indexDir, {
+    retrievers: createRetrieverRegistry(wiring),
+    pathBase: invocationDir(),
+    ...(name === undefined ? {} : { retriever: name }),
+  });
   return {
-    manifest: index.manifest,
-    chunks: index.chunks,
-    retriever,
-    outputPath: createOutputPathMapper(index.manifest.corpusDir),
-    loadSeconds: (performance.now() - started) / 1000,
+    manifest: session.manifest,
+    chunks: session.chunks,
+    retriever: await session.retriever(),
+    outputPath: (file) => session.outputPath(file),
+    loadSeconds: session.loadSeconds,
   };
 }
 

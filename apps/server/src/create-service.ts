@@ -1,7 +1,7 @@
 import { chooseDefaultGenerator, createGeneratorRegistry } from '@rag/generation';
 import { AnswerQueue } from './answer-queue.js';
 import { GeneratorPool } from './generator-pool.js';
-import { openIndexSession } from './index-session.js';
+import { createDefaultRetrieverRegistry, openIndexSession } from './index-session.js';
 import type { ResolvedServerOptions } from './options.js';
 import { RagService } from './service.js';
 
@@ -10,9 +10,11 @@ import { RagService } from './service.js';
  * created now, so a missing model fails at startup rather than on the first question.
  */
 export async function openRagService(options: ResolvedServerOptions, { loadGenerator = true } = {}): Promise<RagService> {
-  const sessionOptions: Parameters<typeof openIndexSession>[1] = { pathBase: options.pathBase };
+  const sessionOptions: Parameters<typeof openIndexSession>[1] = {
+    pathBase: options.pathBase,
+    retrievers: options.retrievers ?? createDefaultRetrieverRegistry(),
+  };
   if (options.retriever !== undefined) sessionOptions.retriever = options.retriever;
-  if (options.retrievers !== undefined) sessionOptions.retrievers = options.retrievers;
   const session = await openIndexSession(options.indexDir, sessionOptions);
   const registry = options.generators ?? createGeneratorRegistry();
   const generatorName = options.generator ?? chooseDefaultGenerator(options.generatorSettings);

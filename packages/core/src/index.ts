@@ -5,3 +5,4 @@ export * from './schemas.js';
 export * from './offsets.js';
 export * from './fs.js';
 export * from './index-store.js';
+export * from './index-session.js';

@@ -1,0 +1,117 @@
+import { join, relative, sep } from 'node:path';
+import { RagError } from './errors.js';
+import { readIndex, retrieverDir, type IndexManifest } from './index-store.js';
+import type { RetrieverRegistry, Retriever } from './retriever.js';
+import type { Chunk } from './types.js';
+
+/** Where retriever factories come from: a `RetrieverRegistry`, or anything that looks up a factory by name. */
+export type RetrieverSource = Pick<RetrieverRegistry, 'get'>;
+
+export interface IndexSessionOptions {
+  /** Retriever used when a search names none. Default: the first one recorded in the index. */
+  retriever?: string;
+  /** Factories able to load the index's retrievers (the caller's registry). */
+  retrievers: RetrieverSource;
+  /** Directory output `file_path`s are relative to. Default `process.cwd()`. */
+  pathBase?: string;
+}
+
+/** One retrieved chunk, ranked. */
+export interface SessionHit {
+  rank: number;
+  score: number;
+  chunk: Chunk;
+  /** The chunk's path as written in outputs (relative to the session's path base). */
+  file_path: string;
+}
+
+/** An opened index: its chunks, its retrievers (loaded once each), and path mapping. */
+export interface IndexSession {
+  indexDir: string;
+  manifest: IndexManifest;
+  chunks: readonly Chunk[];
+  /** Name of the retriever used when a search names none. */
+  defaultRetriever: string;
+  /** Retrievers this index was built with, the default first. */
+  retrieverNames: readonly string[];
+  /** The retriever `name` (default: {@link defaultRetriever}), loaded on first use. */
+  retriever(name?: string): Promise<Retriever>;
+  /** Maps a path inside the corpus to the `file_path` written in outputs. */
+  outputPath(fileInCorpus: string): string;
+  search(query: string, k: number, retriever?: string): Promise<SessionHit[]>;
+  /** Seconds spent loading the index and the default retriever. */
+  loadSeconds: number;
+}
+
+function toPosix(path: string): string {
+  return sep === '/' ? path : path.split(sep).join('/');
+}
+
+/**
+ * The `file_path` written in outputs: the corpus file's location relative to `base` (the
+ * directory the user started from), with `/` separators. With `--corpus_dir data/raw` run
+ * from `../shared` this gives `data/raw/vllm-0.10.1/…`, matching the benchmark datasets.
+ */
+export function createOutputPathMapper(corpusDir: string, base: string): (fileInCorpus: string) => string {
+  const cache = new Map<string, string>();
+  return (fileInCorpus) => {
+    let mapped = cache.get(fileInCorpus);
+    if (mapped === undefined) {
+      mapped = toPosix(relative(base, join(corpusDir, fileInCorpus)));
+      cache.set(fileInCorpus, mapped);
+    }
+    return mapped;
+  };
+}
+
+/** Loads the index in `indexDir` and its default retriever; other retrievers load when first asked for. */
+export async function openIndexSession(indexDir: string, options: IndexSessionOptions): Promise<IndexSession> {
+  const started = performance.now();
+  const registry = options.retrievers;
+  if (options.retriever !== undefined) registry.get(options.retriever); // unknown names fail before any IO
+  const index = await readIndex(indexDir);
+  const recorded = index.manifest.retrievers.map((r) => r.name);
+  const chosen = options.retriever ?? recorded[0];
+  if (chosen === undefined) {
+    throw new RagError('INDEX_CORRUPT', `The index in ${indexDir} records no retriever.`, { hint: 'Rebuild it with `rag index --corpus_dir <dir>`.' });
+  }
+  const names = [chosen, ...recorded.filter((n) => n !== chosen)];
+  const loading = new Map<string, Promise<Retriever>>();
+
+  const retriever = (name: string = chosen): Promise<Retriever> => {
+    let pending = loading.get(name);
+    if (pending) return pending;
+    if (!recorded.includes(name)) {
+      return Promise.reject(
+        new RagError('UNKNOWN_NAME', `The index in ${indexDir} was not built with the "${name}" retriever (it has: ${recorded.join(', ')}).`, {
+          hint: `Use one of: ${recorded.join(', ')}; or rebuild the index with \`rag index --corpus_dir <dir> --retriever ${name}\`.`,
+        }),
+      );
+    }
+    pending = Promise.resolve().then(() => registry.get(name).load(retrieverDir(indexDir, name), index.chunks));
+    // A failed load is not cached: the next request retries and reports the error again.
+    pending.catch(() => loading.delete(name));
+    loading.set(name, pending);
+    return pending;
+  };
+
+  await retriever(chosen); // fails here, with the list, when the index lacks it
+  const outputPath = createOutputPathMapper(index.manifest.corpusDir, options.pathBase ?? process.cwd());
+  return {
+    indexDir,
+    manifest: index.manifest,
+    chunks: index.chunks,
+    defaultRetriever: chosen,
+    retrieverNames: names,
+    retriever,
+    outputPath,
+    async search(query, k, name) {
+      const hits = await (await retriever(name)).search(query, { k });
+      return hits.map((hit, i) => {
+        const chunk = index.chunks[hit.chunkId]!;
+        return { rank: i + 1, score: hit.score, chunk, file_path: outputPath(chunk.file_path) };
+      });
+    },
+    loadSeconds: (performance.now() - started) / 1000,
+  };
+}
