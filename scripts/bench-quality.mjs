@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DATASETS, findSharedDir, formatTable, gitRevision, parseBenchArgs, runCli } from './bench-lib.mjs';
 
-/** recall@5 floors that CI enforces (the lexical issue's targets). */
-const FLOORS = { dataset_code_public: 0.7, dataset_docs_public: 0.9 };
+/** recall@5 floors that CI enforces (the retrieval-quality issue's floors; the lexical issue's were 0.70 / 0.90). */
+const FLOORS = { dataset_code_public: 0.8, dataset_docs_public: 0.94 };
 
 const flags = parseBenchArgs(process.argv.slice(2));
 const shared = findSharedDir();

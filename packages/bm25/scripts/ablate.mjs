@@ -15,7 +15,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chunkCorpus } from '../../chunking/dist/index.js';
+import { chunkCorpus } from '@rag/chunking';
 import { parseDataset } from '../../core/dist/index.js';
 import { evaluate } from '../../eval/dist/index.js';
 import { createBm25Retriever } from '../dist/index.js';

@@ -97,7 +97,11 @@ export class Bm25Index {
 
   /** The best `k` chunks for `query`, best first; [] when no query term is indexed. */
   search(query: string, k: number): Hit[] {
-    const terms = this.resolveQuery(query);
+    return this.searchTerms(this.resolveQuery(query), k);
+  }
+
+  /** `search` for terms already resolved by `resolveQuery` (callers that need them too resolve once). */
+  searchTerms(terms: readonly ResolvedQueryTerm[], k: number): Hit[] {
     if (terms.length === 0 || k < 1) return [];
     const { k1, fields: fieldOptions } = this.data.options;
     const scores = this.#scores;

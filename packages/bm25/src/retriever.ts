@@ -59,7 +59,8 @@ export class Bm25Retriever implements Retriever {
       throw new RagError('INVALID_ARGUMENT', 'Search needs the query as a string.', { hint: 'Pass the question text.' });
     }
     if (!this.reranker) return this.index.search(query, k);
-    return this.reranker.rerank(query, this.index.search(query, this.reranker.depthFor(k)), k);
+    const terms = this.index.resolveQuery(query);
+    return this.reranker.rerank(query, terms, this.index.searchTerms(terms, this.reranker.depthFor(k)), k);
   }
 
   /**

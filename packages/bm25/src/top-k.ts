@@ -36,8 +36,8 @@ function siftUp(heap: Uint32Array, index: number, scores: Float64Array): void {
 }
 
 /**
- * The best `k` of the first `count` ids in `candidates`, best first (score descending,
- * ties to the lower id so results are deterministic). A bounded heap whose root is the
+ * The best `k` of the first `count` ids in `candidates` with a positive score, best first
+ * (score descending, ties to the lower id so results are deterministic). A bounded heap whose root is the
  * weakest kept candidate: O(count · log k), and only the touched ids are visited.
  */
 export function selectTopK(candidates: Uint32Array, count: number, scores: Float64Array, k: number): Hit[] {
@@ -47,6 +47,9 @@ export function selectTopK(candidates: Uint32Array, count: number, scores: Float
   let size = 0;
   for (let i = 0; i < count; i++) {
     const id = candidates[i]!;
+    // A candidate whose contributions all underflowed to 0 (a field weight of 5e-324) matched
+    // nothing, and may even be listed twice (first-touch is detected by a zero score).
+    if (!(scores[id]! > 0)) continue;
     if (size < capacity) {
       heap[size] = id;
       siftUp(heap, size, scores);

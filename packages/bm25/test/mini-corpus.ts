@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { Chunk } from '@rag/core';
 // @rag/bm25 does not depend on @rag/chunking; the golden tests borrow its build output
 // (`pnpm test` builds every package first) so that they rank the chunks users get.
-import { chunkCorpus } from '../../chunking/dist/index.js';
+import { chunkCorpus } from '@rag/chunking';
 
 /** The project's own test corpus (datasets/mini/corpus). */
 export const MINI_CORPUS = fileURLToPath(new URL('../../../datasets/mini/corpus/', import.meta.url));

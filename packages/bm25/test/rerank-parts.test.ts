@@ -9,7 +9,7 @@ import {
   tableHeaderContexts,
   tokenizeQuery,
 } from '../src/index.js';
-import { definitionPatterns } from '../src/rerank/definitions.js';
+import { definesName } from '../src/rerank/definitions.js';
 import { chunkFlags, termModalities } from '../src/rerank/priors.js';
 import { ChunkScan, coverageScore, phraseScore } from '../src/rerank/proximity.js';
 import { selectDisjoint } from '../src/rerank/reranker.js';
@@ -55,7 +55,6 @@ describe('phrase and coverage signals', () => {
 });
 
 describe('definitions', () => {
-  const [pattern] = definitionPatterns(['max_num_seqs']);
 
   it.each([
     ['max_num_seqs: int = 128', true],
@@ -63,12 +62,15 @@ describe('definitions', () => {
     ['"max_num_seqs": 256,', true],
     ['def _max_num_seqs(self):', true],
     ['    max_num_seqs: Maximum number of sequences per iteration.', true],
-    ['--max-num-seqs = 4', true],
+    ['class Max_Num_Seqs:', true],
+    ['    MAX_NUM_SEQS = 4', true],
     ['if max_num_seqs == 3:', false],
     ['return self.max_num_seqs + 1', false],
     ['print(max_num_seqs_total)', false],
+    ['foo(max_num_seqs)', false],
+    ['"max_num_seqs" in config', false],
   ])('%s → %s', (text, defined) => {
-    expect(pattern!.test(text)).toBe(defined);
+    expect(definesName(text, text.toLowerCase(), 'max_num_seqs')).toBe(defined);
   });
 
   it('knows identifier spellings from words', () => {

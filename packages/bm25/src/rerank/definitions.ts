@@ -1,30 +1,3 @@
-/**
- * Where a chunk defines a name rather than mentions it: `def name` / `class name`, an
- * assignment or annotated field (`name = …`, `name: int = …`, also a keyword default in a
- * signature), a line that starts with `name:` (a field without a default, or the entry
- * that documents an argument in a docstring), or a dictionary key (`"name": …`, how
- * settings tables and registries are written). Built once per query from the identifiers
- * it names.
- */
-export function definitionPatterns(identifiers: readonly string[]): RegExp[] {
-  return identifiers.map((identifier) => {
-    // Spell `-` and `_` alike, so `--max-num-seqs` finds `max_num_seqs = …`.
-    const name = identifier
-      .split(/[-_]/)
-      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-      .join('[-_]');
-    // Edge underscores are not part of the name (the query may drop them: `_call_hf_processor`).
-    const word = `(?<!\\w)_*${name}_*(?!\\w)`;
-    const forms = [
-      `\\b(?:def|class)\\s+${word}`,
-      `${word}[ \\t]*(?::[^=\\n]{0,80})?=(?!=)`,
-      `^[ \\t]*${word}[ \\t]*:`,
-      `['"]${word}['"][ \\t]*:`,
-    ];
-    return new RegExp(forms.map((form) => `(?:${form})`).join('|'), 'im');
-  });
-}
-
 /** The index term of an identifier spelling: its pieces between `_` and `-`, lowercased, joined by `_`. */
 export function identifierTerm(identifier: string): string {
   return identifier
@@ -32,4 +5,58 @@ export function identifierTerm(identifier: string): string {
     .filter((piece) => piece.length > 0)
     .join('_')
     .toLowerCase();
+}
+
+// What may follow a defined name (after its edge underscores): `= …` or `: type = …` (an
+// assignment, an annotated field, a keyword default), or `:` (a field, a docstring entry,
+// a dictionary key when the name is quoted).
+const ASSIGNMENT = /[ \t]*(?::[^=\n]{0,80})?=(?!=)/y;
+const COLON = /[ \t]*:/y;
+const DEF_BEFORE = /\b(?:def|class)[ \t]+$/;
+
+function isWordUnit(unit: number): boolean {
+  return (unit >= 97 && unit <= 122) || (unit >= 48 && unit <= 57) || unit === 95 || (unit >= 65 && unit <= 90);
+}
+
+/** True when only spaces and tabs stand between the start of the line and `index`. */
+function startsLine(text: string, index: number): boolean {
+  for (let i = index - 1; i >= 0; i--) {
+    const unit = text.charCodeAt(i);
+    if (unit === 10) return true;
+    if (unit !== 32 && unit !== 9) return false;
+  }
+  return true;
+}
+
+/**
+ * Does `text` define `name` (an identifier term: lowercase, pieces joined by `_`) rather
+ * than merely mention it? A definition is `def name` / `class name`, an assignment or
+ * annotated field (`name = …`, `self.name = …`, `name: int = …`, also a keyword default in
+ * a signature), a line that starts with `name:` (a field without a default, or the entry
+ * that documents an argument in a docstring), or a quoted dictionary key (`"name": …`, how
+ * settings tables and registries are written). Case is ignored and edge underscores are
+ * not part of the name (`_call_hf_processor` defines `call_hf_processor`). `lowered` is
+ * `text` lowercased (the caller lowers a chunk once for all of a query's names).
+ */
+export function definesName(text: string, lowered: string, name: string): boolean {
+  for (let at = lowered.indexOf(name); at >= 0; at = lowered.indexOf(name, at + 1)) {
+    let start = at;
+    while (start > 0 && lowered.charCodeAt(start - 1) === 95) start--;
+    let end = at + name.length;
+    while (end < lowered.length && lowered.charCodeAt(end) === 95) end++;
+    if ((start > 0 && isWordUnit(lowered.charCodeAt(start - 1))) || (end < lowered.length && isWordUnit(lowered.charCodeAt(end)))) continue;
+    const before = text.charCodeAt(start - 1);
+    const quoted = (before === 34 || before === 39) && text.charCodeAt(end) === before;
+    if (quoted) {
+      COLON.lastIndex = end + 1;
+      if (COLON.test(text)) return true;
+      continue;
+    }
+    ASSIGNMENT.lastIndex = end;
+    if (ASSIGNMENT.test(text)) return true;
+    if (DEF_BEFORE.test(text.slice(Math.max(0, start - 16), start))) return true;
+    COLON.lastIndex = end;
+    if (startsLine(text, start) && COLON.test(text)) return true;
+  }
+  return false;
 }

@@ -1,7 +1,8 @@
 import type { Chunk, Explanation, Hit } from '@rag/core';
 import type { Bm25Index } from '../bm25-index.js';
+import type { ResolvedQueryTerm } from '../explain.js';
 import { tokenize } from '../tokenizer/tokenize.js';
-import { definitionPatterns, identifierTerm } from './definitions.js';
+import { definesName, identifierTerm } from './definitions.js';
 import type { RerankOptions } from './options.js';
 import { AUXILIARY, AUXILIARY_QUERY_WORDS, chunkFlags, PROSE, termModalities } from './priors.js';
 import { ChunkScan, coverageScore, phraseScore, type QueryPair } from './proximity.js';
@@ -30,8 +31,8 @@ interface PreparedQuery {
   slotIds: number[];
   /** Weight (query weight · idf) of each slot's term. */
   slotWeights: number[];
-  /** One definition pattern per indexed snake/kebab identifier of the query, with its whole term's slot. */
-  definitions: { pattern: RegExp; slot: number }[];
+  /** The indexed snake/kebab identifiers of the query, as index terms, with their slots. */
+  definitions: { name: string; slot: number }[];
   /** tanh of the mean prose-vs-code log ratio of the query's terms; 0 without a prior. */
   lean: number;
   asksForAuxiliary: boolean;
@@ -92,11 +93,14 @@ export class Reranker {
     return Math.max(k, this.#options.depth);
   }
 
-  /** The best `k` of `candidates` (first-stage hits, best first) after re-scoring. */
-  rerank(query: string, candidates: readonly Hit[], k: number): Hit[] {
+  /**
+   * The best `k` of `candidates` (first-stage hits for `query`, best first) after
+   * re-scoring; `terms` are the query's resolved terms (`Bm25Index.resolveQuery`).
+   */
+  rerank(query: string, terms: readonly ResolvedQueryTerm[], candidates: readonly Hit[], k: number): Hit[] {
     if (candidates.length === 0) return [];
     const top = candidates[0]!.score;
-    const prepared = this.#prepare(query);
+    const prepared = this.#prepare(query, terms);
     try {
       const rescored = candidates.map((hit) => ({ chunkId: hit.chunkId, score: this.#parts(prepared, hit.chunkId, hit.score, top).score }));
       rescored.sort((a, b) => b.score - a.score || a.chunkId - b.chunkId);
@@ -108,7 +112,7 @@ export class Reranker {
 
   /** The second-stage score of `chunkId` and its parts, given its and the best first-stage score. */
   explainParts(query: string, chunkId: number, score: number, top: number): { parts: RerankParts; lean: number; asksForAuxiliary: boolean } {
-    const prepared = this.#prepare(query);
+    const prepared = this.#prepare(query, this.#index.resolveQuery(query));
     try {
       return { parts: this.#parts(prepared, chunkId, score, top), lean: prepared.lean, asksForAuxiliary: prepared.asksForAuxiliary };
     } finally {
@@ -156,11 +160,16 @@ export class Reranker {
     }
     const phrase = o.proximity > 0 ? phraseScore(scan, prepared.pairs, o.proximityWindow) : 0;
     const covered = o.coverage > 0 ? coverageScore(scan, prepared.slotWeights) : 0;
-    // Prose mentions names; only code defines them. The regex runs only where the name occurs.
+    // Prose mentions names; only code defines them. The text is read only where the name occurs.
     let defined = 0;
     if (prepared.definitions.length > 0 && !(flags & PROSE)) {
       const text = this.#chunks[chunkId]!.text;
-      for (const { pattern, slot } of prepared.definitions) if (scan.perSlot[slot]! > 0 && pattern.test(text)) defined++;
+      let lowered: string | undefined;
+      for (const { name, slot } of prepared.definitions) {
+        if (scan.perSlot[slot] === 0) continue;
+        lowered ??= text.toLowerCase();
+        if (definesName(text, lowered, name)) defined++;
+      }
       defined /= prepared.definitions.length;
     }
     const auxiliary = flags & AUXILIARY && !prepared.asksForAuxiliary ? o.auxiliaryFactor : 1;
@@ -170,9 +179,8 @@ export class Reranker {
     return { relative, phrase, covered, defined, auxiliary, side, score: value };
   }
 
-  #prepare(query: string): PreparedQuery {
+  #prepare(query: string, terms: readonly ResolvedQueryTerm[]): PreparedQuery {
     const shape = this.#shape(query);
-    const terms = this.#index.resolveQuery(query);
     const weightOf = new Map(terms.map((term) => [term.term, term]));
     // Every distinct query term gets a slot, in query order.
     const slotIds = terms.map((term) => term.id);
@@ -211,11 +219,15 @@ export class Reranker {
     };
   }
 
-  #definitions(identifiers: readonly string[], slotFor: (term: string) => number): { pattern: RegExp; slot: number }[] {
+  #definitions(identifiers: readonly string[], slotFor: (term: string) => number): { name: string; slot: number }[] {
     if (this.#options.definition === 0) return [];
-    const indexed = identifiers.filter((identifier) => slotFor(identifierTerm(identifier)) >= 0);
-    const patterns = definitionPatterns(indexed);
-    return indexed.map((identifier, i) => ({ pattern: patterns[i]!, slot: slotFor(identifierTerm(identifier)) }));
+    const definitions: { name: string; slot: number }[] = [];
+    for (const identifier of identifiers) {
+      const name = identifierTerm(identifier);
+      const slot = slotFor(name);
+      if (slot >= 0 && !definitions.some((known) => known.name === name)) definitions.push({ name, slot });
+    }
+    return definitions;
   }
 
   #release(prepared: PreparedQuery): void {
