@@ -6,3 +6,4 @@ export * from './offsets.js';
 export * from './fs.js';
 export * from './index-store.js';
 export * from './index-session.js';
+export * from './models.js';

@@ -1,6 +1,5 @@
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { RagError } from '@rag/core';
+import { resolve } from 'node:path';
+import { defaultCacheDir as coreDefaultCacheDir, downloadsAllowedByEnvironment, MODEL_DTYPE_FILE_SUFFIX, RagError } from '@rag/core';
 import { DEFAULT_CORPUS_EMBEDDER_OPTIONS, type CorpusEmbedderOptions } from './corpus/options.js';
 
 /** The sentence-embedding model used when `embedder: 'transformers'` names none. */
@@ -114,31 +113,14 @@ export const DEFAULT_EMBEDDING_OPTIONS: Readonly<Omit<EmbeddingOptions, 'cacheDi
   includeMetadata: true,
 });
 
-/** ONNX file suffix per dtype, as transformers.js names them. */
-export const DTYPE_SUFFIXES: Readonly<Record<string, string>> = Object.freeze({
-  fp32: '',
-  fp16: '_fp16',
-  q8: '_quantized',
-  int8: '_int8',
-  uint8: '_uint8',
-  q4: '_q4',
-  bnb4: '_bnb4',
-  q4f16: '_q4f16',
-});
-
-function isTruthyFlag(value: string | undefined): boolean {
-  return value !== undefined && ['1', 'true', 'yes'].includes(value.toLowerCase());
-}
+/** ONNX file suffix per dtype, as transformers.js names them (shared with @rag/generation). */
+export const DTYPE_SUFFIXES: Readonly<Record<string, string>> = MODEL_DTYPE_FILE_SUFFIX;
 
 /** `$RAG_CACHE_DIR`, else `~/.cache/rag`. */
-export function defaultCacheDir(): string {
-  return resolve(process.env.RAG_CACHE_DIR ?? join(homedir(), '.cache', 'rag'));
-}
+export const defaultCacheDir = (): string => coreDefaultCacheDir();
 
 /** False when the environment asks for offline operation. */
-export function remoteAllowedByEnvironment(): boolean {
-  return !['HF_HUB_OFFLINE', 'TRANSFORMERS_OFFLINE', 'RAG_OFFLINE'].some((name) => isTruthyFlag(process.env[name]));
-}
+export const remoteAllowedByEnvironment = (): boolean => downloadsAllowedByEnvironment();
 
 function invalid(path: string, requirement: string, value: unknown): RagError {
   return new RagError('INVALID_ARGUMENT', `embedding setting ${path} must be ${requirement} (got ${JSON.stringify(value) ?? String(value)}).`, {

@@ -1,7 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { RagError } from '@rag/core';
+import { defaultCacheDir, downloadsAllowedByEnvironment, MODEL_DTYPE_FILE_SUFFIX, RagError } from '@rag/core';
 
 /** The default LLM: Qwen3-0.6B exported to ONNX for transformers.js. */
 export const QWEN3_MODEL_ID = 'onnx-community/Qwen3-0.6B-ONNX';
@@ -10,17 +9,8 @@ export const QWEN3_MODEL_ID = 'onnx-community/Qwen3-0.6B-ONNX';
 export const MODEL_DTYPES = ['q4', 'q8', 'fp32', 'fp16', 'int8', 'uint8', 'q4f16', 'bnb4'] as const;
 export type ModelDtype = (typeof MODEL_DTYPES)[number];
 
-/** The file each dtype loads: `onnx/model<suffix>.onnx` (transformers.js's naming). */
-export const DTYPE_FILE_SUFFIX: Readonly<Record<ModelDtype, string>> = Object.freeze({
-  fp32: '',
-  fp16: '_fp16',
-  q8: '_quantized',
-  int8: '_int8',
-  uint8: '_uint8',
-  q4: '_q4',
-  q4f16: '_q4f16',
-  bnb4: '_bnb4',
-});
+/** The file each dtype loads: `onnx/model<suffix>.onnx` (transformers.js's naming, shared with @rag/embedding). */
+export const DTYPE_FILE_SUFFIX = MODEL_DTYPE_FILE_SUFFIX as Readonly<Record<ModelDtype, string>>;
 
 /**
  * dtype used for a hub model when none is given: 4-bit weights (MatMulNBits) run on
@@ -32,12 +22,10 @@ export const DEFAULT_HUB_DTYPE: ModelDtype = 'q4';
  * Where downloaded models are kept: `$RAG_CACHE_DIR/models`, else `~/.cache/rag/models`
  * (the same place @rag/embedding keeps its models).
  */
-export const DEFAULT_MODEL_CACHE_DIR = join(process.env.RAG_CACHE_DIR ?? join(homedir(), '.cache', 'rag'), 'models');
+export const DEFAULT_MODEL_CACHE_DIR = join(defaultCacheDir(), 'models');
 
-/** Downloads are off when `HF_HUB_OFFLINE`, `TRANSFORMERS_OFFLINE` or `RAG_OFFLINE` is `1`. */
-export function downloadsAllowedByEnvironment(env: NodeJS.ProcessEnv = process.env): boolean {
-  return !['HF_HUB_OFFLINE', 'TRANSFORMERS_OFFLINE', 'RAG_OFFLINE'].some((name) => env[name] === '1');
-}
+/** Downloads are off when `HF_HUB_OFFLINE`, `TRANSFORMERS_OFFLINE` or `RAG_OFFLINE` is 1 (or true/yes). */
+export { downloadsAllowedByEnvironment };
 
 /** How long the reachability check of the hub may take before the model counts as unavailable. */
 export const DEFAULT_DOWNLOAD_CHECK_TIMEOUT_MS = 10_000;

@@ -5,7 +5,11 @@
 const OPEN = '<think>';
 const CLOSE = '</think>';
 
-/** Removes every `<think>…</think>` block, an unclosed trailing one, and a stray leading `…</think>`. */
+/**
+ * Removes every `<think>…</think>` block, an unclosed trailing one, and a stray leading
+ * `…</think>`. Blocks are removed in one left-to-right scan (the same as the streaming
+ * {@link ThinkingFilter}), so text on both sides of a removed block never joins into a new tag.
+ */
 export function stripThinking(text: string): string {
   let out = text;
   const firstClose = out.indexOf(CLOSE);
@@ -13,10 +17,8 @@ export function stripThinking(text: string): string {
   // A close tag with no open tag before it: everything before it was reasoning whose
   // open tag sat in the prompt.
   if (firstClose >= 0 && (firstOpen < 0 || firstOpen > firstClose)) out = out.slice(firstClose + CLOSE.length);
-  out = out.replace(/<think>[\s\S]*?<\/think>/g, '');
-  const open = out.indexOf(OPEN);
-  if (open >= 0) out = out.slice(0, open);
-  return out.trim();
+  const filter = new ThinkingFilter();
+  return (filter.push(out) + filter.flush()).trim();
 }
 
 /** Longest suffix of `text` that is a proper prefix of `tag`. */

@@ -36,6 +36,11 @@ describe('ThinkingFilter', () => {
     expect(streamThrough(['a <', 'b> c <thi'])).toBe('a <b> c <thi');
   });
 
+  it('never joins the text around a removed block into a new tag (found by the property below)', () => {
+    expect(stripThinking('<<think></think>think>')).toBe('<think>');
+    expect(streamThrough(['<', '<think></think>', 'th', 'ink>'])).toBe('<think>');
+  });
+
   it('gives what stripThinking gives, however the text is chunked', () => {
     // Text made of tag fragments, whole blocks and open tags, but never a close tag before
     // its open tag: that one case needs hindsight, which a stream does not have.

@@ -1,0 +1,37 @@
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/**
+ * Model-file conventions shared by every package that loads transformers.js models
+ * (@rag/embedding, @rag/generation), so they cache to one place and obey the same
+ * offline switches.
+ */
+
+/** The ONNX file each dtype loads: `onnx/model<suffix>.onnx` (transformers.js's naming). */
+export const MODEL_DTYPE_FILE_SUFFIX: Readonly<Record<string, string>> = Object.freeze({
+  fp32: '',
+  fp16: '_fp16',
+  q8: '_quantized',
+  int8: '_int8',
+  uint8: '_uint8',
+  q4: '_q4',
+  q4f16: '_q4f16',
+  bnb4: '_bnb4',
+});
+
+/** Environment variables that switch model downloads off when set to 1 / true / yes. */
+export const OFFLINE_ENV_VARS = ['HF_HUB_OFFLINE', 'TRANSFORMERS_OFFLINE', 'RAG_OFFLINE'] as const;
+
+function isTruthyFlag(value: string | undefined): boolean {
+  return value !== undefined && ['1', 'true', 'yes'].includes(value.toLowerCase());
+}
+
+/** False when the environment asks for offline operation (see {@link OFFLINE_ENV_VARS}). */
+export function downloadsAllowedByEnvironment(env: NodeJS.ProcessEnv = process.env): boolean {
+  return !OFFLINE_ENV_VARS.some((name) => isTruthyFlag(env[name]));
+}
+
+/** rag's cache root: `$RAG_CACHE_DIR`, else `~/.cache/rag`. Models go to `<root>/models`. */
+export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(env.RAG_CACHE_DIR ?? join(homedir(), '.cache', 'rag'));
+}
