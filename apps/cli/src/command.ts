@@ -1,3 +1,4 @@
+import { RagError } from '@rag/core';
 import type { FlagSpec, ParsedFlags } from './args.js';
 
 export interface Command {
@@ -26,4 +27,13 @@ export function writeOut(text: string): void {
 
 export function writeErr(text: string, quiet = false): void {
   if (!quiet) process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+/** The trimmed `--query`, refusing an empty one. */
+export function readQuery(flags: ParsedFlags): string {
+  const query = String(flags.query ?? '').trim();
+  if (query.length === 0) {
+    throw new RagError('INVALID_ARGUMENT', '--query is empty.', { hint: 'Pass a question, e.g. --query "How is the cache sized?"' });
+  }
+  return query;
 }

@@ -1,6 +1,6 @@
 import { RagError } from '@rag/core';
 import { answer, toSourceForAnswer, type AnswerResult } from '@rag/generation';
-import { INDEX_DIR_FLAG, JSON_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
+import { INDEX_DIR_FLAG, JSON_FLAG, QUIET_FLAG, readQuery, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { GENERATOR_FLAGS, openGenerator } from '../generators.js';
 import { defaultIndexDir, resolveUserPath } from '../paths.js';
 import { openSearchSession, toMinimalSource } from '../session.js';
@@ -36,10 +36,7 @@ export const answerCommand: Command = {
     'rag answer --query "…" --model_dir ./models/Qwen3-0.6B-ONNX',
   ],
   async run(flags) {
-    const query = (flags.query as string).trim();
-    if (query.length === 0) {
-      throw new RagError('INVALID_ARGUMENT', '--query is empty.', { hint: 'Pass a question, e.g. --query "How is the cache sized?"' });
-    }
+    const query = readQuery(flags);
     const k = (flags.k as number | undefined) ?? DEFAULT_ANSWER_K;
     const indexDir = flags.index_dir ? resolveUserPath(flags.index_dir as string) : defaultIndexDir();
     const session = await openSearchSession(indexDir, flags.retriever as string | undefined, { embeddingModel: flags.embedding_model as string | undefined });

@@ -1,5 +1,4 @@
-import { RagError } from '@rag/core';
-import { INDEX_DIR_FLAG, JSON_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeOut, type Command } from '../command.js';
+import { INDEX_DIR_FLAG, JSON_FLAG, QUIET_FLAG, readQuery, VERBOSE_FLAG, writeOut, type Command } from '../command.js';
 import { defaultIndexDir, resolveUserPath } from '../paths.js';
 import { openSearchSession, searchSources, toMinimalSource } from '../session.js';
 import { EMBEDDING_MODEL_FLAG } from '../retrievers.js';
@@ -25,10 +24,7 @@ export const searchCommand: Command = {
   ],
   examples: ['rag search --query "How do I set the maximum batch size?" --k 5', 'rag search --query "parse_config" --json'],
   async run(flags) {
-    const query = (flags.query as string).trim();
-    if (query.length === 0) {
-      throw new RagError('INVALID_ARGUMENT', '--query is empty.', { hint: 'Pass a question, e.g. --query "How is the cache sized?"' });
-    }
+    const query = readQuery(flags);
     const k = (flags.k as number | undefined) ?? DEFAULT_K;
     const indexDir = flags.index_dir ? resolveUserPath(flags.index_dir as string) : defaultIndexDir();
     const session = await openSearchSession(indexDir, flags.retriever as string | undefined, { embeddingModel: flags.embedding_model as string | undefined });
