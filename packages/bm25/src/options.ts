@@ -161,7 +161,7 @@ export function resolveContextOptions(value: unknown = {}, path = 'context'): Co
 export function resolveRerankOptions(value: unknown = {}, path = 'rerank'): RerankOptions {
   const d = DEFAULT_RERANK_OPTIONS;
   const source = checkKeys(value, path, Object.keys(d));
-  const weight = (key: 'proximity' | 'coverage' | 'modality' | 'definition'): number => readNumber(source, key, path, d[key], isWeight, 'a number in [0, 10]');
+  const weight = (key: 'proximity' | 'coverage' | 'modality' | 'definition' | 'explanation' | 'sectionSupport'): number => readNumber(source, key, path, d[key], isWeight, 'a number in [0, 10]');
   return {
     depth: readNumber(source, 'depth', path, d.depth, (n) => Number.isInteger(n) && n >= 0, 'an integer ≥ 0'),
     proximity: weight('proximity'),
@@ -170,6 +170,8 @@ export function resolveRerankOptions(value: unknown = {}, path = 'rerank'): Rera
     modality: weight('modality'),
     auxiliaryFactor: readNumber(source, 'auxiliaryFactor', path, d.auxiliaryFactor, (n) => n > 0 && n <= 1, 'a number in (0, 1]'),
     definition: weight('definition'),
+    explanation: weight('explanation'),
+    sectionSupport: weight('sectionSupport'),
     dedupe: readBoolean(source, 'dedupe', path, d.dedupe),
   };
 }

@@ -59,11 +59,17 @@ describe('explain', () => {
     const query = 'load_weights from the cache';
     const tree = retriever.explain(query, 0);
     expect(tree.description).toMatch(/^second stage/);
-    const [relative, phrase, covered, defined, auxiliary, prior] = tree.details!;
+    const [relative, phrase, covered, defined, explained, support, auxiliary, prior] = tree.details!;
     expect(relative!.details![0]).toEqual(firstStage.explain(query, 0));
     const { rerank } = retriever.index.options;
     const recomputed =
-      auxiliary!.value * (relative!.value + rerank.proximity * phrase!.value + rerank.coverage * covered!.value + rerank.definition * defined!.value) +
+      auxiliary!.value *
+        (relative!.value +
+          rerank.proximity * phrase!.value +
+          rerank.coverage * covered!.value +
+          rerank.definition * defined!.value +
+          rerank.explanation * explained!.value +
+          rerank.sectionSupport * support!.value) +
       rerank.modality * prior!.value;
     expect(tree.value).toBeCloseTo(recomputed, 12);
   });

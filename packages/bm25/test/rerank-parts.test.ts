@@ -9,10 +9,11 @@ import {
   tableHeaderContexts,
   tokenizeQuery,
 } from '../src/index.js';
-import { definesName } from '../src/rerank/definitions.js';
+import { definesName, explainsName } from '../src/rerank/definitions.js';
 import { chunkFlags, termModalities } from '../src/rerank/priors.js';
 import { ChunkScan, coverageScore, phraseScore } from '../src/rerank/proximity.js';
 import { selectDisjoint } from '../src/rerank/reranker.js';
+import { sectionSupport, unitPaths } from '../src/rerank/sections.js';
 import { makeChunks, rejection } from './helpers.js';
 
 describe('phrase and coverage signals', () => {
@@ -209,5 +210,55 @@ describe('second-stage options', () => {
     const plain = createBm25Retriever(chunks, { rerank: { depth: 0 } });
     expect(plain.reranker).toBeUndefined();
     expect(plain.searchSync('alpha', { k: 2 })).toEqual(plain.index.search('alpha', 2));
+  });
+});
+
+describe('explanation in prose', () => {
+  const explains = (text: string, name: string): boolean => explainsName(text.toLowerCase(), name);
+
+  it('finds a name inside an inline code span, Markdown or RST', () => {
+    expect(explains('The `mm_kwargs` are passed to the processor.', 'mm_kwargs')).toBe(true);
+    expect(explains('Call `self._call_hf_processor(...)` first.', 'call_hf_processor')).toBe(true);
+    expect(explains('Set ``max_num_seqs`` in the config.', 'max_num_seqs')).toBe(true);
+  });
+
+  it('ignores plain mentions, spans that closed before the name, and longer names', () => {
+    expect(explains('mm_kwargs are passed on', 'mm_kwargs')).toBe(false);
+    expect(explains('Use `fn` and then mm_kwargs', 'mm_kwargs')).toBe(false);
+    expect(explains('See `hf_mm_kwargs_extra`.', 'mm_kwargs')).toBe(false);
+    // A span does not run across lines: the backtick of the line above is closed there.
+    expect(explains('a `b\nthen mm_kwargs`', 'mm_kwargs')).toBe(false);
+  });
+});
+
+describe('section support', () => {
+  const chunks = makeChunks([
+    { text: 'a', file_path: 'guide.md', symbol: 'Guide > API > Requests', language: 'markdown' },
+    { text: 'b', file_path: 'guide.md', symbol: 'Guide > API > Responses', language: 'markdown' },
+    { text: 'c', file_path: 'guide.md', symbol: 'Guide > API', language: 'markdown' },
+    { text: 'd', file_path: 'other.md', symbol: 'Other > API > Requests', language: 'markdown' },
+    { text: 'e', file_path: 'app.py', symbol: 'App.run', language: 'python' },
+    { text: 'f', file_path: 'app.py', symbol: 'App.run', language: 'python' },
+    { text: 'g', file_path: 'app.py', symbol: 'App.stop', language: 'python' },
+  ]).map((chunk, id) => ({ ...chunk, first_character_index: id * 10, last_character_index: id * 10 + 5 }));
+  const flags = chunkFlags(chunks);
+  const units = unitPaths(chunks, flags);
+
+  it('puts a docs chunk in its parent section and a code chunk in its own symbol', () => {
+    expect(units).toEqual(['Guide > API', 'Guide > API', 'Guide', 'Other > API', 'App.run', 'App.run', 'App.stop']);
+  });
+
+  it('takes the best other candidate of the same file and unit', () => {
+    const ids = [0, 1, 2, 3, 4, 5, 6];
+    const relative = [1, 0.5, 0.8, 0.9, 0.7, 0.6, 1];
+    // 0 and 1 are sibling sub-sections (and 2 is their parent section, which lies in 2's
+    // own unit `Guide` too); 3 is another file; 4 and 5 are two pieces of App.run, while
+    // App.stop is another method of the class and no support.
+    expect([...sectionSupport(ids, relative, chunks, units, flags)]).toEqual([0.8, 1, 1, 0, 0.6, 0.7, 0]);
+  });
+
+  it('does not count a chunk that overlaps (a nested piece and its section)', () => {
+    const nested = chunks.map((chunk) => ({ ...chunk, first_character_index: 0, last_character_index: 100 }));
+    expect([...sectionSupport([0, 1], [1, 0.5], nested, units, flags)]).toEqual([0, 0]);
   });
 });

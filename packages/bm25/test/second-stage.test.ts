@@ -97,6 +97,54 @@ describe('second stage on the mini corpus', () => {
     expect(ranking('How is the router tested for a wrong method?', {}, 1, over)).toEqual(['tests/test_routing.py#test_router_match_wrong_method']);
   });
 
+  it('explanation: the guide that spells cors_middleware as code beats the function itself', () => {
+    const query = 'what do cors_middleware origins do';
+    // The Middleware section of the guide says what `cors_middleware(origins)` does with
+    // the origins ("adds the CORS header for allowed origins") in prose, which is what a
+    // "what do … do" question asks for. BM25 alone prefers the function, whose symbol is
+    // the identifier; with the explanation signal the docs that name it as code come first.
+    const middleware = 'docs/guide.md#The tinyserve guide 🚀 > Middleware';
+    expect(ranking(query, {}, 2)).toEqual([middleware, 'tinyserve/middleware.py#cors_middleware']);
+    expect(ranking(query, { rerank: { explanation: 0 } }, 2)).toEqual(['tinyserve/middleware.py#cors_middleware', middleware]);
+  });
+
+  it('section support: the section whose sub-section matches outranks a lone match elsewhere', () => {
+    // A docs page the mini corpus lacks: an upload endpoint with an example sub-section, and
+    // a FAQ entry about large requests.
+    const markdown = { kind: 'section' as const, language: 'markdown' as const };
+    const over = withExtraChunks(chunks, [
+      {
+        ...markdown,
+        file_path: 'docs/storage.md',
+        symbol: 'Storage > Upload endpoint',
+        text: '## Upload endpoint\n\nThe upload endpoint stores files in the configured bucket and answers with their URLs.',
+      },
+      {
+        ...markdown,
+        file_path: 'docs/storage.md',
+        symbol: 'Storage > Upload endpoint > Example requests',
+        text: '### Example requests\n\nSend one file as multipart form data:\n\n    curl -F file=@report.pdf http://127.0.0.1:8421/upload\n\nRepeat the field to send several at once.',
+      },
+      {
+        ...markdown,
+        file_path: 'docs/faq.md',
+        symbol: 'FAQ > Large requests',
+        text: '## Large requests\n\nA request larger than the max body setting is refused with 413. Split large uploads into several requests, or raise the limit.',
+      },
+    ]);
+    // withExtraChunks starts every extra chunk at offset 0: give the storage page's two
+    // sections their own, disjoint spans so they count as two separate pieces of evidence.
+    const example = over[over.length - 2]!;
+    const length = example.last_character_index;
+    over[over.length - 2] = { ...example, first_character_index: 200, last_character_index: 200 + length };
+    const query = 'How do I upload several files in one request?';
+    // The example answers it; second is the upload endpoint it belongs to (its sub-section
+    // matched too), not the FAQ entry, which is about the size limit of one request.
+    const expected = ['docs/storage.md#Storage > Upload endpoint > Example requests', 'docs/storage.md#Storage > Upload endpoint', 'docs/faq.md#FAQ > Large requests'];
+    expect(ranking(query, {}, 3, over)).toEqual(expected);
+    expect(ranking(query, { rerank: { sectionSupport: 0 } }, 3, over)).toEqual([expected[0], expected[2], expected[1]]);
+  });
+
   it('keeps every answer of the mini dataset within the top 3', () => {
     // The mini dataset's questions all have one gold span; the second stage must not push
     // any of them out (each question's expected top chunk, by file and offset).

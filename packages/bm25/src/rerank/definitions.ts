@@ -60,3 +60,29 @@ export function definesName(text: string, lowered: string, name: string): boolea
   }
   return false;
 }
+
+/**
+ * Does prose `text` explain `name` (an identifier term, see `definesName`): name it inside
+ * an inline code span (`` `mm_kwargs` ``, ``self.mm_kwargs``, RST's ` ``name`` `)? Prose
+ * cannot define a name, but documentation that spells it as code is where it is
+ * explained; a plain-word mention ("the processor") is not. A name is inside a span
+ * when an odd number of backtick runs precede it on its line. Case and edge underscores
+ * are ignored as in `definesName`; `lowered` is `text` lowercased.
+ */
+export function explainsName(lowered: string, name: string): boolean {
+  for (let at = lowered.indexOf(name); at >= 0; at = lowered.indexOf(name, at + 1)) {
+    let start = at;
+    while (start > 0 && lowered.charCodeAt(start - 1) === 95) start--;
+    let end = at + name.length;
+    while (end < lowered.length && lowered.charCodeAt(end) === 95) end++;
+    if ((start > 0 && isWordUnit(lowered.charCodeAt(start - 1))) || (end < lowered.length && isWordUnit(lowered.charCodeAt(end)))) continue;
+    let runs = 0;
+    for (let i = start - 1; i >= 0; i--) {
+      const unit = lowered.charCodeAt(i);
+      if (unit === 10) break;
+      if (unit === 96 && lowered.charCodeAt(i + 1) !== 96) runs++;
+    }
+    if (runs % 2 === 1) return true;
+  }
+  return false;
+}

@@ -48,6 +48,23 @@ export interface RerankOptions {
    */
   definition: number;
   /**
+   * Weight of the explanation signal, the prose counterpart of `definition`: the share of
+   * the query's snake_case and kebab-case identifiers that a docs chunk spells inside an
+   * inline code span (`` `mm_kwargs` ``). Documentation that names an identifier as code
+   * is where it is explained; a question asked in identifiers may want that page rather
+   * than the dozen functions that take the parameter. In [0, 10]. Default `0.3` (the
+   * definition weight: explaining a name in prose counts as much as defining it in code).
+   */
+  explanation: number;
+  /**
+   * Weight of section support: the best first-stage score (relative to the query's best)
+   * among the other re-scored chunks of the same unit that do not overlap the chunk: the
+   * other pieces of one long function or class body (same symbol), or of one docs section
+   * (same parent heading). Several separate matches in one place say it is the place the
+   * question is about. 0 turns it off. In [0, 10]. Default `0.1`.
+   */
+  sectionSupport: number;
+  /**
    * Return no two hits of one file whose spans overlap: a nested chunk and the section it
    * lies in, or overlapping text windows, would spend two of the k slots on one place.
    * The better scored of the two is kept. Default `true`.
@@ -63,5 +80,7 @@ export const DEFAULT_RERANK_OPTIONS: Readonly<RerankOptions> = Object.freeze({
   modality: 0.2,
   auxiliaryFactor: 0.8,
   definition: 0.3,
+  explanation: 0.3,
+  sectionSupport: 0.1,
   dedupe: true,
 });

@@ -2,11 +2,12 @@ import type { Chunk, Explanation, Hit } from '@rag/core';
 import type { Bm25Index } from '../bm25-index.js';
 import type { ResolvedQueryTerm } from '../explain.js';
 import { tokenize } from '../tokenizer/tokenize.js';
-import { definesName, identifierTerm } from './definitions.js';
+import { definesName, explainsName, identifierTerm } from './definitions.js';
 import type { RerankOptions } from './options.js';
 import { AUXILIARY, AUXILIARY_QUERY_WORDS, chunkFlags, PROSE, termModalities } from './priors.js';
 import { ChunkScan, coverageScore, phraseScore, type QueryPair } from './proximity.js';
 import { createQueryShaper, type QueryShape } from './query.js';
+import { sectionSupport, unitPaths } from './sections.js';
 
 /** The first `k` of `ranked` (best first) that overlap no better hit of the same file. */
 export function selectDisjoint(ranked: readonly Hit[], chunks: readonly Chunk[], k: number): Hit[] {
@@ -44,6 +45,8 @@ export interface RerankParts {
   phrase: number;
   covered: number;
   defined: number;
+  explained: number;
+  support: number;
   auxiliary: number;
   side: number;
   score: number;
@@ -52,11 +55,12 @@ export interface RerankParts {
 /**
  * Re-scores the best first-stage hits of a query (see `RerankOptions`):
  *
- *   score = a · (s / s_top + proximity · phrase + coverage · covered + definition · defined)
+ *   score = a · (s / s_top + proximity · phrase + coverage · covered + definition · defined
+ *                + explanation · explained + sectionSupport · support)
  *           + modality · (1 + side · lean)
  *
- * s is the chunk's BM25F score and s_top the query's best; phrase, covered and defined are
- * in [0, 1]; a is `auxiliaryFactor` for a test/example/benchmark chunk when the query asks for
+ * s is the chunk's BM25F score and s_top the query's best; phrase, covered, defined (code
+ * only), explained (prose only) and support are in [0, 1]; a is `auxiliaryFactor` for a test/example/benchmark chunk when the query asks for
  * none, else 1; lean in (−1, 1) says how prose-like the query's terms are, and side is +1
  * for a prose chunk, −1 for code. The prior is written 1 + side · lean so that no score is
  * negative (fusion methods may drop those); only its difference between chunks matters.
@@ -70,6 +74,7 @@ export class Reranker {
   readonly #auxiliaryTerms: ReadonlySet<string>;
   readonly #shape: (text: string) => QueryShape;
   readonly #slotOf: Int32Array;
+  readonly #units: readonly string[];
   readonly #scan = new ChunkScan();
 
   constructor(index: Bm25Index, chunks: readonly Chunk[]) {
@@ -82,6 +87,7 @@ export class Reranker {
     this.#auxiliaryTerms = new Set(tokenize(AUXILIARY_QUERY_WORDS, options.tokenizer));
     this.#shape = createQueryShaper(options.tokenizer, options.query);
     this.#slotOf = new Int32Array(index.data.dictionary.size).fill(-1);
+    this.#units = unitPaths(chunks, this.#flags);
   }
 
   get options(): RerankOptions {
@@ -102,7 +108,11 @@ export class Reranker {
     const top = candidates[0]!.score;
     const prepared = this.#prepare(query, terms);
     try {
-      const rescored = candidates.map((hit) => ({ chunkId: hit.chunkId, score: this.#parts(prepared, hit.chunkId, hit.score, top).score }));
+      const support = this.#support(
+        candidates.map((hit) => hit.chunkId),
+        candidates.map((hit) => hit.score / top),
+      );
+      const rescored = candidates.map((hit, i) => ({ chunkId: hit.chunkId, score: this.#parts(prepared, hit.chunkId, hit.score, top, support?.[i] ?? 0).score }));
       rescored.sort((a, b) => b.score - a.score || a.chunkId - b.chunkId);
       return this.#options.dedupe ? selectDisjoint(rescored, this.#chunks, k) : rescored.slice(0, k);
     } finally {
@@ -110,11 +120,22 @@ export class Reranker {
     }
   }
 
-  /** The second-stage score of `chunkId` and its parts, given its and the best first-stage score. */
+  /**
+   * The second-stage score of `chunkId` and its parts, given its and the best first-stage
+   * score; section support is taken from the query's first-stage candidates.
+   */
   explainParts(query: string, chunkId: number, score: number, top: number): { parts: RerankParts; lean: number; asksForAuxiliary: boolean } {
-    const prepared = this.#prepare(query, this.#index.resolveQuery(query));
+    const terms = this.#index.resolveQuery(query);
+    const prepared = this.#prepare(query, terms);
     try {
-      return { parts: this.#parts(prepared, chunkId, score, top), lean: prepared.lean, asksForAuxiliary: prepared.asksForAuxiliary };
+      let support = 0;
+      if (this.#options.sectionSupport > 0) {
+        const others = this.#index.searchTerms(terms, this.#options.depth).filter((hit) => hit.chunkId !== chunkId);
+        const ids = [...others.map((hit) => hit.chunkId), chunkId];
+        const relative = [...others.map((hit) => (top > 0 ? hit.score / top : 0)), top > 0 ? score / top : 0];
+        support = this.#support(ids, relative)![ids.length - 1]!;
+      }
+      return { parts: this.#parts(prepared, chunkId, score, top, support), lean: prepared.lean, asksForAuxiliary: prepared.asksForAuxiliary };
     } finally {
       this.#release(prepared);
     }
@@ -127,12 +148,18 @@ export class Reranker {
     const flags = this.#flags[chunkId]!;
     return {
       value: parts.score,
-      description: 'second stage: a · (s / s_top + proximity · phrase + coverage · covered + definition · defined) + modality · (1 + side · lean)',
+      description:
+        'second stage: a · (s / s_top + proximity · phrase + coverage · covered + definition · defined + explanation · explained + sectionSupport · support) + modality · (1 + side · lean)',
       details: [
         { value: parts.relative, description: `s / s_top: BM25F score relative to the query's best (${top})`, details: [first] },
         { value: parts.phrase, description: `phrase: share of adjacent query word pairs found in order within ${o.proximityWindow} words (weight ${o.proximity})` },
         { value: parts.covered, description: `covered: share of the query's term weight found in the chunk (weight ${o.coverage})` },
         { value: parts.defined, description: `defined: share of the query's identifiers this code chunk defines (weight ${o.definition})` },
+        { value: parts.explained, description: `explained: share of the query's identifiers this prose chunk spells as inline code (weight ${o.explanation})` },
+        {
+          value: parts.support,
+          description: `support: best relative first-stage score of another, non-overlapping candidate of the same function or section (weight ${o.sectionSupport})`,
+        },
         {
           value: parts.auxiliary,
           description:
@@ -150,7 +177,12 @@ export class Reranker {
     };
   }
 
-  #parts(prepared: PreparedQuery, chunkId: number, score: number, top: number): RerankParts {
+  /** Section support of each candidate (see `sectionSupport`); `undefined` when it is off. */
+  #support(ids: readonly number[], relative: readonly number[]): Float64Array | undefined {
+    return this.#options.sectionSupport > 0 ? sectionSupport(ids, relative, this.#chunks, this.#units, this.#flags) : undefined;
+  }
+
+  #parts(prepared: PreparedQuery, chunkId: number, score: number, top: number, support: number): RerankParts {
     const o = this.#options;
     const flags = this.#flags[chunkId]!;
     const relative = top > 0 ? score / top : 0;
@@ -162,21 +194,26 @@ export class Reranker {
     const covered = o.coverage > 0 ? coverageScore(scan, prepared.slotWeights) : 0;
     // Prose mentions names; only code defines them. The text is read only where the name occurs.
     let defined = 0;
-    if (prepared.definitions.length > 0 && !(flags & PROSE)) {
+    let explained = 0;
+    if (prepared.definitions.length > 0) {
       const text = this.#chunks[chunkId]!.text;
+      const prose = (flags & PROSE) !== 0;
       let lowered: string | undefined;
+      let found = 0;
       for (const { name, slot } of prepared.definitions) {
         if (scan.perSlot[slot] === 0) continue;
         lowered ??= text.toLowerCase();
-        if (definesName(text, lowered, name)) defined++;
+        if (prose ? explainsName(lowered, name) : definesName(text, lowered, name)) found++;
       }
-      defined /= prepared.definitions.length;
+      if (prose) explained = found / prepared.definitions.length;
+      else defined = found / prepared.definitions.length;
     }
     const auxiliary = flags & AUXILIARY && !prepared.asksForAuxiliary ? o.auxiliaryFactor : 1;
     const side = flags & PROSE ? 1 : -1;
     const value =
-      auxiliary * (relative + o.proximity * phrase + o.coverage * covered + o.definition * defined) + o.modality * (1 + side * prepared.lean);
-    return { relative, phrase, covered, defined, auxiliary, side, score: value };
+      auxiliary * (relative + o.proximity * phrase + o.coverage * covered + o.definition * defined + o.explanation * explained + o.sectionSupport * support) +
+      o.modality * (1 + side * prepared.lean);
+    return { relative, phrase, covered, defined, explained, support, auxiliary, side, score: value };
   }
 
   #prepare(query: string, terms: readonly ResolvedQueryTerm[]): PreparedQuery {
@@ -220,7 +257,7 @@ export class Reranker {
   }
 
   #definitions(identifiers: readonly string[], slotFor: (term: string) => number): { name: string; slot: number }[] {
-    if (this.#options.definition === 0) return [];
+    if (this.#options.definition === 0 && this.#options.explanation === 0) return [];
     const definitions: { name: string; slot: number }[] = [];
     for (const identifier of identifiers) {
       const name = identifierTerm(identifier);
