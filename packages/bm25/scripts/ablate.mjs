@@ -29,6 +29,8 @@ const CONFIGURATIONS = [
   { name: 'nested chunks off', chunking: { nestedChunkSize: 0 } },
   { name: 'table header context off', settings: { context: { tableHeaders: false } } },
   { name: 'query aliases off', settings: { query: { aliases: false } } },
+  { name: 'abbreviations at 0.5', settings: { query: { abbreviations: 0.5 } } },
+  { name: 'abbreviations at 1', settings: { query: { abbreviations: 1 } } },
   { name: 'second stage off', settings: { rerank: { depth: 0 } } },
   { name: 'phrase (proximity) off', settings: { rerank: { proximity: 0 } } },
   { name: 'coverage off', settings: { rerank: { coverage: 0 } } },

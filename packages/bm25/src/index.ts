@@ -25,7 +25,7 @@ export {
   type TokenizerOptions,
 } from './tokenizer/options.js';
 export { foldDerivation, stemWord } from './tokenizer/stem.js';
-export { QUERY_ALIASES, QUESTION_WORDS, STOPWORDS } from './tokenizer/stopwords.js';
+export { QUERY_ABBREVIATIONS, QUERY_ALIASES, QUESTION_WORDS, STOPWORDS } from './tokenizer/stopwords.js';
 export { tokenize, tokenizeQuery, type QueryTerm, type QueryTokenizeOptions } from './tokenizer/tokenize.js';
 export { DEFAULT_RERANK_OPTIONS, type RerankOptions } from './rerank/options.js';
 export { Reranker, selectDisjoint, type RerankParts } from './rerank/reranker.js';

@@ -148,6 +148,7 @@ export function resolveQueryOptions(value: unknown = {}, path = 'query'): QueryO
     dropQuestionWords: readBoolean(source, 'dropQuestionWords', path, d.dropQuestionWords),
     subwordWeight: readNumber(source, 'subwordWeight', path, d.subwordWeight, isUnit, 'a number in [0, 1]'),
     aliases: readBoolean(source, 'aliases', path, d.aliases),
+    abbreviations: readNumber(source, 'abbreviations', path, d.abbreviations, isUnit, 'a number in [0, 1]'),
   };
 }
 

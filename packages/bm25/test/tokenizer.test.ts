@@ -163,3 +163,27 @@ describe('tokenizeQuery', () => {
     expect(QUESTION_WORDS.has('explain')).toBe(true);
   });
 });
+
+describe('query abbreviations', () => {
+  it('are off by default and, when weighted, add the short forms code writes', () => {
+    const plain = tokenizeQuery('the maximum number of sequences').map((t) => t.term);
+    expect(plain).not.toContain('num');
+    const expanded = tokenizeQuery('the maximum number of sequences', { query: { abbreviations: 0.5 } });
+    const byTerm = new Map(expanded.map((t) => [t.term, t.weight]));
+    // max_num_seqs is indexed as max, num, seq (and the whole identifier).
+    expect(byTerm.get('max')).toBe(0.5);
+    expect(byTerm.get('num')).toBe(0.5);
+    expect(byTerm.get('seq')).toBe(0.5);
+    expect(byTerm.get('maximum')).toBe(1);
+  });
+
+  it('never lowers a short form the question already wrote', () => {
+    const terms = new Map(tokenizeQuery('max number', { query: { abbreviations: 0.5 } }).map((t) => [t.term, t.weight]));
+    expect(terms.get('max')).toBe(1);
+    expect(terms.get('num')).toBe(0.5);
+  });
+
+  it('reject weights outside [0, 1]', () => {
+    expect(() => tokenizeQuery('x', { query: { abbreviations: 2 } })).toThrow(/abbreviations/);
+  });
+});

@@ -2,7 +2,7 @@ import { resolveQueryOptions, resolveTokenizerOptions } from '../options.js';
 import { SegmentExpander } from './expand.js';
 import type { QueryOptions, TokenizerOptions } from './options.js';
 import { forEachSegment } from './scan.js';
-import { QUERY_ALIASES, QUESTION_WORDS } from './stopwords.js';
+import { QUERY_ABBREVIATIONS, QUERY_ALIASES, QUESTION_WORDS } from './stopwords.js';
 
 /** A distinct query term and how much it counts. */
 export interface QueryTerm {
@@ -46,6 +46,15 @@ export function createQueryTokenizer(tokenizer: TokenizerOptions, query: QueryOp
         const alias = QUERY_ALIASES.get(term);
         // An alias counts once, as a plain word, however many of its spellings appear.
         if (alias !== undefined && !seen.has(alias)) seen.set(alias, { count: 1, weight: 1 });
+      }
+    }
+    if (query.abbreviations > 0) {
+      for (const term of [...seen.keys()]) {
+        const weight = query.abbreviations * (seen.get(term)?.weight ?? 0);
+        for (const short of QUERY_ABBREVIATIONS.get(term) ?? []) {
+          // Only adds: a question that already writes the short form keeps its own weight.
+          if (!seen.has(short) && weight > 0) seen.set(short, { count: 1, weight });
+        }
       }
     }
     const terms: QueryTerm[] = [];
