@@ -3,7 +3,8 @@ import { defineConfig } from 'tsup';
 // The CLI is bundled: the workspace packages are inlined, so `node dist/cli.js` runs it.
 // Native addons (tree-sitter, onnxruntime, hnswlib) and transformers.js stay external and load from node_modules.
 export default defineConfig({
-  entry: { cli: 'src/cli.ts' },
+  // chunk-worker: @rag/chunking's worker-thread entry, looked up beside the bundle.
+  entry: { cli: 'src/cli.ts', 'chunk-worker': '../../packages/chunking/src/chunk-worker.ts' },
   format: ['esm'],
   dts: false,
   sourcemap: true,

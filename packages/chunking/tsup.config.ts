@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // chunk-worker is the worker-thread entry of parallel chunking; it must sit beside index.js.
+  entry: ['src/index.ts', 'src/chunk-worker.ts'],
   format: ['esm'],
   dts: true,
   sourcemap: true,

@@ -1,11 +1,17 @@
-import type { Chunk, FileRecord, Language, ProgressFn } from '@rag/core';
-import { createChunker, type Chunker } from './chunker.js';
+import { RagError, type Chunk, type FileRecord, type ProgressFn } from '@rag/core';
 import { resolveChunkerOptions, type ChunkerOptions } from './options.js';
+import { chunkFilesInParallel, defaultConcurrency } from './parallel.js';
 import { walkCorpus, type WalkOptions } from './walk.js';
 
 export interface ChunkCorpusOptions extends ChunkerOptions, WalkOptions {
   /** Called after each file is chunked with phase `chunk`, done = files so far, total = file count. */
   onProgress?: ProgressFn;
+  /**
+   * Threads that chunk at once, this one included (worker threads; output is identical).
+   * Integer in [1, 64]. Default: the number of cores, at most 4. Corpora under ~2 M
+   * characters are always chunked in this thread.
+   */
+  concurrency?: number;
 }
 
 export interface ChunkedCorpus {
@@ -17,24 +23,26 @@ export interface ChunkedCorpus {
 
 /** Walks `dir` (see walkCorpus) and chunks every file; chunk ids are global and dense. */
 export async function chunkCorpus(dir: string, options: ChunkCorpusOptions = {}): Promise<ChunkedCorpus> {
-  // Bad options fail before any file is read.
-  resolveChunkerOptions(options);
+  // Bad options fail before any file is read; workers get only these plain values.
+  const chunkerOptions = resolveChunkerOptions(options);
+  const concurrency = options.concurrency ?? defaultConcurrency();
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) {
+    throw new RagError('INVALID_ARGUMENT', `concurrency must be an integer in [1, 64], got ${String(concurrency)}.`, {
+      hint: 'Leave it out to use every core (at most 4).',
+    });
+  }
   const corpus = await walkCorpus(dir, options);
-  const chunkers = new Map<Language, Chunker>();
+  const perFile = await chunkFilesInParallel(corpus, chunkerOptions, concurrency, (done) =>
+    options.onProgress?.({ phase: 'chunk', done, total: corpus.length }),
+  );
   const files: FileRecord[] = [];
   const chunks: Chunk[] = [];
-  for (const [index, file] of corpus.entries()) {
-    let chunker = chunkers.get(file.language);
-    if (!chunker) {
-      chunker = createChunker(file.language, options);
-      chunkers.set(file.language, chunker);
-    }
-    for (const chunk of chunker.chunk(file.text, file.file_path)) {
+  corpus.forEach((file, index) => {
+    for (const chunk of perFile[index]!) {
       chunk.id = chunks.length;
       chunks.push(chunk);
     }
     files.push({ file_path: file.file_path, sha256: file.sha256, bytes: file.bytes, length: file.length, language: file.language });
-    options.onProgress?.({ phase: 'chunk', done: index + 1, total: corpus.length });
-  }
+  });
   return { files, chunks };
 }

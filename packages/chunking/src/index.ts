@@ -14,4 +14,6 @@ export type { Chunker } from './chunker.js';
 export { walkCorpus } from './walk.js';
 export type { CorpusFile, WalkOptions } from './walk.js';
 export { chunkCorpus } from './corpus.js';
+export { chunkFiles, type FileToChunk } from './chunk-files.js';
+export { chunkFilesInParallel, defaultConcurrency, PARALLEL_MIN_CHARS } from './parallel.js';
 export type { ChunkCorpusOptions, ChunkedCorpus } from './corpus.js';

@@ -1,0 +1,90 @@
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { RagError, type Chunk } from '@rag/core';
+import { chunkFiles, type FileToChunk } from './chunk-files.js';
+import type { ChunkerOptions } from './options.js';
+
+/**
+ * Below this much text a worker costs more than it saves: starting one and loading the
+ * tree-sitter grammars takes ~0.1 s, about what one thread chunks 0.5 MB of Python in.
+ */
+export const PARALLEL_MIN_CHARS = 2_000_000;
+
+/** Default thread count: every core, at most 4 (parsing scales little beyond, memory does). */
+export function defaultConcurrency(): number {
+  return Math.max(1, Math.min(4, availableParallelism()));
+}
+
+/**
+ * The worker script beside this module (dist/chunk-worker.js, or chunk-worker.js beside a
+ * bundle that includes it); undefined where there is none (running from sources), and the
+ * caller then chunks in-thread.
+ */
+function workerScript(): URL | undefined {
+  const url = new URL('./chunk-worker.js', import.meta.url);
+  return url.protocol === 'file:' && existsSync(fileURLToPath(url)) ? url : undefined;
+}
+
+/** Splits files into `n` buckets of similar total length (largest first, into the lightest). */
+function balance(files: readonly FileToChunk[], n: number): number[][] {
+  const order = files.map((_, i) => i).sort((a, b) => files[b]!.text.length - files[a]!.text.length || a - b);
+  const buckets: number[][] = Array.from({ length: n }, () => []);
+  const loads = new Array<number>(n).fill(0);
+  for (const i of order) {
+    let lightest = 0;
+    for (let b = 1; b < n; b++) if (loads[b]! < loads[lightest]!) lightest = b;
+    buckets[lightest]!.push(i);
+    loads[lightest]! += files[i]!.text.length;
+  }
+  return buckets.map((bucket) => bucket.sort((a, b) => a - b));
+}
+
+function runWorker(script: URL, files: FileToChunk[], options: ChunkerOptions): Promise<Chunk[][]> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(script, { workerData: { files, options } });
+    worker.once('message', (message: { ok: true; chunks: Chunk[][] } | { ok: false; message: string }) => {
+      void worker.terminate();
+      if (message.ok) resolve(message.chunks);
+      else reject(new RagError('IO_ERROR', `A chunking worker failed: ${message.message}`));
+    });
+    worker.once('error', (error) => reject(new RagError('IO_ERROR', `A chunking worker failed: ${error.message}`, { cause: error })));
+  });
+}
+
+/**
+ * Chunks of each file, in file order, using up to `concurrency` threads (this one
+ * included). Output is identical to in-thread chunking; small corpora, `concurrency` 1 or a
+ * missing worker script chunk in this thread.
+ */
+export async function chunkFilesInParallel(
+  files: readonly FileToChunk[],
+  options: ChunkerOptions,
+  concurrency: number,
+  onFile: (done: number) => void,
+  minChars = PARALLEL_MIN_CHARS,
+): Promise<Chunk[][]> {
+  const totalChars = files.reduce((sum, f) => sum + f.text.length, 0);
+  const script = concurrency > 1 && totalChars >= minChars ? workerScript() : undefined;
+  if (!script) {
+    let done = 0;
+    return chunkFiles(files, options, () => onFile(++done));
+  }
+  const buckets = balance(files, concurrency);
+  // Workers take every bucket but the first; this thread chunks the first meanwhile.
+  const pending = buckets.slice(1).map((bucket) =>
+    runWorker(script, bucket.map((i) => ({ text: files[i]!.text, file_path: files[i]!.file_path, language: files[i]!.language })), options),
+  );
+  let done = 0;
+  const own = chunkFiles(buckets[0]!.map((i) => files[i]!), options, () => onFile(++done));
+  const result: Chunk[][] = new Array(files.length);
+  buckets[0]!.forEach((fileIndex, j) => (result[fileIndex] = own[j]!));
+  const others = await Promise.all(pending);
+  others.forEach((chunksPerFile, w) => {
+    buckets[w + 1]!.forEach((fileIndex, j) => (result[fileIndex] = chunksPerFile[j]!));
+    done += chunksPerFile.length;
+  });
+  onFile(done);
+  return result;
+}

@@ -1,0 +1,36 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { chunkCorpus, chunkFiles, type FileToChunk } from '../src/index.js';
+
+// The worker thread runs the built script (dist/chunk-worker.js): `pnpm test` builds first.
+const dist = new URL('../dist/index.js', import.meta.url);
+
+function sampleFiles(): FileToChunk[] {
+  const files: FileToChunk[] = [];
+  for (let i = 0; i < 30; i++) {
+    const body = Array.from({ length: 40 + i }, (_, j) => `def f_${i}_${j}(x):\n    """Doc 🚀 ${j}."""\n    return x + ${j}\n`).join('\n');
+    files.push({ text: `import os\r\n\r\n${body}`, file_path: `pkg/m${i}.py`, language: 'python' });
+    files.push({ text: `# Title ${i}\n\n${'Some prose, é and 🚀. '.repeat(60 + i)}\n\n## Part\n\n| a | b |\n|---|---|\n| 1 | 2 |\n`, file_path: `docs/d${i}.md`, language: 'markdown' });
+  }
+  return files;
+}
+
+describe('parallel chunking', () => {
+  it('gives exactly the in-thread chunks, in file order, with 2 and 3 threads', async () => {
+    expect(existsSync(fileURLToPath(new URL('../dist/chunk-worker.js', import.meta.url))), 'build @rag/chunking first').toBe(true);
+    const { chunkFilesInParallel } = (await import(dist.href)) as typeof import('../src/index.js');
+    const files = sampleFiles();
+    const expected = chunkFiles(files, {});
+    for (const threads of [2, 3]) {
+      let last = 0;
+      const got = await chunkFilesInParallel(files, {}, threads, (done) => (last = done), 0);
+      expect(got).toEqual(expected);
+      expect(last).toBe(files.length);
+    }
+  });
+
+  it('refuses a concurrency outside [1, 64], naming the option', async () => {
+    await expect(chunkCorpus('.', { concurrency: 0 })).rejects.toThrow(/concurrency must be an integer in \[1, 64\]/);
+  });
+});
