@@ -1,7 +1,8 @@
 import type { ProgressEvent } from '@rag/core';
 
 export interface ProgressReporter {
-  update(event: ProgressEvent): void;
+  /** `extra` is appended to the line, e.g. a second rate such as tokens/s. */
+  update(event: ProgressEvent, extra?: string): void;
   /** Ends the current bar (prints a final line on a terminal). */
   done(): void;
 }
@@ -33,6 +34,7 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, enab
   let started = 0;
   let lastDraw = 0;
   let last: ProgressEvent | undefined;
+  let lastExtra = '';
 
   const line = (event: ProgressEvent): string => {
     const seconds = (performance.now() - started) / 1000;
@@ -42,7 +44,7 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, enab
     const filled = Math.round(fraction * width);
     const bar = `${'█'.repeat(filled)}${'░'.repeat(width - filled)}`;
     const rate = formatRate(event.done, seconds);
-    return `${label.padEnd(14)} ${bar} ${String(Math.round(fraction * 100)).padStart(3)}% ${event.done}/${event.total} ${seconds.toFixed(1)}s ${rate}`;
+    return `${label.padEnd(14)} ${bar} ${String(Math.round(fraction * 100)).padStart(3)}% ${event.done}/${event.total} ${seconds.toFixed(1)}s ${rate}${lastExtra ? ` ${lastExtra}` : ''}`;
   };
 
   const finishPhase = () => {
@@ -53,7 +55,7 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, enab
   };
 
   return {
-    update(event) {
+    update(event, extra = '') {
       if (!enabled) return;
       if (event.phase !== phase) {
         finishPhase();
@@ -62,6 +64,7 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, enab
         lastDraw = 0;
       }
       last = event;
+      lastExtra = extra;
       if (!isTty) return;
       const now = performance.now();
       if (now - lastDraw < 66 && event.done < event.total) return;

@@ -41,7 +41,7 @@ export const answerDatasetCommand: Command = {
         signal: controller.signal,
         onProgress: (p) => {
           tokensPerSecond = p.tokensPerSecond;
-          progress.update({ phase: 'answer', done: p.done, total: p.total });
+          progress.update({ phase: 'answer', done: p.done, total: p.total }, `${p.tokensPerSecond.toFixed(0)} tokens/s`);
         },
       });
       progress.done();
