@@ -33,6 +33,7 @@ export class Bm25Index {
   /** 1 / B_f(d) per field. */
   readonly #inverseNorms: Float64Array[];
   readonly #tokenizeQuery: (text: string) => QueryTerm[];
+  #expansionGate: ((terms: QueryTerm[]) => QueryTerm[]) | undefined;
   /**
    * Scores in float64, not float32: explain() must reproduce a search score exactly and
    * the tests compare top-k with a brute force; the cost is 8 bytes per chunk.
@@ -85,7 +86,7 @@ export class Bm25Index {
   /** The query's terms that occur in the index, with ids and idf-scaled weights. */
   resolveQuery(query: string): ResolvedQueryTerm[] {
     const resolved: ResolvedQueryTerm[] = [];
-    for (const { term, weight } of this.#tokenizeQuery(query)) {
+    for (const { term, weight } of this.#queryTerms(query)) {
       const id = this.data.dictionary.lookup(term);
       if (id < 0) continue;
       const docFrequency = this.data.docFrequencies[id]!;
@@ -191,6 +192,21 @@ export class Bm25Index {
         hint: `Pass an id between 0 and ${this.data.docCount - 1}.`,
       });
     }
-    return explainChunk(this, this.#tokenizeQuery(query), chunkId);
+    return explainChunk(this, this.#queryTerms(query), chunkId);
+  }
+
+  /**
+   * Decides, per query, which expansion terms (`QueryTerm.expansion`) take part; the
+   * retriever installs one that keeps identifier abbreviations for code-leaning questions
+   * only. Search and explain both go through it, so they always agree.
+   */
+  gateQueryExpansions(gate: (terms: QueryTerm[]) => QueryTerm[]): void {
+    this.#expansionGate = gate;
+  }
+
+  #queryTerms(query: string): QueryTerm[] {
+    const terms = this.#tokenizeQuery(query);
+    if (!terms.some((term) => term.expansion)) return terms;
+    return this.#expansionGate ? this.#expansionGate(terms) : terms;
   }
 }

@@ -46,6 +46,16 @@ export class Bm25Retriever implements Retriever {
       });
     }
     this.reranker = chunks !== undefined && index.options.rerank.depth > 0 ? new Reranker(index, chunks) : undefined;
+    const reranker = this.reranker;
+    if (reranker && index.options.query.abbreviations > 0) {
+      // Abbreviations are how code spells words: only a question that reads like a code
+      // question (its own words lean to code) searches them; a docs question keeps its words.
+      index.gateQueryExpansions((terms) => {
+        const ids = terms.filter((t) => !t.expansion).map((t) => index.data.dictionary.lookup(t.term)).filter((id) => id >= 0);
+        const lean = reranker.leanOf(ids);
+        return lean !== undefined && lean < 0 ? terms : terms.filter((t) => !t.expansion);
+      });
+    }
   }
 
   async search(query: string, options: SearchOptions): Promise<Hit[]> {

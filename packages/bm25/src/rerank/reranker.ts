@@ -94,6 +94,19 @@ export class Reranker {
     return this.#options;
   }
 
+  /**
+   * How prose-like a query with these term ids reads, in (−1, 1): tanh of the terms' mean
+   * log ratio of prose to code frequency (see `termModalities`); 0 for no terms, undefined
+   * when the prior is off or the corpus has only one kind of text.
+   */
+  leanOf(termIds: readonly number[]): number | undefined {
+    if (!this.#modalities) return undefined;
+    if (termIds.length === 0) return 0;
+    let sum = 0;
+    for (const id of termIds) sum += this.#modalities[id]!;
+    return Math.tanh(sum / termIds.length);
+  }
+
   /** How many first-stage hits a search for `k` results re-scores. */
   depthFor(k: number): number {
     return Math.max(k, this.#options.depth);
@@ -239,12 +252,7 @@ export class Reranker {
         pairs.push({ first, second, weight: Math.min(weightOf.get(a)!.weight, weightOf.get(b)!.weight) });
       }
     }
-    let lean = 0;
-    if (this.#modalities && terms.length > 0) {
-      let sum = 0;
-      for (const term of terms) sum += this.#modalities[term.id]!;
-      lean = Math.tanh(sum / terms.length);
-    }
+    const lean = this.leanOf(terms.map((term) => term.id)) ?? 0;
     return {
       shape,
       pairs,

@@ -12,6 +12,8 @@ export interface QueryTerm {
    * repeating a word raises its say a little, never linearly.
    */
   weight: number;
+  /** Set on terms the query did not write but an expansion added (abbreviations). */
+  expansion?: true;
 }
 
 /** The index terms of `text`, in order, repeats included. Throws `INVALID_ARGUMENT` on bad options. */
@@ -29,7 +31,7 @@ export function tokenize(text: string, options: Partial<TokenizerOptions> = {}):
 export function createQueryTokenizer(tokenizer: TokenizerOptions, query: QueryOptions): (text: string) => QueryTerm[] {
   const expander = new SegmentExpander(tokenizer, query.dropQuestionWords ? { extraStopwords: QUESTION_WORDS } : {});
   return (text) => {
-    const seen = new Map<string, { count: number; weight: number }>();
+    const seen = new Map<string, { count: number; weight: number; expansion?: true }>();
     const emit = (term: string, isSubword: boolean): void => {
       const weight = isSubword ? query.subwordWeight : 1;
       const entry = seen.get(term);
@@ -53,13 +55,13 @@ export function createQueryTokenizer(tokenizer: TokenizerOptions, query: QueryOp
         const weight = query.abbreviations * (seen.get(term)?.weight ?? 0);
         for (const short of QUERY_ABBREVIATIONS.get(term) ?? []) {
           // Only adds: a question that already writes the short form keeps its own weight.
-          if (!seen.has(short) && weight > 0) seen.set(short, { count: 1, weight });
+          if (!seen.has(short) && weight > 0) seen.set(short, { count: 1, weight, expansion: true });
         }
       }
     }
     const terms: QueryTerm[] = [];
-    for (const [term, { count, weight }] of seen) {
-      if (weight > 0) terms.push({ term, weight: weight * (1 + Math.log(count)) });
+    for (const [term, { count, weight, expansion }] of seen) {
+      if (weight > 0) terms.push(expansion ? { term, weight: weight * (1 + Math.log(count)), expansion } : { term, weight: weight * (1 + Math.log(count)) });
     }
     return terms;
   };
