@@ -32,6 +32,17 @@ describe('rag index', () => {
     expect(result.stderr).toMatch(/warning: .*legacy_notes\.txt.*UTF-8/);
   });
 
+  it('refuses to write over a directory that is not an index, before doing any work', () => {
+    const foreign = join(work, 'my-project');
+    mkdirSync(foreign, { recursive: true });
+    writeFileSync(join(foreign, 'keep.txt'), 'precious');
+    const result = rag(['index', '--corpus_dir', MINI_CORPUS, '--index_dir', foreign]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/Refusing to write an index into .*my-project/);
+    expect(result.stderr).not.toMatch(/chunking/);
+    expect(readFileSync(join(foreign, 'keep.txt'), 'utf8')).toBe('precious');
+  });
+
   it('keeps the previous index when a rebuild fails', () => {
     const before = readFileSync(join(indexDir, 'manifest.json'), 'utf8');
     const result = rag(['index', '--corpus_dir', join(work, 'no-such-dir'), '--index_dir', indexDir]);

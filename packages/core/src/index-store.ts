@@ -1,4 +1,4 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RagError } from './errors.js';
 import { replaceDirectoryAtomic, writeFileAtomic } from './fs.js';
@@ -80,10 +80,41 @@ export function retrieverDir(indexDir: string, name: string): string {
 }
 
 /**
+ * Replacing `dir` deletes what was there, so only an empty or missing directory, or one that
+ * holds a rag index, may be written over: a mistyped `--index_dir ~/project` must not wipe it.
+ */
+export async function assertReplaceableIndexDir(dir: string): Promise<void> {
+  let entries: string[];
+  try {
+    entries = await readdir(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return;
+    if (code === 'ENOTDIR') {
+      throw new RagError('INVALID_ARGUMENT', `${dir} exists and is not a directory.`, { hint: 'Choose another index directory.' });
+    }
+    throw new RagError('IO_ERROR', `Cannot read ${dir}: ${(error as Error).message}`, { cause: error });
+  }
+  if (entries.length === 0) return;
+  let format: unknown;
+  try {
+    format = (JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as { format?: unknown }).format;
+  } catch {
+    format = undefined;
+  }
+  if (format !== INDEX_FORMAT) {
+    throw new RagError('INVALID_ARGUMENT', `Refusing to write an index into ${dir}: it is not empty and holds no rag index, and writing would delete its contents.`, {
+      hint: 'Point the index directory at an empty or new folder (or a previous rag index).',
+    });
+  }
+}
+
+/**
  * Writes a complete index into `dir`, replacing any previous one atomically: a crash or
  * error midway leaves the old index as it was.
  */
 export async function writeIndex(dir: string, input: WriteIndexInput): Promise<IndexManifest> {
+  await assertReplaceableIndexDir(dir);
   const manifest: IndexManifest = {
     format: INDEX_FORMAT,
     formatVersion: INDEX_FORMAT_VERSION,

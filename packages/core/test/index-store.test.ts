@@ -157,3 +157,22 @@ describe('readIndex errors', () => {
     expect((await rejection(() => readIndex(dir))).code).toBe('INDEX_CORRUPT');
   });
 });
+
+describe('writeIndex refuses to replace a directory that is not an index', () => {
+  it('leaves a non-empty foreign directory untouched', async () => {
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'notes.txt'), 'precious');
+    const error = await rejection(() => writeIndex(dir, input()));
+    expect(error.code).toBe('INVALID_ARGUMENT');
+    expect(error.message).toContain('holds no rag index');
+    expect(await readFile(join(dir, 'notes.txt'), 'utf8')).toBe('precious');
+    expect(await readdir(dir)).toEqual(['notes.txt']);
+  });
+
+  it('writes into an empty directory and over a previous index', async () => {
+    await mkdir(dir, { recursive: true });
+    await writeIndex(dir, input('first'));
+    await writeIndex(dir, input('second'));
+    expect(await readFile(join(retrieverDir(dir, 'fake'), 'state.txt'), 'utf8')).toBe('second');
+  });
+});

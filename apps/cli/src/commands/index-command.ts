@@ -1,6 +1,5 @@
-import { stat } from 'node:fs/promises';
 import { chunkCorpus, DEFAULT_MAX_CHUNK_SIZE } from '@rag/chunking';
-import { RagError, writeIndex } from '@rag/core';
+import { assertReplaceableIndexDir, RagError, writeIndex } from '@rag/core';
 import { INDEX_DIR_FLAG, JSON_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { defaultIndexDir, resolveUserPath } from '../paths.js';
 import { createProgress } from '../progress.js';
@@ -36,10 +35,8 @@ export const indexCommand: Command = {
     if (maxChunkSize > BENCHMARK_SPAN_LIMIT) {
       writeErr(`warning: --max_chunk_size ${maxChunkSize} exceeds ${BENCHMARK_SPAN_LIMIT}; benchmark scoring rejects longer spans.`, quiet);
     }
-    const indexDirStat = await stat(indexDir).catch(() => undefined);
-    if (indexDirStat && !indexDirStat.isDirectory()) {
-      throw new RagError('INVALID_ARGUMENT', `--index_dir ${indexDir} exists and is not a directory.`, { hint: 'Choose another --index_dir.' });
-    }
+    // Fails before any work when --index_dir holds something other than a rag index.
+    await assertReplaceableIndexDir(indexDir);
     if (indexDir === corpusDir) {
       throw new RagError('INVALID_ARGUMENT', '--index_dir must not be the corpus directory itself.', { hint: 'Use a separate directory such as .rag/index.' });
     }
