@@ -37,3 +37,12 @@ export function readQuery(flags: ParsedFlags): string {
   }
   return query;
 }
+
+/** Refuses to write a command's output over its own input file. */
+export function assertNotInput(outPath: string, inPath: string, flag: string): void {
+  if (outPath === inPath) {
+    throw new RagError('INVALID_ARGUMENT', `--${flag} would write the output over the input file ${inPath}.`, {
+      hint: `Pick another --${flag}; the output keeps the input's file name.`,
+    });
+  }
+}

@@ -165,6 +165,15 @@ describe('bad input exits non-zero with a clear message and no stack trace', () 
     expect(result.stderr).toMatch(/not valid JSON/);
   });
 
+  it('refuses to write results over the dataset itself', () => {
+    const copy = join(work, 'questions.json');
+    writeFileSync(copy, readFileSync(join(REPO_ROOT, MINI_QUESTIONS)));
+    const result = rag(['search_dataset', '--dataset_path', copy, '--save_directory', work, '--index_dir', indexDir]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/would write the output over the input file/);
+    expect(readFileSync(copy, 'utf8')).toBe(readFileSync(join(REPO_ROOT, MINI_QUESTIONS), 'utf8'));
+  });
+
   it('a dataset with a wrong field type names the field', () => {
     const bad = join(work, 'bad-field.json');
     writeFileSync(bad, JSON.stringify({ rag_questions: [{ question_id: 'a', question: 42 }] }));

@@ -1,7 +1,7 @@
 import { basename, join } from 'node:path';
 import { parseSearchResults } from '@rag/core';
 import { answerDatasetToFile, checkpointPathFor } from '@rag/generation';
-import { INDEX_DIR_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
+import { assertNotInput, INDEX_DIR_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { GENERATOR_FLAGS, openGenerator } from '../generators.js';
 import { defaultIndexDir, resolveUserPath } from '../paths.js';
 import { createProgress } from '../progress.js';
@@ -27,6 +27,7 @@ export const answerDatasetCommand: Command = {
     const resultsPath = resolveUserPath(flags.student_search_results_path as string);
     const results = parseSearchResults(await readTextFile(resultsPath, 'student_search_results_path'), resultsPath);
     const outPath = join(resolveUserPath(flags.save_directory as string), basename(resultsPath));
+    assertNotInput(outPath, resultsPath, 'save_directory');
     const indexDir = flags.index_dir ? resolveUserPath(flags.index_dir as string) : defaultIndexDir();
     const k = (flags.k as number | undefined) ?? results.k;
     const { generator } = await openGenerator(flags, indexDir, { k: k ?? 0, retriever: 'results-file' });

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parseDataset, RagError, writeFileAtomic } from '@rag/core';
-import { INDEX_DIR_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
+import { assertNotInput, INDEX_DIR_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { defaultIndexDir, resolveUserPath } from '../paths.js';
 import { createProgress } from '../progress.js';
 import { openSearchSession, searchSources, toMinimalSource } from '../session.js';
@@ -36,6 +36,8 @@ export const searchDatasetCommand: Command = {
     const quiet = flags.quiet === true;
     const datasetPath = resolveUserPath(flags.dataset_path as string);
     const dataset = parseDataset(await readTextFile(datasetPath, 'dataset_path'), datasetPath);
+    const outPath = join(resolveUserPath(flags.save_directory as string), basename(datasetPath));
+    assertNotInput(outPath, datasetPath, 'save_directory');
     const k = (flags.k as number | undefined) ?? DEFAULT_K;
     const indexDir = flags.index_dir ? resolveUserPath(flags.index_dir as string) : defaultIndexDir();
     const session = await openSearchSession(indexDir, flags.retriever as string | undefined, { embeddingModel: flags.embedding_model as string | undefined });
@@ -51,7 +53,6 @@ export const searchDatasetCommand: Command = {
     }
     progress.done();
     const seconds = (performance.now() - started) / 1000;
-    const outPath = join(resolveUserPath(flags.save_directory as string), basename(datasetPath));
     await writeFileAtomic(outPath, `${JSON.stringify({ search_results: results, k }, null, 2)}\n`);
     writeOut(`Searched ${total} questions with ${session.retriever.name} (k=${k}) in ${seconds.toFixed(2)}s → ${outPath}`);
   },
