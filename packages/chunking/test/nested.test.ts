@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { chunkCorpus, chunkText, DEFAULT_NESTED_CHUNK_SIZE } from '../src/index.js';
@@ -64,8 +64,9 @@ describe('nested chunks', () => {
     expect(splitNested(plain).top).toHaveLength(plain.length);
   });
 
-  it('split a long real section (supported_models.md) into pieces near the size', () => {
-    const raw = fileURLToPath(new URL('../../../../shared/data/raw/vllm-0.10.1/docs/models/supported_models.md', import.meta.url));
+  // The benchmark corpus sits beside developer and CI checkouts, not in a user's clone.
+  const raw = fileURLToPath(new URL('../../../../shared/data/raw/vllm-0.10.1/docs/models/supported_models.md', import.meta.url));
+  it.skipIf(!existsSync(raw))('split a long real section (supported_models.md) into pieces near the size', () => {
     const text = readFileSync(raw, 'utf8');
     const chunks = chunkText(text, 'supported_models.md', 'markdown');
     const { nested } = splitNested(chunks);
