@@ -1,4 +1,4 @@
-import { openIndexSession, type Chunk, type IndexManifest, type Retriever, type Source } from '@rag/core';
+import { openIndexSession, StalenessTracker, type Chunk, type IndexManifest, type Retriever, type Source } from '@rag/core';
 import { invocationDir } from './paths.js';
 import { createRetrieverRegistry, type RetrieverWiring } from './retrievers.js';
 
@@ -29,6 +29,8 @@ export async function openSearchSession(indexDir: string, name?: string, wiring:
 }
 
 export interface RankedSource extends Source {
+  /** The file's path inside the corpus (as the manifest records it). */
+  fileInCorpus: string;
   rank: number;
   score: number;
   start_line: number;
@@ -44,6 +46,7 @@ export async function searchSources(session: SearchSession, query: string, k: nu
     const chunk = session.chunks[hit.chunkId]!;
     return {
       file_path: session.outputPath(chunk.file_path),
+      fileInCorpus: chunk.file_path,
       first_character_index: chunk.first_character_index,
       last_character_index: chunk.last_character_index,
       rank: i + 1,
@@ -63,4 +66,23 @@ export function toMinimalSource(source: Source): Source {
     first_character_index: source.first_character_index,
     last_character_index: source.last_character_index,
   };
+}
+
+/**
+ * Indexed files among `filesInCorpus` whose content changed (or vanished) since indexing,
+ * so their cited offsets may be off. Hashes only files whose size moved or that are read
+ * anyway; costs a stat per distinct file.
+ */
+export async function findStaleFiles(session: SearchSession, filesInCorpus: Iterable<string>): Promise<string[]> {
+  const tracker = new StalenessTracker(session.manifest.corpusDir, session.manifest.files, Number.POSITIVE_INFINITY);
+  const unique = [...new Set(filesInCorpus)];
+  const states = await Promise.all(unique.map((file) => tracker.state(file)));
+  return unique.filter((_, i) => states[i] !== 'fresh').map((file) => session.outputPath(file));
+}
+
+/** The stderr warning for stale cited files, or undefined when there are none. */
+export function describeStale(stale: readonly string[]): string | undefined {
+  if (stale.length === 0) return undefined;
+  const list = stale.slice(0, 3).join(', ') + (stale.length > 3 ? ` and ${stale.length - 3} more` : '');
+  return `warning: ${stale.length} cited file${stale.length === 1 ? '' : 's'} changed since indexing (${list}); offsets may be off. Re-run \`rag index\` to refresh.`;
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { cpSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,6 +91,22 @@ describe('rag search', () => {
     expect(result.status, result.stderr).toBe(0);
     const [source] = JSON.parse(result.stdout).retrieved_sources;
     expect(source.file_path.startsWith('corpus/')).toBe(true);
+  });
+});
+
+describe('staleness', () => {
+  it('flags hits in files changed since indexing, on stderr and in the human listing', () => {
+    const corpus = join(work, 'corpus-copy');
+    cpSync(join(REPO_ROOT, MINI_CORPUS), corpus, { recursive: true });
+    const staleIndex = join(work, 'index-stale');
+    expect(rag(['index', '--corpus_dir', corpus, '--index_dir', staleIndex, '--quiet']).status).toBe(0);
+    const fresh = rag(['search', '--query', 'default port', '--k', '3', '--index_dir', staleIndex]);
+    expect(fresh.stderr).not.toMatch(/changed since indexing/);
+    writeFileSync(join(corpus, 'tinyserve', 'defaults.py'), `# edited\n${readFileSync(join(corpus, 'tinyserve', 'defaults.py'), 'utf8')}`);
+    const stale = rag(['search', '--query', 'default port', '--k', '3', '--index_dir', staleIndex]);
+    expect(stale.status).toBe(0);
+    expect(stale.stderr).toMatch(/warning: 1 cited file changed since indexing \(.*defaults\.py\).*Re-run `rag index`/);
+    expect(stale.stdout).toMatch(/defaults\.py:.*\(changed since indexing\)/);
   });
 });
 

@@ -7,3 +7,4 @@ export * from './fs.js';
 export * from './index-store.js';
 export * from './index-session.js';
 export * from './models.js';
+export * from './staleness.js';

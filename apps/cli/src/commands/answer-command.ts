@@ -3,7 +3,7 @@ import { answer, toSourceForAnswer, type AnswerResult } from '@rag/generation';
 import { INDEX_DIR_FLAG, JSON_FLAG, QUIET_FLAG, readQuery, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { GENERATOR_FLAGS, openGenerator } from '../generators.js';
 import { defaultIndexDir, resolveUserPath } from '../paths.js';
-import { openSearchSession, toMinimalSource } from '../session.js';
+import { describeStale, findStaleFiles, openSearchSession, toMinimalSource } from '../session.js';
 import { RETRIEVER_FLAG } from './search-command.js';
 import { EMBEDDING_MODEL_FLAG } from '../retrievers.js';
 
@@ -45,6 +45,8 @@ export const answerCommand: Command = {
       const chunk = session.chunks[hit.chunkId]!;
       return toSourceForAnswer(chunk, session.outputPath(chunk.file_path));
     });
+    const warning = describeStale(await findStaleFiles(session, hits.map((hit) => session.chunks[hit.chunkId]!.file_path)));
+    if (warning) writeErr(warning, flags.quiet === true);
     const { generator } = await openGenerator(flags, indexDir, { k, retriever: session.retriever.name });
     const controller = abortOnInterrupt();
     const streaming = !flags.json;

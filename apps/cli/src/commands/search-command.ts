@@ -1,6 +1,6 @@
-import { INDEX_DIR_FLAG, JSON_FLAG, QUIET_FLAG, readQuery, VERBOSE_FLAG, writeOut, type Command } from '../command.js';
+import { INDEX_DIR_FLAG, JSON_FLAG, QUIET_FLAG, readQuery, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { defaultIndexDir, resolveUserPath } from '../paths.js';
-import { openSearchSession, searchSources, toMinimalSource } from '../session.js';
+import { describeStale, findStaleFiles, openSearchSession, searchSources, toMinimalSource } from '../session.js';
 import { EMBEDDING_MODEL_FLAG } from '../retrievers.js';
 
 export const DEFAULT_K = 10;
@@ -29,6 +29,9 @@ export const searchCommand: Command = {
     const indexDir = flags.index_dir ? resolveUserPath(flags.index_dir as string) : defaultIndexDir();
     const session = await openSearchSession(indexDir, flags.retriever as string | undefined, { embeddingModel: flags.embedding_model as string | undefined });
     const sources = await searchSources(session, query, k);
+    const stale = new Set(await findStaleFiles(session, sources.map((s) => s.fileInCorpus)));
+    const warning = describeStale([...stale]);
+    if (warning) writeErr(warning, flags.quiet === true);
     if (flags.json) {
       writeOut(JSON.stringify({ question: query, retrieved_sources: sources.map(toMinimalSource) }, null, 2));
       return;
@@ -40,7 +43,8 @@ export const searchCommand: Command = {
     const lines = sources.map((s) => {
       const where = `${s.file_path}:${s.start_line}-${s.end_line}`;
       const what = s.symbol ? `  ${s.kind} ${s.symbol}` : `  ${s.kind}`;
-      return `${String(s.rank).padStart(2)}. ${where}${what}  [chars ${s.first_character_index}-${s.last_character_index}]  score ${s.score.toFixed(3)}`;
+      const changed = stale.has(s.file_path) ? '  (changed since indexing)' : '';
+      return `${String(s.rank).padStart(2)}. ${where}${what}  [chars ${s.first_character_index}-${s.last_character_index}]  score ${s.score.toFixed(3)}${changed}`;
     });
     writeOut(lines.join('\n'));
   },

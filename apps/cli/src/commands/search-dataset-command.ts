@@ -4,7 +4,7 @@ import { parseDataset, RagError, writeFileAtomic } from '@rag/core';
 import { assertNotInput, INDEX_DIR_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { defaultIndexDir, resolveUserPath } from '../paths.js';
 import { createProgress } from '../progress.js';
-import { openSearchSession, searchSources, toMinimalSource } from '../session.js';
+import { describeStale, findStaleFiles, openSearchSession, searchSources, toMinimalSource } from '../session.js';
 import { DEFAULT_K, K_FLAG, RETRIEVER_FLAG } from './search-command.js';
 import { EMBEDDING_MODEL_FLAG } from '../retrievers.js';
 
@@ -44,15 +44,19 @@ export const searchDatasetCommand: Command = {
     const progress = createProgress(process.stderr, !quiet);
     const total = dataset.rag_questions.length;
     const results = [];
+    const cited = new Set<string>();
     const started = performance.now();
     for (const [i, question] of dataset.rag_questions.entries()) {
       const sources = question.question.trim() === '' ? [] : await searchSources(session, question.question, k);
       if (question.question.trim() === '') writeErr(`warning: question ${question.question_id} is empty; it gets no sources.`, quiet);
       results.push({ question_id: question.question_id, question: question.question, retrieved_sources: sources.map(toMinimalSource) });
+      for (const source of sources) cited.add(source.fileInCorpus);
       progress.update({ phase: 'search', done: i + 1, total });
     }
     progress.done();
     const seconds = (performance.now() - started) / 1000;
+    const warning = describeStale(await findStaleFiles(session, cited));
+    if (warning) writeErr(warning, quiet);
     await writeFileAtomic(outPath, `${JSON.stringify({ search_results: results, k }, null, 2)}\n`);
     writeOut(`Searched ${total} questions with ${session.retriever.name} (k=${k}) in ${seconds.toFixed(2)}s → ${outPath}`);
   },

@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FileRecord } from './types.js';
+
+export type FileState = 'fresh' | 'changed' | 'missing';
+
+export interface StalenessReport {
+  /** True when any indexed file changed or disappeared since indexing. */
+  stale: boolean;
+  /** Indexed files whose bytes differ from the index (corpus paths, sorted). */
+  changed: string[];
+  /** Indexed files no longer on disk (corpus paths, sorted). */
+  missing: string[];
+}
+
+interface Observation {
+  checkedAt: number;
+  mtimeMs: number;
+  size: number;
+  state: FileState;
+}
+
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/**
+ * Tells whether indexed files still hold what was indexed. The manifest's sha256 is the
+ * truth; a file is re-hashed only when its size or mtime moved, and its stat is trusted
+ * for `intervalMs`, so asking on every search costs a map lookup.
+ */
+export class StalenessTracker {
+  readonly #root: string;
+  readonly #records: ReadonlyMap<string, FileRecord>;
+  readonly #intervalMs: number;
+  readonly #seen = new Map<string, Observation>();
+  readonly #pending = new Map<string, Promise<FileState>>();
+
+  constructor(corpusDir: string, files: readonly FileRecord[], intervalMs: number) {
+    this.#root = corpusDir;
+    this.#records = new Map(files.map((f) => [f.file_path, f]));
+    this.#intervalMs = intervalMs;
+  }
+
+  /** State of the indexed file `fileInCorpus`; `fresh` for a file the index does not know. */
+  state(fileInCorpus: string): Promise<FileState> | FileState {
+    const seen = this.#seen.get(fileInCorpus);
+    if (seen && performance.now() - seen.checkedAt < this.#intervalMs) return seen.state;
+    let pending = this.#pending.get(fileInCorpus);
+    if (!pending) {
+      pending = this.#observe(fileInCorpus, seen).finally(() => this.#pending.delete(fileInCorpus));
+      this.#pending.set(fileInCorpus, pending);
+    }
+    return pending;
+  }
+
+  /** Records what a reader found when it read the file's bytes itself (saves a second read). */
+  noteContent(fileInCorpus: string, bytes: Uint8Array, mtimeMs: number): FileState {
+    const record = this.#records.get(fileInCorpus);
+    const state: FileState = !record || (record.bytes === bytes.length && record.sha256 === sha256Hex(bytes)) ? 'fresh' : 'changed';
+    this.#seen.set(fileInCorpus, { checkedAt: performance.now(), mtimeMs, size: bytes.length, state });
+    return state;
+  }
+
+  /** Checks every indexed file. */
+  async report(): Promise<StalenessReport> {
+    const paths = [...this.#records.keys()];
+    const states = await Promise.all(paths.map((p) => this.state(p)));
+    const changed: string[] = [];
+    const missing: string[] = [];
+    states.forEach((state, i) => {
+      if (state === 'changed') changed.push(paths[i]!);
+      else if (state === 'missing') missing.push(paths[i]!);
+    });
+    return { stale: changed.length + missing.length > 0, changed: changed.sort(), missing: missing.sort() };
+  }
+
+  async #observe(fileInCorpus: string, previous: Observation | undefined): Promise<FileState> {
+    const record = this.#records.get(fileInCorpus);
+    if (!record) return 'fresh';
+    const path = join(this.#root, fileInCorpus);
+    const info = await stat(path).catch(() => undefined);
+    const checkedAt = performance.now();
+    let state: FileState;
+    if (!info?.isFile()) state = 'missing';
+    else if (previous && previous.state !== 'missing' && previous.mtimeMs === info.mtimeMs && previous.size === info.size) state = previous.state;
+    else if (info.size !== record.bytes) state = 'changed';
+    else {
+      const bytes = await readFile(path).catch(() => undefined);
+      state = bytes === undefined ? 'missing' : sha256Hex(bytes) === record.sha256 ? 'fresh' : 'changed';
+    }
+    this.#seen.set(fileInCorpus, { checkedAt, mtimeMs: info?.mtimeMs ?? 0, size: info?.size ?? 0, state });
+    return state;
+  }
+}
