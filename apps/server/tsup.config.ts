@@ -1,16 +1,15 @@
 import { defineConfig } from 'tsup';
 
-// Two bundles: `index` (the typed API, with declarations) and `server` (the `rag-server`
-// entry). The workspace packages are inlined; fastify, the MCP SDK and zod stay external
-// and load from this package's node_modules. No `require` banner: nothing bundled here
-// needs one, and the CLI, which bundles this package again, adds its own.
+// The `rag-server` entry, bundled like the CLI: the workspace packages are inlined (one copy
+// each); native addons and transformers.js stay external and load from node_modules.
 export default defineConfig({
-  entry: { server: 'src/server.ts', index: 'src/index.ts' },
+  entry: { server: 'src/server.ts' },
   format: ['esm'],
-  dts: { entry: { index: 'src/index.ts' } },
+  dts: false,
   sourcemap: true,
   clean: true,
   target: 'node20',
-  noExternal: [/^@rag\//],
-  external: ['tree-sitter', 'tree-sitter-python', '@tree-sitter-grammars/tree-sitter-markdown', '@huggingface/transformers', 'onnxruntime-node', 'hnswlib-node'],
+  noExternal: [/^@rag\//, 'zod'],
+  external: ['tree-sitter', 'tree-sitter-python', '@tree-sitter-grammars/tree-sitter-markdown', '@huggingface/transformers', 'onnxruntime-node', 'hnswlib-node', 'sharp'],
+  banner: { js: '#!/usr/bin/env node\nimport { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
 });

@@ -1,4 +1,4 @@
-import { isRagError } from '@rag/core';
+import { exitCodeOf, formatRagError, isRagError } from '@rag/core';
 import { formatHelp, parseFlags } from './args.js';
 import type { Command } from './command.js';
 import { answerCommand } from './commands/answer-command.js';
@@ -59,9 +59,9 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     if (isRagError(error)) {
-      process.stderr.write(`error: ${error.format()}\n`);
+      process.stderr.write(`error: ${formatRagError(error)}\n`);
       if (verbose && error.cause) process.stderr.write(`  cause: ${String((error.cause as Error).stack ?? error.cause)}\n`);
-      return error.code === 'INVALID_ARGUMENT' || error.code === 'UNKNOWN_NAME' ? 2 : 1;
+      return exitCodeOf(error);
     }
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`error: unexpected failure in \`rag ${command.name}\`: ${message}\n`);

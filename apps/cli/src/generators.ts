@@ -1,12 +1,5 @@
-import { dirname, join } from 'node:path';
-import {
-  chooseDefaultGenerator,
-  createAnswerCache,
-  createGeneratorRegistry,
-  withAnswerCache,
-  type Generator,
-  type GeneratorSettings,
-} from '@rag/generation';
+import type { GeneratorSettings } from '@rag/generation';
+import { openAnswerGenerator, type OpenedGenerator } from '@rag/service';
 import type { FlagSpec, ParsedFlags } from './args.js';
 import { resolveUserPath } from './paths.js';
 
@@ -19,25 +12,12 @@ export const GENERATOR_FLAGS: FlagSpec[] = [
   { name: 'no_cache', type: 'boolean', description: 'Do not read or write the answer cache' },
 ];
 
-export interface OpenedGenerator {
-  generator: Generator;
-  name: string;
-}
-
-/**
- * Creates the generator the flags ask for, wrapped in the on-disk answer cache. The cache
- * lives beside the index, not inside it, so re-indexing does not wipe it; its keys include
- * every source's content hash, so answers from changed files are never reused.
- */
-export async function openGenerator(flags: ParsedFlags, indexDir: string, context: { k: number; retriever: string }): Promise<OpenedGenerator> {
+/** The generator the flags ask for, with the answer cache beside the index unless --no_cache. */
+export function openGenerator(flags: ParsedFlags, indexDir: string, context: { k: number; retriever: string }): Promise<OpenedGenerator> {
   const settings: GeneratorSettings = {};
   if (flags.model_dir) settings.modelDir = resolveUserPath(flags.model_dir as string);
   if (flags.max_new_tokens) settings.maxNewTokens = flags.max_new_tokens as number;
   if (flags.context_tokens) settings.contextTokens = flags.context_tokens as number;
   if (flags.dtype) settings.dtype = flags.dtype as GeneratorSettings['dtype'];
-  const name = (flags.generator as string | undefined) ?? (settings.modelDir ? settings.modelDir : chooseDefaultGenerator(settings));
-  const generator = await createGeneratorRegistry().create(name, settings);
-  if (flags.no_cache) return { generator, name };
-  const cache = createAnswerCache(join(dirname(indexDir), 'answer-cache'));
-  return { generator: withAnswerCache(generator, cache, context), name };
+  return openAnswerGenerator({ name: flags.generator as string | undefined, settings, indexDir, noCache: flags.no_cache === true, context });
 }

@@ -2,16 +2,15 @@
 // server as `rag serve`, and `rag-server mcp` for MCP over stdio, without the rest of the CLI.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { isRagError, RagError } from '@rag/core';
-import { startServer } from './create-server.js';
-import { serveMcpOverStdio } from './mcp/stdio.js';
-import { DEFAULT_HOST, DEFAULT_MAX_CONCURRENT_ANSWERS, DEFAULT_MAX_QUEUED_ANSWERS, DEFAULT_PORT, isLoopbackHost, type ServerOptions } from './options.js';
+import { exitCodeOf, formatRagError, isRagError, RagError } from '@rag/core';
+import { DEFAULT_HOST, DEFAULT_PORT, isLoopbackHost, serveMcpOverStdio, startServer, type ServerOptions } from '@rag/server';
+import { createDefaultRetrieverRegistry, embeddingSettingsFor, DEFAULT_MAX_CONCURRENT_ANSWERS, DEFAULT_MAX_QUEUED_ANSWERS } from '@rag/service';
 
 const USAGE = `Usage:
   rag-server [serve] [--index_dir DIR] [--port ${DEFAULT_PORT}] [--host ${DEFAULT_HOST}] [--retriever NAME]
              [--generator NAME] [--model_dir DIR] [--max_concurrent_answers ${DEFAULT_MAX_CONCURRENT_ANSWERS}]
-             [--max_queued_answers ${DEFAULT_MAX_QUEUED_ANSWERS}] [--log]
-  rag-server mcp [--index_dir DIR] [--retriever NAME]
+             [--max_queued_answers ${DEFAULT_MAX_QUEUED_ANSWERS}] [--embedding_model NAME|DIR] [--log]
+  rag-server mcp [--index_dir DIR] [--retriever NAME] [--embedding_model NAME|DIR]
 
 --index_dir defaults to $RAG_INDEX_DIR, else ./.rag/index.`;
 
@@ -20,6 +19,7 @@ const OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string' },
   retriever: { type: 'string' },
+  embedding_model: { type: 'string' },
   generator: { type: 'string' },
   model_dir: { type: 'string' },
   max_concurrent_answers: { type: 'string' },
@@ -50,13 +50,14 @@ async function main(argv: string[]): Promise<void> {
     throw new RagError('INVALID_ARGUMENT', `Unexpected argument "${positionals.join(' ')}".`, { hint: USAGE });
   }
   const indexDir = resolve(values.index_dir ?? process.env.RAG_INDEX_DIR ?? '.rag/index');
+  const retrievers = createDefaultRetrieverRegistry({ embedding: embeddingSettingsFor(values.embedding_model, process.cwd()) });
   if (mode === 'mcp') {
-    const mcp = await serveMcpOverStdio({ indexDir, ...(values.retriever ? { retriever: values.retriever } : {}) });
+    const mcp = await serveMcpOverStdio({ indexDir, retrievers, ...(values.retriever ? { retriever: values.retriever } : {}) });
     process.stderr.write(`rag MCP server on stdio (index ${indexDir})\n`);
     await mcp.closed;
     return;
   }
-  const options: ServerOptions = { indexDir, logRequests: values.log === true };
+  const options: ServerOptions = { indexDir, retrievers, logRequests: values.log === true };
   const port = integer('port', values.port);
   if (port !== undefined) options.port = port;
   if (values.host) options.host = values.host;
@@ -89,7 +90,7 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     process.exitCode = 2;
     return;
   }
-  if (isRagError(error)) process.stderr.write(`error: ${error.format()}\n`);
-  else process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exitCode = isRagError(error) && error.code === 'INVALID_ARGUMENT' ? 2 : 1;
+  if (isRagError(error)) process.stderr.write(`error: ${formatRagError(error)}\n`);
+  else process.stderr.write(`error: unexpected failure: ${error instanceof Error ? error.message : String(error)}\n  hint: please report it.\n`);
+  process.exitCode = exitCodeOf(error);
 });

@@ -8,3 +8,4 @@ export * from './index-store.js';
 export * from './index-session.js';
 export * from './models.js';
 export * from './staleness.js';
+export * from './options.js';

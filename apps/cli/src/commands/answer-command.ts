@@ -2,10 +2,11 @@ import { RagError } from '@rag/core';
 import { answer, toSourceForAnswer, type AnswerResult } from '@rag/generation';
 import { INDEX_DIR_FLAG, JSON_FLAG, QUIET_FLAG, readQuery, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { GENERATOR_FLAGS, openGenerator } from '../generators.js';
-import { defaultIndexDir, resolveUserPath } from '../paths.js';
-import { describeStale, findStaleFiles, openSearchSession, toMinimalSource } from '../session.js';
+import { defaultIndexDir, invocationDir, resolveUserPath } from '../paths.js';
+import { findStaleFiles, openSearchSession, toMinimalSource } from '@rag/service';
+import { describeStale } from '../stale.js';
 import { RETRIEVER_FLAG } from './search-command.js';
-import { EMBEDDING_MODEL_FLAG } from '../retrievers.js';
+import { createRetrieverRegistry, EMBEDDING_MODEL_FLAG } from '../retrievers.js';
 
 export const DEFAULT_ANSWER_K = 5;
 
@@ -39,7 +40,11 @@ export const answerCommand: Command = {
     const query = readQuery(flags);
     const k = (flags.k as number | undefined) ?? DEFAULT_ANSWER_K;
     const indexDir = flags.index_dir ? resolveUserPath(flags.index_dir as string) : defaultIndexDir();
-    const session = await openSearchSession(indexDir, flags.retriever as string | undefined, { embeddingModel: flags.embedding_model as string | undefined });
+    const session = await openSearchSession(indexDir, {
+      retriever: flags.retriever as string | undefined,
+      retrievers: createRetrieverRegistry(flags.embedding_model as string | undefined),
+      pathBase: invocationDir(),
+    });
     const hits = await session.retriever.search(query, { k });
     const sources = hits.map((hit) => {
       const chunk = session.chunks[hit.chunkId]!;

@@ -1,11 +1,11 @@
 import { basename, join } from 'node:path';
 import { parseSearchResults } from '@rag/core';
 import { answerDatasetToFile, checkpointPathFor } from '@rag/generation';
+import { createIndexedSpanReader } from '@rag/service';
 import { assertNotInput, INDEX_DIR_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { GENERATOR_FLAGS, openGenerator } from '../generators.js';
-import { defaultIndexDir, resolveUserPath } from '../paths.js';
+import { defaultIndexDir, invocationDir, resolveUserPath } from '../paths.js';
 import { createProgress } from '../progress.js';
-import { createSpanReader } from '../span-reader.js';
 import { abortOnInterrupt } from './answer-command.js';
 import { readTextFile } from './search-dataset-command.js';
 
@@ -37,7 +37,7 @@ export const answerDatasetCommand: Command = {
     try {
       const result = await answerDatasetToFile(results, outPath, {
         generator,
-        readSpan: createSpanReader(),
+        readSpan: await createIndexedSpanReader(indexDir, invocationDir()),
         ...(k === undefined ? {} : { k }),
         signal: controller.signal,
         onProgress: (p) => {

@@ -3,7 +3,8 @@ import { assertReplaceableIndexDir, RagError, writeIndex } from '@rag/core';
 import { INDEX_DIR_FLAG, JSON_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { defaultIndexDir, resolveUserPath } from '../paths.js';
 import { createProgress } from '../progress.js';
-import { createRetrieverRegistry, DEFAULT_RETRIEVER, EMBEDDING_MODEL_FLAG } from '../retrievers.js';
+import { DEFAULT_RETRIEVER } from '@rag/service';
+import { createRetrieverRegistry, EMBEDDING_MODEL_FLAG } from '../retrievers.js';
 import { VERSION } from '../version.js';
 
 /** The benchmark rejects spans over 2,000 characters; larger chunks are allowed but warned about. */
@@ -25,7 +26,7 @@ export const indexCommand: Command = {
   examples: ['rag index --corpus_dir datasets/mini/corpus', 'cd ../shared && rag index --corpus_dir data/raw --index_dir /tmp/vllm-index'],
   async run(flags) {
     const quiet = flags.quiet === true;
-    const registry = createRetrieverRegistry({ embeddingModel: flags.embedding_model as string | undefined });
+    const registry = createRetrieverRegistry(flags.embedding_model as string | undefined);
     const retrieverName = (flags.retriever as string | undefined) ?? DEFAULT_RETRIEVER;
     const factory = registry.get(retrieverName);
     const corpusDirAsGiven = flags.corpus_dir as string;

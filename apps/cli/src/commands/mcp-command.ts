@@ -13,7 +13,7 @@ export const mcpCommand: Command = {
     const { serveMcpOverStdio } = await import('@rag/server');
     const options: Parameters<typeof serveMcpOverStdio>[0] = {
       indexDir: flags.index_dir ? resolveUserPath(flags.index_dir as string) : defaultIndexDir(),
-      retrievers: createRetrieverRegistry({ embeddingModel: flags.embedding_model as string | undefined }),
+      retrievers: createRetrieverRegistry(flags.embedding_model as string | undefined),
       pathBase: invocationDir(),
     };
     if (flags.retriever !== undefined) options.retriever = flags.retriever as string;

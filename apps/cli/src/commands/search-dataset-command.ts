@@ -2,11 +2,12 @@ import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parseDataset, RagError, writeFileAtomic } from '@rag/core';
 import { assertNotInput, INDEX_DIR_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
-import { defaultIndexDir, resolveUserPath } from '../paths.js';
+import { defaultIndexDir, invocationDir, resolveUserPath } from '../paths.js';
 import { createProgress } from '../progress.js';
-import { describeStale, findStaleFiles, openSearchSession, searchSources, toMinimalSource } from '../session.js';
+import { findStaleFiles, openSearchSession, searchSources, toMinimalSource } from '@rag/service';
+import { describeStale } from '../stale.js';
 import { DEFAULT_K, K_FLAG, RETRIEVER_FLAG } from './search-command.js';
-import { EMBEDDING_MODEL_FLAG } from '../retrievers.js';
+import { createRetrieverRegistry, EMBEDDING_MODEL_FLAG } from '../retrievers.js';
 
 export async function readTextFile(path: string, flag: string): Promise<string> {
   try {
@@ -40,7 +41,11 @@ export const searchDatasetCommand: Command = {
     assertNotInput(outPath, datasetPath, 'save_directory');
     const k = (flags.k as number | undefined) ?? DEFAULT_K;
     const indexDir = flags.index_dir ? resolveUserPath(flags.index_dir as string) : defaultIndexDir();
-    const session = await openSearchSession(indexDir, flags.retriever as string | undefined, { embeddingModel: flags.embedding_model as string | undefined });
+    const session = await openSearchSession(indexDir, {
+      retriever: flags.retriever as string | undefined,
+      retrievers: createRetrieverRegistry(flags.embedding_model as string | undefined),
+      pathBase: invocationDir(),
+    });
     const progress = createProgress(process.stderr, !quiet);
     const total = dataset.rag_questions.length;
     const results = [];

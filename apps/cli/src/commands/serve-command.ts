@@ -36,7 +36,7 @@ export const serveCommand: Command = {
     const { isLoopbackHost, startServer } = await import('@rag/server');
     const options: ServerOptions = {
       indexDir: flags.index_dir ? resolveUserPath(flags.index_dir as string) : defaultIndexDir(),
-      retrievers: createRetrieverRegistry({ embeddingModel: flags.embedding_model as string | undefined }),
+      retrievers: createRetrieverRegistry(flags.embedding_model as string | undefined),
       pathBase: invocationDir(),
       logRequests: flags.log === true,
     };

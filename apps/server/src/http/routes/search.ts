@@ -1,7 +1,0 @@
-import type { FastifyInstance } from 'fastify';
-import type { RagService, SearchRequest } from '../../service.js';
-import { searchSchema } from '../schemas.js';
-
-export function registerSearchRoute(app: FastifyInstance, service: RagService): void {
-  app.post<{ Body: SearchRequest }>('/search', { schema: searchSchema }, (request) => service.search(request.body));
-}

@@ -1,0 +1,102 @@
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { classifyError, type ErrorBody } from '../errors.js';
+import { isLoopbackHost } from '../options.js';
+import type { RagService } from '@rag/service';
+import { SERVER_VERSION } from '../version.js';
+import { registerAnswerRoute } from './routes/answer.js';
+import { registerMcpRoute } from './routes/mcp.js';
+import { registerPageRoutes } from './routes/page.js';
+import { registerSearchRoute } from './routes/search.js';
+import { registerSourcesRoute } from './routes/sources.js';
+import { registerStatusRoutes } from './routes/status.js';
+import { describeValidation } from './validation.js';
+
+export interface AppOptions {
+  bodyLimit: number;
+  logRequests: boolean;
+  /** The interface the server binds; on loopback, requests must name a loopback Host too. */
+  host: string;
+}
+
+/** `localhost:8000` → `localhost`, `[::1]:8000` → `::1`. */
+function hostnameOf(hostHeader: string): string {
+  const bracketed = /^\[([^\]]+)\]/.exec(hostHeader);
+  if (bracketed) return bracketed[1]!;
+  const colon = hostHeader.lastIndexOf(':');
+  return colon === -1 ? hostHeader : hostHeader.slice(0, colon);
+}
+
+function send(statusCode: number, body: ErrorBody): ErrorBody & { statusCode: number } {
+  return { statusCode, ...body };
+}
+
+/** The Fastify app: routes, validation, errors, OpenAPI. Not listening yet. */
+export async function buildApp(service: RagService, options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    bodyLimit: options.bodyLimit,
+    logger: options.logRequests ? { level: 'info' } : false,
+    // Open event streams and keep-alive sockets must not hold `close()` up.
+    forceCloseConnections: true,
+    // Unknown fields are errors, not silently dropped, so a typo (`kk`) is reported; and
+    // `"query": 42` is an error, not the string "42" (query strings convert their numbers
+    // themselves, see the /sources route).
+    ajv: { customOptions: { removeAdditional: false, allErrors: false, coerceTypes: false } },
+  });
+
+  if (isLoopbackHost(options.host)) {
+    // A page on another site could resolve its own name to 127.0.0.1 (DNS rebinding) and
+    // read the corpus through this server; a loopback server answers loopback names only.
+    app.addHook('onRequest', async (request, reply) => {
+      const host = request.headers.host;
+      if (host !== undefined && !isLoopbackHost(hostnameOf(host))) {
+        return reply.code(403).send(send(403, { code: 'FORBIDDEN_HOST', message: `Host ${host} is not served here.`, hint: 'Use http://127.0.0.1 or http://localhost.' }));
+      }
+      return undefined;
+    });
+  }
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('x-content-type-options', 'nosniff');
+    return payload;
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error.validation) {
+      const { message, field } = describeValidation(error.validation, error.validationContext);
+      return reply.code(400).send({ ...send(400, { code: 'INVALID_ARGUMENT', message, hint: 'See /openapi.json for the expected fields.' }), field });
+    }
+    // Fastify's own refusals (body too large, bad JSON, wrong content type) keep their status.
+    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 && error.code?.startsWith('FST_')) {
+      return reply.code(error.statusCode).send(send(error.statusCode, { code: error.code, message: error.message }));
+    }
+    const { status, body } = classifyError(error);
+    if (status >= 500) request.log.error(error);
+    if (body.code === 'QUEUE_FULL') reply.header('retry-after', '2');
+    return reply.code(status).send(send(status, body));
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send(send(404, { code: 'NOT_FOUND', message: `No route ${request.method} ${request.url.split('?')[0]}.`, hint: 'GET /openapi.json lists the routes.' })),
+  );
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'rag server',
+        version: SERVER_VERSION,
+        description:
+          'Search a codebase and its docs and answer questions with exactly-cited spans. Offsets are Unicode code points of ' +
+          'the file as decoded from UTF-8 (\\r\\n counts as two), end exclusive; lines are 1-based.',
+      },
+      tags: [{ name: 'search' }, { name: 'answer' }, { name: 'sources' }, { name: 'status' }, { name: 'mcp' }],
+    },
+  });
+
+  registerSearchRoute(app, service);
+  registerAnswerRoute(app, service);
+  registerSourcesRoute(app, service);
+  registerStatusRoutes(app, service);
+  registerMcpRoute(app, service);
+  registerPageRoutes(app);
+  return app;
+}

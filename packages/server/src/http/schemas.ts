@@ -1,0 +1,220 @@
+import { MAX_K, MAX_QUERY_LENGTH } from '@rag/service';
+
+/**
+ * JSON Schemas of every request and response: Fastify validates requests with them,
+ * serializes responses with them, and @fastify/swagger turns them into /openapi.json.
+ */
+
+const query = { type: 'string', minLength: 1, maxLength: MAX_QUERY_LENGTH, description: 'The question or keywords.' } as const;
+const k = { type: 'integer', minimum: 1, maximum: MAX_K } as const;
+const name = { type: 'string', minLength: 1, maxLength: 200 } as const;
+const offset = { type: 'integer', minimum: 0, description: 'Unicode code-point offset into the file.' } as const;
+
+const lines = {
+  type: 'object',
+  required: ['start', 'end'],
+  properties: { start: { type: 'integer', description: '1-based first line' }, end: { type: 'integer', description: '1-based last line (inclusive)' } },
+} as const;
+
+const source = {
+  type: 'object',
+  required: ['file_path', 'first_character_index', 'last_character_index'],
+  properties: {
+    file_path: { type: 'string' },
+    first_character_index: { type: 'integer', description: 'Code-point offset of the first character (inclusive).' },
+    last_character_index: { type: 'integer', description: 'Code-point offset one past the last character (exclusive).' },
+  },
+} as const;
+
+const hit = {
+  type: 'object',
+  required: ['rank', 'file_path', 'first_character_index', 'last_character_index', 'lines', 'symbol', 'kind', 'score', 'stale'],
+  properties: {
+    rank: { type: 'integer' },
+    ...source.properties,
+    lines,
+    symbol: { type: 'string', description: "Qualified symbol or heading path; '' if none." },
+    kind: { type: 'string' },
+    score: { type: 'number' },
+    stale: { type: 'boolean', description: 'The file changed on disk since indexing; the span may have moved.' },
+  },
+} as const;
+
+export const errorResponse = {
+  type: 'object',
+  required: ['statusCode', 'code', 'message'],
+  properties: {
+    statusCode: { type: 'integer' },
+    code: { type: 'string', description: 'Stable error code, e.g. INVALID_ARGUMENT, NOT_FOUND, QUEUE_FULL.' },
+    message: { type: 'string' },
+    hint: { type: 'string', description: 'How to fix the problem.' },
+    field: { type: 'string', description: 'The request field that failed validation.' },
+  },
+} as const;
+
+const searchResult = {
+  type: 'object',
+  required: ['question', 'retriever', 'retrieved_sources', 'hits'],
+  properties: {
+    question: { type: 'string' },
+    retriever: { type: 'string' },
+    retrieved_sources: { type: 'array', items: source },
+    hits: { type: 'array', items: hit },
+  },
+} as const;
+
+export const searchSchema = {
+  summary: 'Retrieve the spans that best match a question',
+  tags: ['search'],
+  body: {
+    type: 'object',
+    required: ['query'],
+    additionalProperties: false,
+    properties: { query, k: { ...k, description: 'Number of hits (default 10).' }, retriever: { ...name, description: "One of the index's retrievers." } },
+  },
+  response: { 200: searchResult, '4xx': errorResponse, '5xx': errorResponse },
+} as const;
+
+const citedSource = {
+  type: 'object',
+  required: ['n', 'file_path', 'first_character_index', 'last_character_index', 'lines', 'symbol'],
+  properties: {
+    n: { type: 'integer', description: 'The [n] used in the answer: the n-th hit.' },
+    ...source.properties,
+    lines,
+    symbol: { type: 'string' },
+    quotes: { type: 'array', items: { type: 'object', properties: { first_character_index: { type: 'integer' }, last_character_index: { type: 'integer' } } } },
+  },
+} as const;
+
+const answerProperties = {
+  question: { type: 'string' },
+  answer: { type: 'string' },
+  cited_sources: { type: 'array', items: citedSource },
+  dropped_citations: { type: 'array', items: { type: 'integer' } },
+  generator: { type: 'string' },
+  model_id: { type: 'string' },
+  finish_reason: { type: 'string', enum: ['stop', 'length'] },
+  sources_used: { type: 'integer' },
+  prompt_tokens: { type: 'integer' },
+  generated_tokens: { type: 'integer' },
+  elapsed_ms: { type: 'integer' },
+} as const;
+
+export const answerSchema = {
+  summary: 'Answer a question from the retrieved spans, with citations',
+  description:
+    'Returns JSON, or with `Accept: text/event-stream` or `"stream": true` a stream of server-sent events: ' +
+    '`sources` (the hits, as /search returns them), `queued` (only when waiting for the model), `token` ({text}, ' +
+    'in order), then exactly one `done` (the answer, as the JSON response) or `error` ({code, message, hint}). ' +
+    'Closing the stream cancels the generation. 503 QUEUE_FULL when too many answers are pending.',
+  tags: ['answer'],
+  body: {
+    type: 'object',
+    required: ['query'],
+    additionalProperties: false,
+    properties: {
+      query,
+      k: { ...k, description: 'Sources handed to the generator (default 5).' },
+      generator: { ...name, description: 'Generator name, e.g. extractive or qwen3 (default: the server’s).' },
+      retriever: name,
+      stream: { type: 'boolean', description: 'Stream server-sent events instead of one JSON response.' },
+    },
+  },
+  response: {
+    200: {
+      description: 'The answer (JSON), or a text/event-stream when streaming.',
+      type: 'object',
+      required: ['question', 'answer', 'cited_sources', 'generator', 'retrieved_sources', 'hits'],
+      properties: { ...answerProperties, retriever: { type: 'string' }, retrieved_sources: { type: 'array', items: source }, hits: { type: 'array', items: hit } },
+    },
+    '4xx': errorResponse,
+    '5xx': errorResponse,
+  },
+} as const;
+
+export const sourcesSchema = {
+  summary: 'The exact text of a span of an indexed file',
+  description: 'Only files of the indexed corpus are served; `..`, absolute paths and links leading out of the corpus are refused.',
+  tags: ['sources'],
+  querystring: {
+    type: 'object',
+    required: ['file_path'],
+    additionalProperties: false,
+    properties: {
+      file_path: { type: 'string', minLength: 1, maxLength: 4096, description: 'As /search returns it, or a path inside the corpus.' },
+      start: { ...offset, description: 'First code point (inclusive); default 0.' },
+      end: { ...offset, description: 'One past the last code point; default the end of the file.' },
+    },
+  },
+  response: {
+    200: {
+      type: 'object',
+      required: ['file_path', 'first_character_index', 'last_character_index', 'start_line', 'end_line', 'file_length', 'text', 'stale'],
+      properties: {
+        ...source.properties,
+        start_line: { type: 'integer' },
+        end_line: { type: 'integer' },
+        file_length: { type: 'integer', description: 'Length of the file in code points.' },
+        text: { type: 'string' },
+        stale: { type: 'boolean' },
+      },
+    },
+    '4xx': errorResponse,
+    '5xx': errorResponse,
+  },
+} as const;
+
+export const healthSchema = {
+  summary: 'Liveness',
+  tags: ['status'],
+  response: {
+    200: {
+      type: 'object',
+      required: ['status', 'version', 'uptime_seconds'],
+      properties: { status: { type: 'string', enum: ['ok'] }, version: { type: 'string' }, uptime_seconds: { type: 'integer' } },
+    },
+  },
+} as const;
+
+const stringList = { type: 'array', items: { type: 'string' } } as const;
+
+export const statsSchema = {
+  summary: 'What is indexed, how old it is, and whether the corpus changed since',
+  tags: ['status'],
+  response: {
+    200: {
+      type: 'object',
+      required: ['files', 'chunks', 'index_age_seconds', 'retriever', 'generator', 'stale'],
+      properties: {
+        index_dir: { type: 'string' },
+        corpus_dir: { type: 'string' },
+        files: { type: 'integer' },
+        chunks: { type: 'integer' },
+        index_created_at: { type: 'string' },
+        index_age_seconds: { type: 'integer' },
+        tool_version: { type: 'string' },
+        retriever: { type: 'string' },
+        retrievers: stringList,
+        generator: { type: 'string' },
+        generators: stringList,
+        stale: { type: 'boolean', description: 'True when any indexed file changed or disappeared since indexing.' },
+        changed_count: { type: 'integer' },
+        missing_count: { type: 'integer' },
+        changed_files: stringList,
+        missing_files: stringList,
+        answers: {
+          type: 'object',
+          properties: { active: { type: 'integer' }, queued: { type: 'integer' }, maxConcurrent: { type: 'integer' }, maxQueued: { type: 'integer' } },
+        },
+        uptime_seconds: { type: 'integer' },
+      },
+    },
+  },
+} as const;
+
+export const mcpSchema = {
+  summary: 'Model Context Protocol endpoint (Streamable HTTP, stateless)',
+  description: 'JSON-RPC 2.0 over POST. Tools: search_code {query, k}, read_span {file_path, start, end}, index_stats {}.',
+  tags: ['mcp'],
+} as const;

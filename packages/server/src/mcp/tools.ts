@@ -1,0 +1,141 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { classifyError } from '../errors.js';
+import { DEFAULT_SEARCH_K, MAX_K, MAX_QUERY_LENGTH } from '@rag/service';
+import type { RagService } from '@rag/service';
+import { SERVER_VERSION } from '../version.js';
+
+export const MCP_SERVER_NAME = 'rag';
+
+const INSTRUCTIONS =
+  'Search an indexed codebase and its docs. search_code returns ranked spans with exact citations ' +
+  '(file_path plus Unicode code-point offsets, end exclusive, and 1-based lines); read_span returns the current ' +
+  'text of such a span; index_stats tells what is indexed. A `stale` flag means the file changed on disk since ' +
+  'indexing, so its offsets may point at different text now.';
+
+const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+const citation = {
+  file_path: z.string(),
+  first_character_index: z.number().int(),
+  last_character_index: z.number().int(),
+};
+
+function ok(structured: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(structured, null, 1) }], structuredContent: structured };
+}
+
+function failure(error: unknown): CallToolResult {
+  const { body } = classifyError(error);
+  return { content: [{ type: 'text', text: `${body.code}: ${body.message}${body.hint ? `\nhint: ${body.hint}` : ''}` }], isError: true };
+}
+
+async function guarded(work: () => Promise<Record<string, unknown>>): Promise<CallToolResult> {
+  try {
+    return ok(await work());
+  } catch (error) {
+    return failure(error);
+  }
+}
+
+/**
+ * An MCP server exposing the three tools over any transport. Stateless: each HTTP request
+ * gets its own, and stdio gets one for the life of the process.
+ */
+export function createMcpServer(service: RagService): McpServer {
+  const server = new McpServer({ name: MCP_SERVER_NAME, version: SERVER_VERSION }, { instructions: INSTRUCTIONS });
+
+  server.registerTool(
+    'search_code',
+    {
+      title: 'Search code and docs',
+      description:
+        'Find the spans of the indexed corpus that best answer a question or match keywords. Each hit has an exact ' +
+        'citation (file_path, code-point offsets, lines), its symbol, its indexed text, and a stale flag.',
+      inputSchema: {
+        query: z.string().min(1).max(MAX_QUERY_LENGTH).describe('The question or keywords.'),
+        k: z.number().int().min(1).max(MAX_K).optional().describe(`Number of hits, default ${DEFAULT_SEARCH_K}.`),
+      },
+      outputSchema: {
+        question: z.string(),
+        retriever: z.string(),
+        hits: z.array(
+          z.object({
+            rank: z.number().int(),
+            ...citation,
+            start_line: z.number().int(),
+            end_line: z.number().int(),
+            citation: z.string().describe('path:first-last line, for humans.'),
+            symbol: z.string(),
+            kind: z.string(),
+            score: z.number(),
+            stale: z.boolean(),
+            text: z.string().describe('The span as indexed.'),
+          }),
+        ),
+      },
+      annotations: readOnly,
+    },
+    ({ query, k }) =>
+      guarded(async () => {
+        const { view: result, texts } = await service.searchWithText({ query, k });
+        return {
+          question: result.question,
+          retriever: result.retriever,
+          hits: result.hits.map((hit, i) => ({
+            rank: hit.rank,
+            file_path: hit.file_path,
+            first_character_index: hit.first_character_index,
+            last_character_index: hit.last_character_index,
+            start_line: hit.lines.start,
+            end_line: hit.lines.end,
+            citation: `${hit.file_path}:${hit.lines.start}-${hit.lines.end}`,
+            symbol: hit.symbol,
+            kind: hit.kind,
+            score: hit.score,
+            stale: hit.stale,
+            text: texts[i]!,
+          })),
+        };
+      }),
+  );
+
+  server.registerTool(
+    'read_span',
+    {
+      title: 'Read a span',
+      description:
+        'The exact current text of a span of an indexed file, by code-point offsets (end exclusive). Leave start and ' +
+        'end out for the whole file. Only files of the indexed corpus can be read.',
+      inputSchema: {
+        file_path: z.string().min(1).max(4096).describe('As search_code returned it, or a path inside the corpus.'),
+        start: z.number().int().min(0).optional().describe('First code point (inclusive), default 0.'),
+        end: z.number().int().min(0).optional().describe('One past the last code point, default the end of the file.'),
+      },
+      outputSchema: {
+        ...citation,
+        start_line: z.number().int(),
+        end_line: z.number().int(),
+        file_length: z.number().int(),
+        text: z.string(),
+        stale: z.boolean(),
+      },
+      annotations: readOnly,
+    },
+    ({ file_path, start, end }) => guarded(async () => ({ ...(await service.readSpan({ file_path, start, end })) })),
+  );
+
+  server.registerTool(
+    'index_stats',
+    {
+      title: 'Index statistics',
+      description: 'Files and chunks indexed, index age, retriever and generator, and whether any indexed file changed on disk since indexing.',
+      inputSchema: {},
+      annotations: readOnly,
+    },
+    () => guarded(async () => ({ ...(await service.stats()) })),
+  );
+
+  return server;
+}

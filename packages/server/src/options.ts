@@ -1,0 +1,70 @@
+import { integerIn, parseOptions, z } from '@rag/core';
+import { SERVICE_OPTIONS_SCHEMA, withServiceDefaults, type ResolvedServiceOptions, type ServiceOptions } from '@rag/service';
+
+/** Port `rag serve` listens on when none is given. */
+export const DEFAULT_PORT = 8000;
+/** Loopback: the server is reachable from other machines only when a host is asked for. */
+export const DEFAULT_HOST = '127.0.0.1';
+/** Largest request body, in bytes. */
+export const DEFAULT_BODY_LIMIT = 64 * 1024;
+
+/** The service's options (index, retrievers, generators, queue) plus the transport's. */
+export interface ServerOptions extends ServiceOptions {
+  /** TCP port, 0 … 65535; 0 picks a free one. Default {@link DEFAULT_PORT}. */
+  port?: number;
+  /**
+   * Interface to bind. Default {@link DEFAULT_HOST}; anything not loopback (`0.0.0.0`,
+   * a LAN address) exposes the corpus to the network and is logged as such.
+   */
+  host?: string;
+  /** Largest request body in bytes, 1 KiB … 16 MiB. Default {@link DEFAULT_BODY_LIMIT}. */
+  bodyLimit?: number;
+  /** Log each request to stderr (Fastify's logger). Default `false`. */
+  logRequests?: boolean;
+}
+
+export interface ResolvedServerOptions extends ResolvedServiceOptions {
+  port: number;
+  host: string;
+  bodyLimit: number;
+  logRequests: boolean;
+}
+
+const SERVER_OPTIONS_SCHEMA = SERVICE_OPTIONS_SCHEMA.extend({
+  port: integerIn(0, 65535).optional(),
+  host: z.string().min(1).optional(),
+  bodyLimit: integerIn(1024, 16 * 1024 * 1024).optional(),
+  logRequests: z.boolean().optional(),
+});
+
+/** The options with defaults applied; throws `INVALID_ARGUMENT` naming the bad option. */
+export function resolveServerOptions(options: ServerOptions): ResolvedServerOptions {
+  const parsed = parseOptions(SERVER_OPTIONS_SCHEMA, options, 'server');
+  return {
+    ...withServiceDefaults(parsed),
+    port: parsed.port ?? DEFAULT_PORT,
+    host: parsed.host ?? DEFAULT_HOST,
+    bodyLimit: parsed.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    logRequests: parsed.logRequests ?? false,
+  };
+}
+
+/** The part of resolved server options the service takes. */
+export function serviceOptionsOf(options: ResolvedServerOptions): ServiceOptions {
+  const service = options;
+  const picked: ServiceOptions = { indexDir: service.indexDir, pathBase: service.pathBase, generatorSettings: service.generatorSettings };
+  if (service.retriever !== undefined) picked.retriever = service.retriever;
+  if (service.retrievers !== undefined) picked.retrievers = service.retrievers;
+  if (service.generator !== undefined) picked.generator = service.generator;
+  if (service.generators !== undefined) picked.generators = service.generators;
+  picked.maxConcurrentAnswers = service.maxConcurrentAnswers;
+  picked.maxQueuedAnswers = service.maxQueuedAnswers;
+  picked.staleCheckIntervalMs = service.staleCheckIntervalMs;
+  return picked;
+}
+
+/** True for addresses only this machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare) || bare === '::ffff:127.0.0.1';
+}

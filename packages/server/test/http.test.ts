@@ -1,0 +1,205 @@
+import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../src/index.js';
+import { MAX_K } from '@rag/service';
+import { buildIndex, getJson, makeTempDir, MINI_CORPUS, PORT_QUESTION, postJson, startTestServer } from './helpers.js';
+
+let temp: Awaited<ReturnType<typeof makeTempDir>>;
+let server: RunningServer;
+
+beforeAll(async () => {
+  temp = await makeTempDir('rag-server-http-');
+  await buildIndex(MINI_CORPUS, join(temp.dir, 'index'));
+  server = await startTestServer({ indexDir: join(temp.dir, 'index') });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await temp?.remove();
+});
+
+/** A raw request, for headers that fetch will not let a caller set (Host). */
+function rawGet(path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port: server.port, path, headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('server start', () => {
+  it('binds to loopback on the port it was given (0: a free one)', () => {
+    expect(server.options.host).toBe('127.0.0.1');
+    expect(server.port).toBeGreaterThan(0);
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}`);
+  });
+});
+
+describe('GET /health and /stats', () => {
+  it('reports liveness', async () => {
+    const { status, body } = await getJson(`${server.url}/health`);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ status: 'ok', version: expect.any(String) });
+  });
+
+  it('reports the index: counts, age, retriever, generator, freshness', async () => {
+    const { status, body } = await getJson(`${server.url}/stats`);
+    expect(status).toBe(200);
+    // The mini corpus has 11 indexable files (its Latin-1 .txt, the PNG and __pycache__ are not indexed).
+    expect(body.files).toBe(11);
+    expect(body.chunks).toBeGreaterThanOrEqual(body.files);
+    expect(body.index_age_seconds).toBeGreaterThanOrEqual(0);
+    expect(body.retriever).toBe('bm25');
+    expect(body.retrievers).toEqual(['bm25']);
+    expect(body.generator).toBe('extractive');
+    expect(body.stale).toBe(false);
+    expect(body.changed_count + body.missing_count).toBe(0);
+    expect(body.answers).toEqual({ active: 0, queued: 0, maxConcurrent: 1, maxQueued: 8 });
+  });
+});
+
+describe('POST /search', () => {
+  it('returns ranked hits with exact citations, lines and symbols', async () => {
+    const { status, body } = await postJson(`${server.url}/search`, { query: PORT_QUESTION, k: 3 });
+    expect(status).toBe(200);
+    expect(body.question).toBe(PORT_QUESTION);
+    expect(body.retriever).toBe('bm25');
+    expect(body.hits).toHaveLength(3);
+    // The only file that defines the default port ranks first.
+    expect(body.hits[0].file_path).toBe('datasets/mini/corpus/tinyserve/defaults.py');
+    expect(body.hits.map((h: { rank: number }) => h.rank)).toEqual([1, 2, 3]);
+    for (const hit of body.hits) {
+      expect(hit.last_character_index).toBeGreaterThan(hit.first_character_index);
+      expect(hit.lines.end).toBeGreaterThanOrEqual(hit.lines.start);
+      expect(typeof hit.symbol).toBe('string');
+      expect(hit.stale).toBe(false);
+    }
+    // Scores descend.
+    expect(body.hits[0].score).toBeGreaterThanOrEqual(body.hits[1].score);
+    expect(body.retrieved_sources).toEqual(
+      body.hits.map((h: Record<string, unknown>) => ({ file_path: h.file_path, first_character_index: h.first_character_index, last_character_index: h.last_character_index })),
+    );
+  });
+
+  it('defaults k to 10 (fewer when fewer chunks match)', async () => {
+    const { body } = await postJson(`${server.url}/search`, { query: 'tinyserve server request route' });
+    expect(body.hits.length).toBe(10);
+  });
+
+  it('names the retriever it used and refuses one the index lacks', async () => {
+    const ok = await postJson(`${server.url}/search`, { query: 'router', retriever: 'bm25' });
+    expect(ok.status).toBe(200);
+    const bad = await postJson(`${server.url}/search`, { query: 'router', retriever: 'dense' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('UNKNOWN_NAME');
+    expect(bad.body.hint).toContain('bm25');
+  });
+});
+
+describe('request validation', () => {
+  const cases: [string, unknown, string, RegExp][] = [
+    ['a missing query', { k: 3 }, 'query', /query is required/],
+    ['k above the maximum', { query: 'x', k: MAX_K + 1 }, 'k', new RegExp(`k must be <= ${MAX_K}`)],
+    ['k below 1', { query: 'x', k: 0 }, 'k', /k must be >= 1/],
+    ['a fractional k', { query: 'x', k: 2.5 }, 'k', /k must be integer/],
+    ['a query of the wrong type', { query: 42 }, 'query', /query must be string/],
+    ['an unknown field', { query: 'x', kk: 3 }, 'kk', /kk is not a known field/],
+  ];
+  for (const [what, body, field, message] of cases) {
+    it(`answers 400 naming the field for ${what}`, async () => {
+      const response = await postJson(`${server.url}/search`, body);
+      expect(response.status).toBe(400);
+      expect(response.body.code).toBe('INVALID_ARGUMENT');
+      expect(response.body.field).toBe(field);
+      expect(response.body.message).toMatch(message);
+    });
+  }
+
+  it('refuses a blank query', async () => {
+    const response = await postJson(`${server.url}/search`, { query: '   ' });
+    expect(response.status).toBe(400);
+    expect(response.body.message).toMatch(/query is empty/);
+  });
+
+  it('validates /answer and /sources the same way', async () => {
+    const answer = await postJson(`${server.url}/answer`, { query: 'x', stream: 'yes please' });
+    expect(answer.status).toBe(400);
+    expect(answer.body.field).toBe('stream');
+    const sources = await getJson(`${server.url}/sources?file_path=README.md&start=-1`);
+    expect(sources.status).toBe(400);
+    expect(sources.body.field).toBe('start');
+    expect(sources.body.message).toMatch(/start must be >= 0 \(in the query string\)/);
+    const missing = await getJson(`${server.url}/sources`);
+    expect(missing.status).toBe(400);
+    expect(missing.body.field).toBe('file_path');
+  });
+
+  it('refuses bodies over the size limit and malformed JSON', async () => {
+    const big = await postJson(`${server.url}/search`, { query: 'x'.repeat(100 * 1024) });
+    expect(big.status).toBe(413);
+    const response = await fetch(`${server.url}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
+    expect(response.status).toBe(400);
+  });
+
+  it('refuses queries longer than the limit with a message', async () => {
+    const response = await postJson(`${server.url}/search`, { query: 'y'.repeat(5000) });
+    expect(response.status).toBe(400);
+    expect(response.body.field).toBe('query');
+    expect(response.body.message).toMatch(/query must NOT have more than 4000 characters/);
+  });
+});
+
+describe('GET /openapi.json', () => {
+  it('documents every route with its request schema', async () => {
+    const { status, body } = await getJson(`${server.url}/openapi.json`);
+    expect(status).toBe(200);
+    expect(body.openapi).toMatch(/^3\./);
+    expect(Object.keys(body.paths).sort()).toEqual(['/answer', '/health', '/mcp', '/search', '/sources', '/stats']);
+    const search = body.paths['/search'].post;
+    expect(search.requestBody.content['application/json'].schema.required).toEqual(['query']);
+    expect(search.requestBody.content['application/json'].schema.properties.k.maximum).toBe(MAX_K);
+    expect(body.paths['/sources'].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['end', 'file_path', 'start']);
+    expect(body.paths['/answer'].post.description).toMatch(/text\/event-stream/);
+  });
+});
+
+describe('GET / (the page)', () => {
+  it('serves the page, its script and styles from this origin with a strict CSP', async () => {
+    const page = await fetch(`${server.url}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
+    const html = await page.text();
+    expect(html).toContain('<script src="/app.js" defer></script>');
+    expect(html).toContain('id="answer-button"');
+    const script = await fetch(`${server.url}/app.js`);
+    expect(script.headers.get('content-type')).toMatch(/javascript/);
+    const source = await script.text();
+    expect(source).toContain("fetch('/answer'");
+    // The script must parse as JavaScript (it is kept in a raw string).
+    expect(() => new Function(source)).not.toThrow();
+    const style = await fetch(`${server.url}/app.css`);
+    expect(style.headers.get('content-type')).toMatch(/text\/css/);
+  });
+});
+
+describe('errors and hosts', () => {
+  it('answers unknown routes with a 404 that points at the OpenAPI document', async () => {
+    const { status, body } = await getJson(`${server.url}/nope`);
+    expect(status).toBe(404);
+    expect(body.hint).toMatch(/openapi/);
+  });
+
+  it('refuses a Host header that is not loopback (DNS rebinding)', async () => {
+    const evil = await rawGet('/stats', { host: 'evil.example:80' });
+    expect(evil.status).toBe(403);
+    const ok = await rawGet('/health', { host: `localhost:${server.port}` });
+    expect(ok.status).toBe(200);
+  });
+});

@@ -1,0 +1,123 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../src/index.js';
+import { buildIndex, makeTempDir, MINI_CORPUS, PORT_QUESTION, MCP_STDIO_FIXTURE, REPO_ROOT, SERVER_BUILD, startTestServer } from './helpers.js';
+
+let temp: Awaited<ReturnType<typeof makeTempDir>>;
+let indexDir: string;
+let server: RunningServer;
+
+beforeAll(async () => {
+  temp = await makeTempDir('rag-server-mcp-');
+  indexDir = join(temp.dir, 'index');
+  await buildIndex(MINI_CORPUS, indexDir);
+  server = await startTestServer({ indexDir });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await temp?.remove();
+});
+
+interface Transports {
+  name: string;
+  open: () => Transport;
+}
+
+const transports: Transports[] = [
+  { name: 'Streamable HTTP (/mcp)', open: () => new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)) },
+  {
+    name: 'stdio (serveMcpOverStdio)',
+    open: () => {
+      if (!existsSync(SERVER_BUILD)) throw new Error(`${SERVER_BUILD} is missing: run \`pnpm build\` first.`);
+      // Run from the repository root, so output paths match the HTTP server's (pathBase = repo root).
+      return new StdioClientTransport({ command: process.execPath, args: [MCP_STDIO_FIXTURE, indexDir], cwd: REPO_ROOT, stderr: 'pipe' });
+    },
+  },
+];
+
+function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
+  const content = result.content as { type: string; text: string }[];
+  return content.map((c) => c.text).join('');
+}
+
+for (const transport of transports) {
+  describe(`MCP over ${transport.name}`, () => {
+    let client: Client;
+    beforeAll(async () => {
+      client = new Client({ name: 'rag-test-client', version: '1.0.0' });
+      await client.connect(transport.open());
+    });
+    afterAll(async () => {
+      await client?.close();
+    });
+
+    it('lists the three tools with their input schemas', async () => {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(['index_stats', 'read_span', 'search_code']);
+      const search = tools.find((t) => t.name === 'search_code')!;
+      expect(search.inputSchema.required).toEqual(['query']);
+      expect(Object.keys(search.inputSchema.properties ?? {}).sort()).toEqual(['k', 'query']);
+      const read = tools.find((t) => t.name === 'read_span')!;
+      expect(Object.keys(read.inputSchema.properties ?? {}).sort()).toEqual(['end', 'file_path', 'start']);
+      expect(read.annotations?.readOnlyHint).toBe(true);
+    });
+
+    it('search_code returns exact citations, texts and staleness flags', async () => {
+      const result = await client.callTool({ name: 'search_code', arguments: { query: PORT_QUESTION, k: 3 } });
+      expect(result.isError).toBeFalsy();
+      const structured = result.structuredContent as { hits: Record<string, any>[] };
+      expect(structured.hits).toHaveLength(3);
+      const top = structured.hits[0]!;
+      expect(top.file_path).toBe('datasets/mini/corpus/tinyserve/defaults.py');
+      expect(top.citation).toBe(`${top.file_path}:${top.start_line}-${top.end_line}`);
+      expect(top.text).toContain('DEFAULT_PORT = 8421');
+      expect(top.stale).toBe(false);
+      // The text content mirrors the structured result for clients that read only text.
+      expect(JSON.parse(textOf(result))).toEqual(structured);
+    });
+
+    it('read_span returns the current text of a cited span', async () => {
+      const result = await client.callTool({
+        name: 'read_span',
+        arguments: { file_path: 'datasets/mini/corpus/tinyserve/defaults.py', start: 293, end: 377 },
+      });
+      expect(result.isError).toBeFalsy();
+      const span = result.structuredContent as Record<string, any>;
+      expect(span.text).toMatch(/^# TCP port.*\nDEFAULT_PORT = 8421/s);
+      expect(span).toMatchObject({ first_character_index: 293, last_character_index: 377, stale: false });
+    });
+
+    it('read_span refuses paths outside the corpus as a tool error', async () => {
+      const result = await client.callTool({ name: 'read_span', arguments: { file_path: '../../../etc/passwd' } });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/INVALID_ARGUMENT: file_path must not contain `\.\.`/);
+    });
+
+    it('index_stats reports the index and its freshness', async () => {
+      const result = await client.callTool({ name: 'index_stats', arguments: {} });
+      const stats = result.structuredContent as Record<string, any>;
+      expect(stats).toMatchObject({ files: 11, retriever: 'bm25', stale: false });
+      expect(stats.chunks).toBeGreaterThan(11);
+    });
+
+    it('rejects invalid arguments naming the field', async () => {
+      const result = await client.callTool({ name: 'search_code', arguments: { query: 'router', k: 0 } });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/Input validation error.*>=1 at k/);
+    });
+  });
+}
+
+describe('the /mcp endpoint', () => {
+  it('is stateless: GET is refused with 405', async () => {
+    const response = await fetch(`${server.url}/mcp`);
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+  });
+});

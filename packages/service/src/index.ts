@@ -1,0 +1,31 @@
+export {
+  DEFAULT_ANSWER_K,
+  DEFAULT_MAX_CONCURRENT_ANSWERS,
+  DEFAULT_MAX_QUEUED_ANSWERS,
+  DEFAULT_SEARCH_K,
+  DEFAULT_STALE_CHECK_INTERVAL_MS,
+  MAX_K,
+  MAX_QUERY_LENGTH,
+  type ServiceOptions,
+} from './options.js';
+export { openRagService, resolveServiceOptions, SERVICE_OPTIONS_SCHEMA, withServiceDefaults, type ResolvedServiceOptions } from './open-service.js';
+export {
+  LISTED_STALE_FILES,
+  RagService,
+  type AnswerEvent,
+  type AnswerRequest,
+  type AnswerView,
+  type CitedSourceView,
+  type HitView,
+  type RagServiceParts,
+  type SearchRequest,
+  type SearchView,
+  type StatsView,
+} from './service.js';
+export { createDefaultRetrieverRegistry, DEFAULT_RETRIEVER, embeddingSettingsFor, type RetrieverRegistryOptions } from './retrievers.js';
+export { findStaleFiles, openSearchSession, searchSources, toMinimalSource, type RankedSource, type SearchSession, type SearchSessionOptions } from './search.js';
+export { CorpusReader, type SpanRequest, type SpanText } from './corpus-reader.js';
+export { createIndexedSpanReader } from './span-source.js';
+export { answerCacheDir, openAnswerGenerator, type AnswerGeneratorOptions, type OpenedGenerator } from './generators.js';
+export { AnswerQueue, type QueueState, type Release } from './answer-queue.js';
+export { GeneratorPool } from './generator-pool.js';

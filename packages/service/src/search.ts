@@ -1,0 +1,89 @@
+import { openIndexSession, StalenessTracker, type Chunk, type IndexManifest, type Retriever, type RetrieverSource, type Source } from '@rag/core';
+import { createDefaultRetrieverRegistry } from './retrievers.js';
+
+/** An opened index with its retriever, ready to answer queries. */
+export interface SearchSession {
+  manifest: IndexManifest;
+  chunks: readonly Chunk[];
+  retriever: Retriever;
+  /** Maps a path inside the corpus to the `file_path` written in outputs. */
+  outputPath: (fileInCorpus: string) => string;
+  loadSeconds: number;
+}
+
+export interface SearchSessionOptions {
+  /** Retriever to search with. Default: the first one the index was built with. */
+  retriever?: string | undefined;
+  /** Factories able to load the index's retrievers. Default: `createDefaultRetrieverRegistry()`. */
+  retrievers?: RetrieverSource | undefined;
+  /** Directory output `file_path`s are relative to. Default `process.cwd()`. */
+  pathBase?: string | undefined;
+}
+
+/** Loads the index in `indexDir` and one retriever, for one-shot and batch searches. */
+export async function openSearchSession(indexDir: string, options: SearchSessionOptions = {}): Promise<SearchSession> {
+  const session = await openIndexSession(indexDir, {
+    retrievers: options.retrievers ?? createDefaultRetrieverRegistry(),
+    pathBase: options.pathBase ?? process.cwd(),
+    ...(options.retriever === undefined ? {} : { retriever: options.retriever }),
+  });
+  return {
+    manifest: session.manifest,
+    chunks: session.chunks,
+    retriever: await session.retriever(),
+    outputPath: (file) => session.outputPath(file),
+    loadSeconds: session.loadSeconds,
+  };
+}
+
+export interface RankedSource extends Source {
+  /** The file's path inside the corpus (as the manifest records it). */
+  fileInCorpus: string;
+  rank: number;
+  score: number;
+  start_line: number;
+  end_line: number;
+  symbol: string;
+  kind: string;
+}
+
+/** Runs one query and maps hits to cited sources in output paths. */
+export async function searchSources(session: SearchSession, query: string, k: number): Promise<RankedSource[]> {
+  const hits = await session.retriever.search(query, { k });
+  return hits.map((hit, i) => {
+    const chunk = session.chunks[hit.chunkId]!;
+    return {
+      file_path: session.outputPath(chunk.file_path),
+      fileInCorpus: chunk.file_path,
+      first_character_index: chunk.first_character_index,
+      last_character_index: chunk.last_character_index,
+      rank: i + 1,
+      score: hit.score,
+      start_line: chunk.start_line,
+      end_line: chunk.end_line,
+      symbol: chunk.symbol,
+      kind: chunk.kind,
+    };
+  });
+}
+
+/** Only the three benchmark fields, in their fixed order. */
+export function toMinimalSource(source: Source): Source {
+  return {
+    file_path: source.file_path,
+    first_character_index: source.first_character_index,
+    last_character_index: source.last_character_index,
+  };
+}
+
+/**
+ * Indexed files among `filesInCorpus` whose content changed (or vanished) since indexing,
+ * so their cited offsets may be off. Hashes only files whose size moved or that are read
+ * anyway; costs a stat per distinct file.
+ */
+export async function findStaleFiles(session: SearchSession, filesInCorpus: Iterable<string>): Promise<string[]> {
+  const tracker = new StalenessTracker(session.manifest.corpusDir, session.manifest.files, Number.POSITIVE_INFINITY);
+  const unique = [...new Set(filesInCorpus)];
+  const states = await Promise.all(unique.map((file) => tracker.state(file)));
+  return unique.filter((_, i) => states[i] !== 'fresh').map((file) => session.outputPath(file));
+}

@@ -1,0 +1,294 @@
+import { RagError, type Chunk, type Source } from '@rag/core';
+import { toSourceForAnswer, type AnswerResult } from '@rag/generation';
+import { AnswerQueue, type QueueState, type Release } from './answer-queue.js';
+import { CorpusReader, type SpanRequest, type SpanText } from './corpus-reader.js';
+import { GeneratorPool } from './generator-pool.js';
+import type { IndexSession } from '@rag/core';
+import { DEFAULT_ANSWER_K, DEFAULT_SEARCH_K, MAX_K, MAX_QUERY_LENGTH } from './options.js';
+import { StalenessTracker } from '@rag/core';
+
+export interface SearchRequest {
+  query: string;
+  /** 1 … {@link MAX_K}; default {@link DEFAULT_SEARCH_K}. */
+  k?: number | undefined;
+  /** One of the index's retrievers; default the server's. */
+  retriever?: string | undefined;
+}
+
+/** One search result with its exact citation. */
+export interface HitView extends Source {
+  rank: number;
+  /** 1-based, inclusive. */
+  lines: { start: number; end: number };
+  symbol: string;
+  kind: string;
+  score: number;
+  /** True when the file changed on disk since indexing: the span may no longer hold this text. */
+  stale: boolean;
+}
+
+export interface SearchView {
+  question: string;
+  retriever: string;
+  /** The hits in the benchmark's three-field form. */
+  retrieved_sources: Source[];
+  hits: HitView[];
+}
+
+export interface AnswerRequest {
+  query: string;
+  /** Sources handed to the generator, 1 … {@link MAX_K}; default {@link DEFAULT_ANSWER_K}. */
+  k?: number | undefined;
+  generator?: string | undefined;
+  retriever?: string | undefined;
+}
+
+export interface CitedSourceView extends Source {
+  /** The `[n]` the answer uses: the n-th hit of the `sources` event. */
+  n: number;
+  lines: { start: number; end: number };
+  symbol: string;
+  /** Exact quoted spans (code points), when the generator knows them. */
+  quotes?: { first_character_index: number; last_character_index: number }[];
+}
+
+export interface AnswerView {
+  question: string;
+  answer: string;
+  cited_sources: CitedSourceView[];
+  dropped_citations: number[];
+  generator: string;
+  model_id?: string;
+  finish_reason: 'stop' | 'length';
+  sources_used: number;
+  prompt_tokens: number;
+  generated_tokens: number;
+  elapsed_ms: number;
+}
+
+/** What an answer stream yields: sources first, maybe a wait, tokens, and the answer last. */
+export type AnswerEvent =
+  | { type: 'sources'; search: SearchView }
+  | { type: 'queued'; position: number }
+  | { type: 'token'; text: string }
+  | { type: 'done'; answer: AnswerView };
+
+export interface StatsView {
+  index_dir: string;
+  corpus_dir: string;
+  files: number;
+  chunks: number;
+  index_created_at: string;
+  index_age_seconds: number;
+  tool_version: string;
+  retriever: string;
+  retrievers: string[];
+  generator: string;
+  generators: string[];
+  /** True when any indexed file changed or disappeared since indexing. */
+  stale: boolean;
+  changed_count: number;
+  missing_count: number;
+  /** The first {@link LISTED_STALE_FILES} changed files, as output paths. */
+  changed_files: string[];
+  missing_files: string[];
+  answers: QueueState;
+  uptime_seconds: number;
+}
+
+/** How many changed or missing files `/stats` names; the counts are always complete. */
+export const LISTED_STALE_FILES = 50;
+
+export interface RagServiceParts {
+  session: IndexSession;
+  generators: GeneratorPool;
+  queue: AnswerQueue;
+  staleCheckIntervalMs: number;
+}
+
+function checkQuery(query: string): string {
+  const trimmed = query.trim();
+  if (trimmed.length === 0) throw new RagError('INVALID_ARGUMENT', 'query is empty.', { hint: 'Ask a question, e.g. "How is the cache sized?"' });
+  if (query.length > MAX_QUERY_LENGTH) {
+    throw new RagError('INVALID_ARGUMENT', `query is longer than ${MAX_QUERY_LENGTH} characters.`, { hint: 'Ask a shorter question.' });
+  }
+  return trimmed;
+}
+
+function checkK(k: number | undefined, fallback: number): number {
+  const value = k ?? fallback;
+  if (!Number.isInteger(value) || value < 1 || value > MAX_K) {
+    throw new RagError('INVALID_ARGUMENT', `k must be a whole number in [1, ${MAX_K}]; got ${String(k)}.`);
+  }
+  return value;
+}
+
+function toAnswerView(question: string, result: AnswerResult): AnswerView {
+  const view: AnswerView = {
+    question,
+    answer: result.answer,
+    cited_sources: result.citedSources.map((c) => {
+      const cited: CitedSourceView = {
+        n: c.n,
+        file_path: c.file_path,
+        first_character_index: c.first_character_index,
+        last_character_index: c.last_character_index,
+        lines: { start: c.start_line, end: c.end_line },
+        symbol: c.symbol,
+      };
+      if (c.quotes) cited.quotes = c.quotes.map((q) => ({ first_character_index: q.first_character_index, last_character_index: q.last_character_index }));
+      return cited;
+    }),
+    dropped_citations: result.droppedCitations,
+    generator: result.generator,
+    finish_reason: result.finishReason,
+    sources_used: result.sourcesUsed,
+    prompt_tokens: result.promptTokens,
+    generated_tokens: result.generatedTokens,
+    elapsed_ms: Math.round(result.elapsedMs),
+  };
+  if (result.modelId !== undefined) view.model_id = result.modelId;
+  return view;
+}
+
+/**
+ * Everything the HTTP routes and the MCP tools do, composed from the packages: search,
+ * answer, read a span, report on the index. Transports only translate.
+ */
+export class RagService {
+  readonly session: IndexSession;
+  readonly generators: GeneratorPool;
+  readonly queue: AnswerQueue;
+  readonly reader: CorpusReader;
+  readonly tracker: StalenessTracker;
+  readonly #started = Date.now();
+
+  constructor(options: RagServiceParts) {
+    this.session = options.session;
+    this.generators = options.generators;
+    this.queue = options.queue;
+    this.tracker = new StalenessTracker(this.session.manifest.corpusDir, this.session.manifest.files, options.staleCheckIntervalMs);
+    this.reader = new CorpusReader(this.session.manifest, this.session.outputPath, this.tracker);
+  }
+
+  async search(request: SearchRequest): Promise<SearchView> {
+    const question = checkQuery(request.query);
+    const k = checkK(request.k, DEFAULT_SEARCH_K);
+    return (await this.#search(question, k, request.retriever ?? this.session.defaultRetriever)).view;
+  }
+
+  /** {@link search}, plus each hit's text as it was indexed (for agents, who want it in one call). */
+  async searchWithText(request: SearchRequest): Promise<{ view: SearchView; texts: string[] }> {
+    const question = checkQuery(request.query);
+    const k = checkK(request.k, DEFAULT_SEARCH_K);
+    const { view, chunks } = await this.#search(question, k, request.retriever ?? this.session.defaultRetriever);
+    return { view, texts: chunks.map((c) => c.text) };
+  }
+
+  async #search(question: string, k: number, retriever: string): Promise<{ view: SearchView; chunks: Chunk[] }> {
+    const hits = await this.session.search(question, k, retriever);
+    const views: HitView[] = [];
+    for (const hit of hits) {
+      const state = await this.tracker.state(hit.chunk.file_path);
+      views.push({
+        rank: hit.rank,
+        file_path: hit.file_path,
+        first_character_index: hit.chunk.first_character_index,
+        last_character_index: hit.chunk.last_character_index,
+        lines: { start: hit.chunk.start_line, end: hit.chunk.end_line },
+        symbol: hit.chunk.symbol,
+        kind: hit.chunk.kind,
+        score: hit.score,
+        stale: state !== 'fresh',
+      });
+    }
+    const view: SearchView = {
+      question,
+      retriever,
+      retrieved_sources: views.map((v) => ({ file_path: v.file_path, first_character_index: v.first_character_index, last_character_index: v.last_character_index })),
+      hits: views,
+    };
+    return { view, chunks: hits.map((h) => h.chunk) };
+  }
+
+  readSpan(request: SpanRequest): Promise<SpanText> {
+    return this.reader.read(request);
+  }
+
+  /**
+   * Starts answering `request`. Admission is decided now: a bad name or a full queue
+   * throws before anything is streamed, so an HTTP caller can still answer 400 or 503.
+   * Aborting `signal` (the client left) stops the search, the wait or the generation.
+   */
+  beginAnswer(request: AnswerRequest, signal?: AbortSignal): AsyncIterable<AnswerEvent> {
+    const question = checkQuery(request.query);
+    const k = checkK(request.k, DEFAULT_ANSWER_K);
+    const generatorName = request.generator ?? this.generators.defaultName;
+    if (!this.generators.names().includes(generatorName)) {
+      throw new RagError('UNKNOWN_NAME', `Unknown generator "${generatorName}".`, { hint: `This server offers: ${this.generators.names().join(', ')}.` });
+    }
+    const retriever = request.retriever ?? this.session.defaultRetriever;
+    if (!this.session.retrieverNames.includes(retriever)) {
+      throw new RagError('UNKNOWN_NAME', `The index was not built with the "${retriever}" retriever.`, { hint: `Use one of: ${this.session.retrieverNames.join(', ')}.` });
+    }
+    const position = this.queue.busy ? this.queue.state().queued + 1 : 0;
+    const slot = this.queue.acquire(signal);
+    // Until the stream awaits it, a rejected slot must not count as unhandled.
+    slot.catch(() => undefined);
+    return this.#answer(question, k, generatorName, retriever, slot, position, signal);
+  }
+
+  async *#answer(
+    question: string,
+    k: number,
+    generatorName: string,
+    retriever: string,
+    slot: Promise<Release>,
+    position: number,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<AnswerEvent> {
+    let release: Release | undefined;
+    try {
+      const { view: search, chunks } = await this.#search(question, k, retriever);
+      yield { type: 'sources', search };
+      if (position > 0) yield { type: 'queued', position };
+      release = await slot;
+      const generator = await this.generators.get(generatorName);
+      const sources = chunks.map((chunk, i) => toSourceForAnswer(chunk, search.hits[i]!.file_path));
+      for await (const event of generator.generate({ question, sources }, signal ? { signal } : {})) {
+        if (event.type === 'token') yield { type: 'token', text: event.text };
+        else yield { type: 'done', answer: toAnswerView(question, event.result) };
+      }
+    } finally {
+      if (release) release();
+      // Left before the slot came: give it back as soon as it is granted.
+      else slot.then((r) => r(), () => undefined);
+    }
+  }
+
+  async stats(): Promise<StatsView> {
+    const { manifest, outputPath } = this.session;
+    const report = await this.tracker.report();
+    const created = Date.parse(manifest.createdAt);
+    return {
+      index_dir: this.session.indexDir,
+      corpus_dir: manifest.corpusDir,
+      files: manifest.counts.files,
+      chunks: manifest.counts.chunks,
+      index_created_at: manifest.createdAt,
+      index_age_seconds: Number.isNaN(created) ? -1 : Math.max(0, Math.round((Date.now() - created) / 1000)),
+      tool_version: manifest.toolVersion,
+      retriever: this.session.defaultRetriever,
+      retrievers: [...this.session.retrieverNames],
+      generator: this.generators.defaultName,
+      generators: this.generators.names(),
+      stale: report.stale,
+      changed_count: report.changed.length,
+      missing_count: report.missing.length,
+      changed_files: report.changed.slice(0, LISTED_STALE_FILES).map(outputPath),
+      missing_files: report.missing.slice(0, LISTED_STALE_FILES).map(outputPath),
+      answers: this.queue.state(),
+      uptime_seconds: Math.round((Date.now() - this.#started) / 1000),
+    };
+  }
+}
