@@ -3,7 +3,7 @@ import { buildIndexData, type Bm25IndexData } from './build.js';
 import { explainChunk, type ResolvedQueryTerm } from './explain.js';
 import { FIELD_NAMES, resolveBm25Options, type Bm25Options } from './options.js';
 import { fieldTermWeight, inverseDocumentFrequency, lengthNorm, termContribution } from './scoring.js';
-import { createQueryTokenizer, type QueryTerm } from './tokenizer/tokenize.js';
+import { createQueryTokenizer, type QueryTerm } from '@rag/text';
 import { selectTopK } from './top-k.js';
 
 /** Sizes of an index, for logs and benchmarks. */

@@ -5,8 +5,7 @@ import { tableHeaderContexts } from './context.js';
 import { fieldTexts } from './fields.js';
 import { FIELD_NAMES, type Bm25Options } from './options.js';
 import { SegmentTable } from './segment-table.js';
-import { SegmentExpander } from './tokenizer/expand.js';
-import { forEachSegmentRange } from './tokenizer/scan.js';
+import { forEachSegmentRange, SegmentExpander } from '@rag/text/internals';
 
 /** One field's inverted lists: term id → (chunk ids ascending, term frequencies). */
 export interface FieldPostings {

@@ -2,7 +2,7 @@ import type { Explanation } from '@rag/core';
 import type { Bm25Index } from './bm25-index.js';
 import { FIELD_NAMES } from './options.js';
 import { fieldTermWeight, inverseDocumentFrequency, lengthNorm, termContribution } from './scoring.js';
-import type { QueryTerm } from './tokenizer/tokenize.js';
+import type { QueryTerm } from '@rag/text';
 
 /** A query term found in the dictionary, with everything its score needs. */
 export interface ResolvedQueryTerm {

@@ -1,11 +1,17 @@
-import { RagError } from '@rag/core';
-import { DEFAULT_RERANK_OPTIONS, type RerankOptions } from './rerank/options.js';
+import { parseOptions, RagError, z } from '@rag/core';
 import {
   DEFAULT_QUERY_OPTIONS,
   DEFAULT_TOKENIZER_OPTIONS,
+  QUERY_SETTINGS_SCHEMA,
+  TOKENIZER_SETTINGS_SCHEMA,
+  withQueryDefaults,
+  withTokenizerDefaults,
   type QueryOptions,
+  type QuerySettings,
   type TokenizerOptions,
-} from './tokenizer/options.js';
+  type TokenizerSettings,
+} from '@rag/text';
+import { DEFAULT_RERANK_OPTIONS, type RerankOptions } from './rerank/options.js';
 
 /** The fields of a chunk that are indexed separately (BM25F). */
 export const FIELD_NAMES = ['body', 'path', 'symbol'] as const;
@@ -51,8 +57,8 @@ export interface Bm25Settings {
   k1?: number;
   b?: number;
   fields?: { [F in FieldName]?: Partial<FieldOptions> };
-  tokenizer?: Partial<TokenizerOptions>;
-  query?: Partial<QueryOptions>;
+  tokenizer?: TokenizerSettings;
+  query?: QuerySettings;
   context?: Partial<ContextOptions>;
   rerank?: Partial<RerankOptions>;
 }
@@ -70,112 +76,34 @@ export const DEFAULT_BM25_OPTIONS: Readonly<Bm25Options> = Object.freeze({
   rerank: DEFAULT_RERANK_OPTIONS,
 });
 
-function invalid(path: string, requirement: string, value: unknown): RagError {
-  return new RagError('INVALID_ARGUMENT', `bm25 setting ${path} must be ${requirement} (got ${typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value))}).`, {
-    hint: `Pass ${path} as ${requirement}, or leave it out to use the default.`,
-  });
-}
+const weight = z.number().min(0).max(10);
+const unit = z.number().min(0).max(1);
 
-function checkKeys(value: unknown, path: string, allowed: readonly string[]): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid(path, 'an object', value);
-  for (const key of Object.keys(value)) {
-    if (!allowed.includes(key)) {
-      throw new RagError('INVALID_ARGUMENT', `Unknown bm25 setting ${path === 'settings' ? key : `${path}.${key}`}.`, {
-        hint: `Valid keys${path === 'settings' ? '' : ` of ${path}`}: ${allowed.join(', ')}.`,
-      });
-    }
-  }
-  return value as Record<string, unknown>;
-}
+const FIELD_SCHEMA = z.strictObject({ weight: z.number().min(0).optional(), b: unit.optional() });
 
-function readNumber(
-  source: Record<string, unknown>,
-  key: string,
-  path: string,
-  fallback: number,
-  accept: (n: number) => boolean,
-  requirement: string,
-): number {
-  const value = source[key];
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || !accept(value)) throw invalid(`${path}.${key}`, requirement, value);
-  return value;
-}
+const RERANK_SCHEMA = z.strictObject({
+  depth: z.number().int().min(0).optional(),
+  proximity: weight.optional(),
+  coverage: weight.optional(),
+  proximityWindow: z.number().int().min(1).max(50).optional(),
+  modality: weight.optional(),
+  auxiliaryFactor: z.number().gt(0).max(1).optional(),
+  definition: weight.optional(),
+  explanation: weight.optional(),
+  sectionSupport: weight.optional(),
+  dedupe: z.boolean().optional(),
+});
 
-function readBoolean(source: Record<string, unknown>, key: string, path: string, fallback: boolean): boolean {
-  const value = source[key];
-  if (value === undefined) return fallback;
-  if (typeof value !== 'boolean') throw invalid(`${path}.${key}`, 'true or false', value);
-  return value;
-}
-
-const isPositive = (n: number): boolean => n > 0;
-const isNonNegative = (n: number): boolean => n >= 0;
-const isUnit = (n: number): boolean => n >= 0 && n <= 1;
-const isCount = (n: number): boolean => Number.isInteger(n) && n >= 1;
-const isWeight = (n: number): boolean => n >= 0 && n <= 10;
-
-/** Validated tokenizer options; `path` names the object in error messages. */
-export function resolveTokenizerOptions(value: unknown = {}, path = 'tokenizer'): TokenizerOptions {
-  const d = DEFAULT_TOKENIZER_OPTIONS;
-  const source = checkKeys(value, path, Object.keys(d));
-  const minTokenLength = readNumber(source, 'minTokenLength', path, d.minTokenLength, isCount, 'an integer ≥ 1');
-  const maxTokenLength = readNumber(
-    source,
-    'maxTokenLength',
-    path,
-    Math.max(d.maxTokenLength, minTokenLength),
-    (n) => isCount(n) && n >= minTokenLength,
-    `an integer ≥ minTokenLength (${minTokenLength})`,
-  );
-  return {
-    splitIdentifiers: readBoolean(source, 'splitIdentifiers', path, d.splitIdentifiers),
-    splitDigits: readBoolean(source, 'splitDigits', path, d.splitDigits),
-    dottedNames: readBoolean(source, 'dottedNames', path, d.dottedNames),
-    stopwords: readBoolean(source, 'stopwords', path, d.stopwords),
-    stem: readBoolean(source, 'stem', path, d.stem),
-    derivations: readBoolean(source, 'derivations', path, d.derivations),
-    minTokenLength,
-    maxTokenLength,
-  };
-}
-
-/** Validated query options; `path` names the object in error messages. */
-export function resolveQueryOptions(value: unknown = {}, path = 'query'): QueryOptions {
-  const d = DEFAULT_QUERY_OPTIONS;
-  const source = checkKeys(value, path, Object.keys(d));
-  return {
-    dropQuestionWords: readBoolean(source, 'dropQuestionWords', path, d.dropQuestionWords),
-    subwordWeight: readNumber(source, 'subwordWeight', path, d.subwordWeight, isUnit, 'a number in [0, 1]'),
-    aliases: readBoolean(source, 'aliases', path, d.aliases),
-    abbreviations: readNumber(source, 'abbreviations', path, d.abbreviations, isUnit, 'a number in [0, 1]'),
-  };
-}
-
-/** Validated context options; `path` names the object in error messages. */
-export function resolveContextOptions(value: unknown = {}, path = 'context'): ContextOptions {
-  const source = checkKeys(value, path, Object.keys(DEFAULT_CONTEXT_OPTIONS));
-  return { tableHeaders: readBoolean(source, 'tableHeaders', path, DEFAULT_CONTEXT_OPTIONS.tableHeaders) };
-}
-
-/** Validated second-stage options; `path` names the object in error messages. */
-export function resolveRerankOptions(value: unknown = {}, path = 'rerank'): RerankOptions {
-  const d = DEFAULT_RERANK_OPTIONS;
-  const source = checkKeys(value, path, Object.keys(d));
-  const weight = (key: 'proximity' | 'coverage' | 'modality' | 'definition' | 'explanation' | 'sectionSupport'): number => readNumber(source, key, path, d[key], isWeight, 'a number in [0, 10]');
-  return {
-    depth: readNumber(source, 'depth', path, d.depth, (n) => Number.isInteger(n) && n >= 0, 'an integer ≥ 0'),
-    proximity: weight('proximity'),
-    coverage: weight('coverage'),
-    proximityWindow: readNumber(source, 'proximityWindow', path, d.proximityWindow, (n) => isCount(n) && n <= 50, 'an integer in [1, 50]'),
-    modality: weight('modality'),
-    auxiliaryFactor: readNumber(source, 'auxiliaryFactor', path, d.auxiliaryFactor, (n) => n > 0 && n <= 1, 'a number in (0, 1]'),
-    definition: weight('definition'),
-    explanation: weight('explanation'),
-    sectionSupport: weight('sectionSupport'),
-    dedupe: readBoolean(source, 'dedupe', path, d.dedupe),
-  };
-}
+/** The schema of {@link Bm25Settings}: unknown keys are refused at every level. */
+export const BM25_SETTINGS_SCHEMA = z.strictObject({
+  k1: z.number().gt(0).optional(),
+  b: unit.optional(),
+  fields: z.strictObject({ body: FIELD_SCHEMA.optional(), path: FIELD_SCHEMA.optional(), symbol: FIELD_SCHEMA.optional() }).optional(),
+  tokenizer: TOKENIZER_SETTINGS_SCHEMA.optional(),
+  query: QUERY_SETTINGS_SCHEMA.optional(),
+  context: z.strictObject({ tableHeaders: z.boolean().optional() }).optional(),
+  rerank: RERANK_SCHEMA.optional(),
+});
 
 /**
  * Complete, validated options from user settings (unknown keys are refused, so a typo
@@ -183,31 +111,30 @@ export function resolveRerankOptions(value: unknown = {}, path = 'rerank'): Rera
  * the offending field.
  */
 export function resolveBm25Options(settings: unknown = {}): Bm25Options {
-  const source = checkKeys(settings, 'settings', ['k1', 'b', 'fields', 'tokenizer', 'query', 'context', 'rerank']);
-  const k1 = readNumber(source, 'k1', 'settings', DEFAULT_BM25_OPTIONS.k1, isPositive, 'a number > 0');
-  const bodyB = readNumber(source, 'b', 'settings', DEFAULT_BM25_OPTIONS.fields.body.b, isUnit, 'a number in [0, 1]');
-  const fieldSettings = checkKeys(source.fields ?? {}, 'settings.fields', FIELD_NAMES);
+  const parsed = parseOptions(BM25_SETTINGS_SCHEMA, settings, { subject: 'bm25', root: 'settings' });
+  const d = DEFAULT_BM25_OPTIONS;
   const fields = {} as Record<FieldName, FieldOptions>;
   for (const name of FIELD_NAMES) {
-    const path = `settings.fields.${name}`;
-    const field = checkKeys(fieldSettings[name] ?? {}, path, ['weight', 'b']);
-    const defaults = DEFAULT_BM25_OPTIONS.fields[name];
-    fields[name] = {
-      weight: readNumber(field, 'weight', path, defaults.weight, isNonNegative, 'a number ≥ 0'),
-      b: readNumber(field, 'b', path, name === 'body' ? bodyB : defaults.b, isUnit, 'a number in [0, 1]'),
-    };
+    const given = parsed.fields?.[name] ?? {};
+    const fallbackB = name === 'body' ? (parsed.b ?? d.fields.body.b) : d.fields[name].b;
+    fields[name] = { weight: given.weight ?? d.fields[name].weight, b: given.b ?? fallbackB };
   }
   if (FIELD_NAMES.every((name) => fields[name].weight === 0)) {
     throw new RagError('INVALID_ARGUMENT', 'bm25 settings give every field weight 0, so nothing could match.', {
-      hint: 'Give at least one of settings.fields.body/path/symbol a weight > 0.',
+      hint: 'Give at least one of fields.body/path/symbol a weight > 0.',
     });
   }
+  const rerank = parsed.rerank ?? {};
+  const resolvedRerank = { ...d.rerank } as RerankOptions;
+  for (const key of Object.keys(rerank) as (keyof RerankOptions)[]) {
+    if (rerank[key] !== undefined) (resolvedRerank as unknown as Record<string, unknown>)[key] = rerank[key];
+  }
   return {
-    k1,
+    k1: parsed.k1 ?? d.k1,
     fields,
-    tokenizer: resolveTokenizerOptions(source.tokenizer ?? {}, 'settings.tokenizer'),
-    query: resolveQueryOptions(source.query ?? {}, 'settings.query'),
-    context: resolveContextOptions(source.context ?? {}, 'settings.context'),
-    rerank: resolveRerankOptions(source.rerank ?? {}, 'settings.rerank'),
+    tokenizer: withTokenizerDefaults(parsed.tokenizer ?? {}),
+    query: withQueryDefaults(parsed.query ?? {}),
+    context: { tableHeaders: parsed.context?.tableHeaders ?? d.context.tableHeaders },
+    rerank: resolvedRerank,
   };
 }

@@ -47,7 +47,7 @@ export class Bm25Retriever implements Retriever {
     }
     this.reranker = chunks !== undefined && index.options.rerank.depth > 0 ? new Reranker(index, chunks) : undefined;
     const reranker = this.reranker;
-    if (reranker && index.options.query.abbreviations > 0) {
+    if (reranker && index.options.query.abbreviationWeight > 0) {
       // Abbreviations are how code spells words: only a question that reads like a code
       // question (its own words lean to code) searches them; a docs question keeps its words.
       index.gateQueryExpansions((terms) => {

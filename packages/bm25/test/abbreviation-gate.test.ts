@@ -8,7 +8,7 @@ describe('identifier abbreviations are gated by the question’s lean', () => {
     const chunks = withExtraChunks(await miniChunks(), [
       { file_path: 'tinyserve/limits.py', kind: 'function', symbol: 'check_req', language: 'python', text: 'def check_req(self, req):\n    return len(req.body) <= self.limit\n' },
     ]);
-    const retriever = createBm25Retriever(chunks, { query: { abbreviations: 0.5 } });
+    const retriever = createBm25Retriever(chunks, { query: { abbreviationWeight: 0.5 } });
     const terms = (query: string) => retriever.index.resolveQuery(query).map((t) => t.term);
     // "return", "self", "handler" lean to the corpus's code: `req` joins the search.
     const code = 'return whether the request body length is within self limit';

@@ -1,6 +1,7 @@
 import type { Explanation } from '@rag/core';
 import { describe, expect, it } from 'vitest';
-import { Bm25Index, createBm25Retriever } from '../src/index.js';
+import { createBm25Retriever } from '../src/index.js';
+import { Bm25Index } from '../src/internals.js';
 import { makeChunks, PLAIN_BM25 } from './helpers.js';
 
 const chunks = makeChunks([

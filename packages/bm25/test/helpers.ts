@@ -40,5 +40,5 @@ export function makeChunks(specs: readonly ChunkSpec[]): Chunk[] {
 export const PLAIN_BM25 = {
   fields: { path: { weight: 0 }, symbol: { weight: 0 } },
   tokenizer: { stem: false, splitIdentifiers: false, dottedNames: false },
-  query: { dropQuestionWords: false },
+  query: { questionWords: [] },
 };

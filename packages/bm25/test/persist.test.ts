@@ -2,16 +2,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  BM25_FILE_NAME,
-  BM25_FORMAT_VERSION,
-  bm25RetrieverFactory,
-  createBm25Retriever,
-  decodeIndex,
-  encodeIndex,
-  resolveBm25Options,
-  type Bm25Retriever,
-} from '../src/index.js';
+import { bm25RetrieverFactory, createBm25Retriever, resolveBm25Options, type Bm25Retriever } from '../src/index.js';
+import { BM25_FILE_NAME, BM25_FORMAT_VERSION, decodeIndex, encodeIndex } from '../src/internals.js';
 import { makeChunks, rejection } from './helpers.js';
 
 const chunks = makeChunks([

@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  Bm25Index,
-  createBm25Retriever,
-  foldDerivation,
-  isAuxiliaryPath,
-  isIdentifierSpelling,
-  resolveBm25Options,
-  tableHeaderContexts,
-  tokenizeQuery,
-} from '../src/index.js';
-import { definesName, explainsName } from '../src/rerank/definitions.js';
+import { createBm25Retriever, resolveBm25Options } from '../src/index.js';
+import { Bm25Index, isAuxiliaryPath, tableHeaderContexts } from '../src/internals.js';
+import { definesName, explainsName, foldDerivation, isIdentifierSpelling, tokenizeQuery } from '@rag/text';
 import { chunkFlags, termModalities } from '../src/rerank/priors.js';
 import { ChunkScan, coverageScore, phraseScore } from '../src/rerank/proximity.js';
 import { selectDisjoint } from '../src/rerank/reranker.js';
@@ -168,7 +160,7 @@ describe('dedupe of overlapping hits', () => {
 describe('query vocabulary', () => {
   it('adds the code term for a concept named in words', () => {
     expect(tokenizeQuery('the constructor of LLM').map((t) => t.term)).toContain('init');
-    expect(tokenizeQuery('the constructor of LLM', { query: { aliases: false } }).map((t) => t.term)).not.toContain('init');
+    expect(tokenizeQuery('the constructor of LLM', { query: { aliases: {} } }).map((t) => t.term)).not.toContain('init');
     // Counted once, however many spellings.
     expect(tokenizeQuery('constructor initialization initializer').filter((t) => t.term === 'init')).toEqual([{ term: 'init', weight: 1 }]);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Bm25Index, createBm25Retriever, inverseDocumentFrequency } from '../src/index.js';
+import { createBm25Retriever } from '../src/index.js';
+import { Bm25Index, inverseDocumentFrequency } from '../src/internals.js';
 import { makeChunks, PLAIN_BM25 } from './helpers.js';
 
 /*

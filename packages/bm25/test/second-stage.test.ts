@@ -24,7 +24,7 @@ describe('second stage on the mini corpus', () => {
     // middleware list. Without the alias nothing in the question names `init`, and the
     // configuration table (which "sets up" the server) wins.
     expect(ranking(query)[0]).toBe('tinyserve/app.py#App.__init__');
-    expect(ranking(query, { query: { aliases: false } })[0]).toBe('docs/guide.md#The tinyserve guide 🚀 > Configuration');
+    expect(ranking(query, { query: { aliases: {} } })[0]).toBe('docs/guide.md#The tinyserve guide 🚀 > Configuration');
   });
 
   it('definition over mention: the module that assigns DEFAULT_WORKERS beats the method that reads it', () => {

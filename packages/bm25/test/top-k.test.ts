@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { Hit } from '@rag/core';
 import { describe, expect, it } from 'vitest';
-import { Bm25Index } from '../src/index.js';
+import { Bm25Index } from '../src/internals.js';
 import { selectTopK } from '../src/top-k.js';
 import { makeChunks } from './helpers.js';
 

@@ -1,4 +1,4 @@
-import { RagError, type Chunk, type FileRecord, type ProgressFn } from '@rag/core';
+import { optionError, type Chunk, type FileRecord, type ProgressFn } from '@rag/core';
 import { resolveChunkerOptions, type ChunkerOptions } from './options.js';
 import { chunkFilesInParallel, defaultConcurrency } from './parallel.js';
 import { walkCorpus, type WalkOptions } from './walk.js';
@@ -24,12 +24,11 @@ export interface ChunkedCorpus {
 /** Walks `dir` (see walkCorpus) and chunks every file; chunk ids are global and dense. */
 export async function chunkCorpus(dir: string, options: ChunkCorpusOptions = {}): Promise<ChunkedCorpus> {
   // Bad options fail before any file is read; workers get only these plain values.
-  const chunkerOptions = resolveChunkerOptions(options);
+  const { maxChunkSize, targetChunkSize, minChunkSize, textOverlap, nestedChunkSize } = options;
+  const chunkerOptions = resolveChunkerOptions({ maxChunkSize, targetChunkSize, minChunkSize, textOverlap, nestedChunkSize });
   const concurrency = options.concurrency ?? defaultConcurrency();
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) {
-    throw new RagError('INVALID_ARGUMENT', `concurrency must be an integer in [1, 64], got ${String(concurrency)}.`, {
-      hint: 'Leave it out to use every core (at most 4).',
-    });
+    throw optionError({ subject: 'chunking' }, ['concurrency'], 'an integer in [1, 64]', concurrency);
   }
   const corpus = await walkCorpus(dir, options);
   const perFile = await chunkFilesInParallel(corpus, chunkerOptions, concurrency, (done) =>

@@ -1,4 +1,4 @@
-import { RagError } from '@rag/core';
+import { integerIn, optionError, parseOptions, z } from '@rag/core';
 import type { Language } from '@rag/core';
 
 /** Hard cap on a chunk's length in code points: the benchmark rejects longer sources. */
@@ -67,41 +67,34 @@ export interface ChunkerOptions {
 
 export type ResolvedChunkerOptions = Required<ChunkerOptions>;
 
-function checkInteger(name: string, value: number, min: number, max: number): number {
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new RagError('INVALID_ARGUMENT', `${name} must be an integer in [${min}, ${max}], got ${String(value)}.`, {
-      hint: `Pass a ${name} between ${min} and ${max}, or leave it out for the default.`,
-    });
-  }
-  return value;
+const CONTEXT = { subject: 'chunking' } as const;
+
+/** The schema of {@link ChunkerOptions}; bounds that depend on `maxChunkSize` are checked after it. */
+export const CHUNKER_OPTIONS_SCHEMA = z.strictObject({
+  maxChunkSize: integerIn(20, 1_000_000).optional(),
+  targetChunkSize: z.number().int().optional(),
+  minChunkSize: z.number().int().optional(),
+  textOverlap: z.number().int().optional(),
+  nestedChunkSize: z.number().int().optional(),
+});
+
+/** `value` (or `fallback`) when it lies in [min, max]; the same error shape as the schema's otherwise. */
+function withinCap(name: keyof ChunkerOptions, value: number | undefined, fallback: number, min: number, max: number): number {
+  const chosen = value ?? fallback;
+  if (chosen < min || chosen > max) throw optionError(CONTEXT, [name], `an integer in [${min}, ${max}]`, chosen);
+  return chosen;
 }
 
 /** Fills defaults and validates ranges; throws `RagError('INVALID_ARGUMENT')` on a bad value. */
 export function resolveChunkerOptions(options: ChunkerOptions = {}): ResolvedChunkerOptions {
-  const maxChunkSize = checkInteger('maxChunkSize', options.maxChunkSize ?? DEFAULT_MAX_CHUNK_SIZE, 20, 1_000_000);
-  const targetChunkSize = checkInteger(
-    'targetChunkSize',
-    options.targetChunkSize ?? Math.min(DEFAULT_TARGET_CHUNK_SIZE, maxChunkSize),
-    1,
+  const parsed = parseOptions(CHUNKER_OPTIONS_SCHEMA, options, CONTEXT);
+  const maxChunkSize = parsed.maxChunkSize ?? DEFAULT_MAX_CHUNK_SIZE;
+  const half = Math.floor(maxChunkSize / 2);
+  return {
     maxChunkSize,
-  );
-  const minChunkSize = checkInteger(
-    'minChunkSize',
-    options.minChunkSize ?? Math.min(DEFAULT_MIN_CHUNK_SIZE, maxChunkSize),
-    0,
-    maxChunkSize,
-  );
-  const textOverlap = checkInteger(
-    'textOverlap',
-    options.textOverlap ?? Math.min(DEFAULT_TEXT_OVERLAP, Math.floor(maxChunkSize / 2)),
-    0,
-    Math.floor(maxChunkSize / 2),
-  );
-  const nestedChunkSize = checkInteger(
-    'nestedChunkSize',
-    options.nestedChunkSize ?? Math.min(DEFAULT_NESTED_CHUNK_SIZE, maxChunkSize),
-    0,
-    maxChunkSize,
-  );
-  return { maxChunkSize, targetChunkSize, minChunkSize, textOverlap, nestedChunkSize };
+    targetChunkSize: withinCap('targetChunkSize', parsed.targetChunkSize, Math.min(DEFAULT_TARGET_CHUNK_SIZE, maxChunkSize), 1, maxChunkSize),
+    minChunkSize: withinCap('minChunkSize', parsed.minChunkSize, Math.min(DEFAULT_MIN_CHUNK_SIZE, maxChunkSize), 0, maxChunkSize),
+    textOverlap: withinCap('textOverlap', parsed.textOverlap, Math.min(DEFAULT_TEXT_OVERLAP, half), 0, half),
+    nestedChunkSize: withinCap('nestedChunkSize', parsed.nestedChunkSize, Math.min(DEFAULT_NESTED_CHUNK_SIZE, maxChunkSize), 0, maxChunkSize),
+  };
 }

@@ -6,6 +6,5 @@ export * from './offsets.js';
 export * from './fs.js';
 export * from './index-store.js';
 export * from './index-session.js';
-export * from './models.js';
 export * from './staleness.js';
 export * from './options.js';

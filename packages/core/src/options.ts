@@ -4,8 +4,30 @@ import { RagError } from './errors.js';
 /**
  * The one way every package validates its options: a zod schema (objects `strict`, so a
  * misspelt key is refused rather than silently ignored) and one error shape,
- * `INVALID_ARGUMENT` with the option's full path, what it must be, what it got, and a hint.
+ * `INVALID_ARGUMENT` naming the option's full path, what it must be (read off the schema:
+ * "a number in [0, 1]", "an integer ≥ 1", "true or false"), what it got, and a hint.
  */
+
+export interface ParseOptionsContext {
+  /** Whose options these are, for messages: `bm25`, `server`, `chunking`, … */
+  subject: string;
+  /** The name of the options object itself in paths (`settings`, `tokenizer`, `options`). Default `options`. */
+  root?: string;
+}
+
+interface Def {
+  type: string;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  checks?: { _zod: { def: Record<string, unknown> } }[];
+  shape?: Record<string, z.ZodType>;
+  entries?: Record<string, unknown>;
+  values?: unknown[];
+}
+
+function defOf(schema: z.ZodType): Def {
+  return (schema as unknown as { _zod: { def: Def } })._zod.def;
+}
 
 function describeValue(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
@@ -26,11 +48,11 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   return current;
 }
 
-/** Strips optional/default/nullable wrappers to reach the schema that does the checking. */
+/** Strips optional/default/nullable/pipe wrappers to reach the schema that does the checking. */
 function unwrap(schema: z.ZodType): z.ZodType {
-  let current: z.ZodType = schema;
+  let current = schema;
   for (let i = 0; i < 8; i++) {
-    const def = (current as unknown as { _zod: { def: { innerType?: z.ZodType; in?: z.ZodType } } })._zod.def;
+    const def = defOf(current);
     const inner = def.innerType ?? def.in;
     if (!inner) break;
     current = inner;
@@ -38,59 +60,110 @@ function unwrap(schema: z.ZodType): z.ZodType {
   return current;
 }
 
-/** The keys the object schema at `path` accepts, or undefined when it is not an object. */
-function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] | undefined {
-  let current = unwrap(schema);
+/** The schema at `path` inside `schema`, or undefined when the path leaves the declared shape. */
+function schemaAt(schema: z.ZodType, path: readonly PropertyKey[]): z.ZodType | undefined {
+  let current: z.ZodType | undefined = unwrap(schema);
   for (const key of path) {
+    if (!current) return undefined;
+    const def = defOf(current) as Def & { valueType?: z.ZodType };
     const shape = (current as unknown as { shape?: Record<string, z.ZodType> }).shape;
-    const next = shape?.[String(key)];
+    // An object's field by name; a record's (or list's) values under any key.
+    const next: z.ZodType | undefined = shape ? shape[String(key)] : def.type === 'record' ? def.valueType : undefined;
     if (!next) return undefined;
     current = unwrap(next);
   }
-  const shape = (current as unknown as { shape?: Record<string, z.ZodType> }).shape;
-  return shape ? Object.keys(shape) : undefined;
+  return current;
 }
 
-function joinPath(path: readonly PropertyKey[]): string {
-  return path.map(String).join('.');
+/** "a number in [0, 1]" for messages, "a number between 0 and 1" for hints. */
+function rangeWords(requirement: string): string {
+  return requirement.replace(/in ([[(])(-?[\d.e+]+), (-?[\d.e+]+)([\])])/, (_m, open: string, low: string, high: string, close: string) => {
+    const ends = open === '[' && close === ']' ? '' : open === '(' && close === ']' ? `, above ${low}` : open === '[' ? `, below ${high}` : ', exclusive';
+    return `between ${low} and ${high}${ends}`;
+  });
 }
 
-function requirementOf(issue: z.core.$ZodIssue): string {
-  switch (issue.code) {
-    case 'invalid_type':
-      return issue.expected === 'int' ? 'an integer' : `a ${issue.expected}`;
-    case 'too_small':
-      return `${issue.origin === 'number' ? 'a number' : 'a value'} ${issue.inclusive ? '≥' : '>'} ${String(issue.minimum)}`;
-    case 'too_big':
-      return `${issue.origin === 'number' ? 'a number' : 'a value'} ${issue.inclusive ? '≤' : '<'} ${String(issue.maximum)}`;
-    case 'invalid_value':
-      return `one of ${issue.values.map((v) => describeValue(v)).join(', ')}`;
-    default:
-      return issue.message;
+function describeNumber(def: Def): string {
+  let kind = 'a number';
+  let low: { value: number; inclusive: boolean } | undefined;
+  let high: { value: number; inclusive: boolean } | undefined;
+  for (const check of def.checks ?? []) {
+    const c = check._zod.def;
+    if (c.check === 'number_format' && String(c.format).includes('int')) kind = 'an integer';
+    if (c.check === 'greater_than') low = { value: c.value as number, inclusive: c.inclusive as boolean };
+    if (c.check === 'less_than') high = { value: c.value as number, inclusive: c.inclusive as boolean };
   }
+  if (low && high) return `${kind} in ${low.inclusive ? '[' : '('}${low.value}, ${high.value}${high.inclusive ? ']' : ')'}`;
+  if (low) return `${kind} ${low.inclusive ? '≥' : '>'} ${low.value}`;
+  if (high) return `${kind} ${high.inclusive ? '≤' : '<'} ${high.value}`;
+  return kind;
+}
+
+/** `"a", "b" or "c"`. */
+function listChoices(values: readonly unknown[]): string {
+  const shown = values.map((v) => describeValue(v));
+  return shown.length <= 1 ? (shown[0] ?? 'nothing') : `${shown.slice(0, -1).join(', ')} or ${shown.at(-1)}`;
+}
+
+/** What a value of `schema` must be, in words. */
+function describeSchema(schema: z.ZodType): string | undefined {
+  const def = defOf(schema);
+  switch (def.type) {
+    case 'number':
+      return describeNumber(def);
+    case 'boolean':
+      return 'true or false';
+    case 'string':
+      return (def.checks ?? []).some((c) => c._zod.def.check === 'min_length') ? 'a non-empty string' : 'a string';
+    case 'object':
+    case 'record':
+      return 'an object';
+    case 'array':
+      return 'a list';
+    case 'enum':
+      return listChoices(Object.values(def.entries ?? {}));
+    case 'literal':
+      return listChoices(def.values ?? []);
+    default:
+      return undefined;
+  }
+}
+
+function joinPath(root: string, path: readonly PropertyKey[]): string {
+  return [root, ...path.map(String)].join('.');
 }
 
 /**
- * `schema.parse(value)` with rag's error shape. `subject` names whose options these are
- * (`bm25`, `server`, …) in messages.
+ * `schema.parse(value)` with rag's error shape: the first problem, with the option's path
+ * from `root` (`settings.fields.body.b`), is a `RagError('INVALID_ARGUMENT')`.
  */
-export function parseOptions<S extends z.ZodType>(schema: S, value: unknown, subject: string): z.output<S> {
-  const result = schema.safeParse(value ?? {});
+export function parseOptions<S extends z.ZodType>(schema: S, value: unknown, context: ParseOptionsContext): z.output<S> {
+  const result = schema.safeParse(value === undefined ? {} : value);
   if (result.success) return result.data;
+  const root = context.root ?? 'options';
   const issue = result.error.issues[0]!;
   if (issue.code === 'unrecognized_keys') {
-    const where = joinPath(issue.path);
-    const keys = issue.keys.map((k) => (where ? `${where}.${k}` : k)).join(', ');
-    const valid = keysAt(schema, issue.path);
-    throw new RagError('INVALID_ARGUMENT', `Unknown ${subject} option ${keys}.`, {
-      hint: valid ? `Valid keys${where ? ` of ${where}` : ''}: ${valid.join(', ')}.` : 'Remove it.',
+    const where = joinPath(root, issue.path);
+    const keys = issue.keys.map((k) => `${where}.${k}`).join(', ');
+    const shape = (schemaAt(schema, issue.path) as unknown as { shape?: Record<string, unknown> } | undefined)?.shape;
+    throw new RagError('INVALID_ARGUMENT', `Unknown ${context.subject} option ${keys}.`, {
+      hint: shape ? `Valid keys${issue.path.length > 0 ? ` of ${where}` : ''}: ${Object.keys(shape).join(', ')}.` : 'Remove it.',
     });
   }
-  const where = joinPath(issue.path) || 'options';
-  const requirement = requirementOf(issue);
-  const got = describeValue(valueAt(value, issue.path));
-  throw new RagError('INVALID_ARGUMENT', `${subject} option ${where} must be ${requirement} (got ${got}).`, {
-    hint: `Pass ${where} as ${requirement}, or leave it out to use the default.`,
+  // A refinement's message is the requirement; otherwise the schema says what is allowed.
+  const at = schemaAt(schema, issue.path);
+  const requirement = issue.code === 'custom' || issue.code === 'invalid_format' ? issue.message : ((at && describeSchema(at)) ?? issue.message);
+  throw optionError(context, issue.path, requirement, valueAt(value, issue.path));
+}
+
+/**
+ * The error of an option that breaks a rule a schema cannot state alone (a bound that
+ * depends on another option): the same shape as {@link parseOptions}' errors.
+ */
+export function optionError(context: ParseOptionsContext, path: readonly PropertyKey[], requirement: string, got: unknown): RagError {
+  const where = joinPath(context.root ?? 'options', path);
+  return new RagError('INVALID_ARGUMENT', `${context.subject} option ${where} must be ${requirement} (got ${describeValue(got)}).`, {
+    hint: `Pass ${where} as ${rangeWords(requirement)}, or leave it out to use the default.`,
   });
 }
 

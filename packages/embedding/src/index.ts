@@ -16,8 +16,6 @@ export {
   DEFAULT_EMBEDDING_OPTIONS,
   DEFAULT_HNSW_OPTIONS,
   DEFAULT_MODEL,
-  DTYPE_SUFFIXES,
-  defaultCacheDir,
   resolveEmbeddingOptions,
   type EmbedderKind,
   type EmbeddingOptions,
@@ -39,7 +37,7 @@ export { searchExact } from './search/exact-index.js';
 export { HnswVectorIndex } from './search/hnsw-index.js';
 export { TopK } from './search/top-k.js';
 export { DEFAULT_WINDOW_CAP, TransformersEmbedder } from './transformers/embedder.js';
-export { fetchWithTimeout, loadSentenceModel, requiredModelFiles, type LoadedModel } from './transformers/load.js';
+export { loadSentenceModel, requiredModelFiles, type LoadedModel } from './transformers/load.js';
 export { planWindows } from './transformers/windows.js';
 export { decodeVectors, dequantizeInt8, encodeVectors, quantizeInt8, VECTORS_FILE } from './vector-file.js';
 export { dot, normalizeInPlace } from './vector-math.js';

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { defaultCacheDir as coreDefaultCacheDir, downloadsAllowedByEnvironment, MODEL_DTYPE_FILE_SUFFIX, RagError } from '@rag/core';
+import { integerIn, optionError, parseOptions, z } from '@rag/core';
+import { defaultCacheDir, downloadsAllowedByEnvironment, MODEL_DTYPE_FILE_SUFFIX, type ModelDtype } from '@rag/models';
 import { DEFAULT_CORPUS_EMBEDDER_OPTIONS, type CorpusEmbedderOptions } from './corpus/options.js';
 
 /** The sentence-embedding model used when `embedder: 'transformers'` names none. */
@@ -113,84 +114,61 @@ export const DEFAULT_EMBEDDING_OPTIONS: Readonly<Omit<EmbeddingOptions, 'cacheDi
   includeMetadata: true,
 });
 
-/** ONNX file suffix per dtype, as transformers.js names them (shared with @rag/generation). */
-export const DTYPE_SUFFIXES: Readonly<Record<string, string>> = MODEL_DTYPE_FILE_SUFFIX;
+/** ONNX file suffix per dtype, as transformers.js names them (see @rag/models). */
+const CONTEXT = { subject: 'embedding', root: 'settings' } as const;
+const count = z.number().int().min(1);
 
-/** `$RAG_CACHE_DIR`, else `~/.cache/rag`. */
-export const defaultCacheDir = (): string => coreDefaultCacheDir();
+const CORPUS_SCHEMA = z.strictObject({
+  dimension: integerIn(2, 1024).optional(),
+  context: z.enum(['window', 'chunk']).optional(),
+  window: integerIn(1, 20).optional(),
+  minPairCount: count.optional(),
+  minCount: count.optional(),
+  maxVocabulary: integerIn(1, 65_536).optional(),
+  smoothing: z.number().gt(0).max(1).optional(),
+  eigenPower: z.number().min(0).max(1).optional(),
+  powerIterations: integerIn(0, 6).optional(),
+  oversampling: integerIn(0, 256).optional(),
+  center: z.boolean().optional(),
+  seed: integerIn(0, 2 ** 32 - 1).optional(),
+});
 
-/** False when the environment asks for offline operation. */
-export const remoteAllowedByEnvironment = (): boolean => downloadsAllowedByEnvironment();
+const HNSW_SCHEMA = z.strictObject({
+  m: integerIn(2, 128).optional(),
+  efConstruction: integerIn(8, 2000).optional(),
+  efSearch: integerIn(1, 10_000).optional(),
+  seed: integerIn(0, 2 ** 31 - 1).optional(),
+});
 
-function invalid(path: string, requirement: string, value: unknown): RagError {
-  return new RagError('INVALID_ARGUMENT', `embedding setting ${path} must be ${requirement} (got ${JSON.stringify(value) ?? String(value)}).`, {
-    hint: `Pass ${path} as ${requirement}, or leave it out to use the default.`,
-  });
+/** The schema of {@link EmbeddingSettings}: unknown keys are refused at every level. */
+export const EMBEDDING_SETTINGS_SCHEMA = z.strictObject({
+  embedder: z.enum(['corpus', 'transformers']).optional(),
+  model: z.string().min(1).optional(),
+  modelDir: z.string().min(1).nullable().optional(),
+  dtype: z.enum(Object.keys(MODEL_DTYPE_FILE_SUFFIX) as [ModelDtype, ...ModelDtype[]]).optional(),
+  cacheDir: z.string().min(1).optional(),
+  allowRemote: z.boolean().optional(),
+  remoteHost: z.string().regex(/^https?:\/\//, 'an http(s) URL').optional(),
+  connectTimeoutMs: integerIn(100, 600_000).optional(),
+  windowTokens: z.number().int().min(8).nullable().optional(),
+  windowOverlap: z.number().int().min(0).optional(),
+  batchTokens: z.number().int().min(64).optional(),
+  batchSize: count.optional(),
+  resume: z.boolean().optional(),
+  corpus: CORPUS_SCHEMA.optional(),
+  index: z.enum(['auto', 'exact', 'hnsw']).optional(),
+  exactLimit: z.number().int().min(0).optional(),
+  hnsw: HNSW_SCHEMA.optional(),
+  encoding: z.enum(['float32', 'int8']).optional(),
+  includeMetadata: z.boolean().optional(),
+});
+
+/** Fills unset keys of `given` from `defaults` (both flat objects). */
+function withDefaults<T extends object>(defaults: Readonly<T>, given: Partial<T> | undefined): T {
+  const out = { ...defaults };
+  for (const [key, value] of Object.entries(given ?? {})) if (value !== undefined) (out as Record<string, unknown>)[key] = value;
+  return out;
 }
-
-function checkKeys(value: unknown, path: string, allowed: readonly string[]): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid(path, 'an object', value);
-  for (const key of Object.keys(value)) {
-    if (!allowed.includes(key)) {
-      throw new RagError('INVALID_ARGUMENT', `Unknown embedding setting ${path === 'settings' ? key : `${path}.${key}`}.`, {
-        hint: `Valid keys${path === 'settings' ? '' : ` of ${path}`}: ${allowed.join(', ')}.`,
-      });
-    }
-  }
-  return value as Record<string, unknown>;
-}
-
-type Reader = <T>(key: string, fallback: T, accept: (v: unknown) => boolean, requirement: string) => T;
-
-function reader(source: Record<string, unknown>, path: string): Reader {
-  return (key, fallback, accept, requirement) => {
-    const value = source[key];
-    if (value === undefined) return fallback;
-    if (!accept(value)) throw invalid(path === 'settings' ? key : `${path}.${key}`, requirement, value);
-    return value as typeof fallback;
-  };
-}
-
-const integerIn = (lo: number, hi: number) => (v: unknown) => Number.isInteger(v) && (v as number) >= lo && (v as number) <= hi;
-const numberIn = (lo: number, hi: number, openLow = false) => (v: unknown) =>
-  typeof v === 'number' && Number.isFinite(v) && (openLow ? v > lo : v >= lo) && v <= hi;
-const oneOf = (values: readonly string[]) => (v: unknown) => typeof v === 'string' && values.includes(v);
-const isBoolean = (v: unknown) => typeof v === 'boolean';
-const nonEmptyString = (v: unknown) => typeof v === 'string' && v.length > 0;
-
-function resolveCorpusOptions(value: unknown): CorpusEmbedderOptions {
-  const d = DEFAULT_CORPUS_EMBEDDER_OPTIONS;
-  const source = checkKeys(value ?? {}, 'corpus', Object.keys(d));
-  const read = reader(source, 'corpus');
-  return {
-    dimension: read('dimension', d.dimension, integerIn(2, 1024), 'an integer in [2, 1024]'),
-    context: read('context', d.context, oneOf(['window', 'chunk']), '"window" or "chunk"'),
-    window: read('window', d.window, integerIn(1, 20), 'an integer in [1, 20]'),
-    minPairCount: read('minPairCount', d.minPairCount, integerIn(1, Number.MAX_SAFE_INTEGER), 'an integer ≥ 1'),
-    minCount: read('minCount', d.minCount, integerIn(1, Number.MAX_SAFE_INTEGER), 'an integer ≥ 1'),
-    maxVocabulary: read('maxVocabulary', d.maxVocabulary, integerIn(1, 65_536), 'an integer in [1, 65536]'),
-    smoothing: read('smoothing', d.smoothing, numberIn(0, 1, true), 'a number in (0, 1]'),
-    eigenPower: read('eigenPower', d.eigenPower, numberIn(0, 1), 'a number in [0, 1]'),
-    powerIterations: read('powerIterations', d.powerIterations, integerIn(0, 6), 'an integer in [0, 6]'),
-    oversampling: read('oversampling', d.oversampling, integerIn(0, 256), 'an integer in [0, 256]'),
-    center: read('center', d.center, isBoolean, 'true or false'),
-    seed: read('seed', d.seed, integerIn(0, 2 ** 32 - 1), 'an integer in [0, 2³²)'),
-  };
-}
-
-function resolveHnswOptions(value: unknown): HnswOptions {
-  const d = DEFAULT_HNSW_OPTIONS;
-  const source = checkKeys(value ?? {}, 'hnsw', Object.keys(d));
-  const read = reader(source, 'hnsw');
-  return {
-    m: read('m', d.m, integerIn(2, 128), 'an integer in [2, 128]'),
-    efConstruction: read('efConstruction', d.efConstruction, integerIn(8, 2000), 'an integer in [8, 2000]'),
-    efSearch: read('efSearch', d.efSearch, integerIn(1, 10_000), 'an integer in [1, 10000]'),
-    seed: read('seed', d.seed, integerIn(0, 2 ** 31 - 1), 'an integer in [0, 2³¹)'),
-  };
-}
-
-const SETTING_KEYS = [...Object.keys(DEFAULT_EMBEDDING_OPTIONS), 'cacheDir', 'allowRemote'];
 
 /**
  * Complete, validated options from user settings. Unknown keys are refused, so a typo
@@ -199,37 +177,33 @@ const SETTING_KEYS = [...Object.keys(DEFAULT_EMBEDDING_OPTIONS), 'cacheDir', 'al
  */
 export function resolveEmbeddingOptions(settings: unknown = {}): EmbeddingOptions {
   const d = DEFAULT_EMBEDDING_OPTIONS;
-  const source = checkKeys(settings ?? {}, 'settings', SETTING_KEYS);
-  const read = reader(source, 'settings');
-  const model = read('model', d.model, nonEmptyString, 'a non-empty hub model name');
-  const modelDirValue = read<string | null>('modelDir', d.modelDir, (v) => v === null || nonEmptyString(v), 'a folder path');
-  const namesModel = source.model !== undefined || (modelDirValue !== null && modelDirValue !== undefined);
-  const embedder = read<EmbedderKind>('embedder', namesModel ? 'transformers' : d.embedder, oneOf(['corpus', 'transformers']), '"corpus" or "transformers"');
-  const windowTokens = read<number | null>('windowTokens', d.windowTokens, (v) => v === null || integerIn(8, 1_000_000)(v), 'an integer ≥ 8 or null');
-  const windowOverlap = read('windowOverlap', d.windowOverlap, integerIn(0, 500_000), 'an integer ≥ 0');
+  const parsed = parseOptions(EMBEDDING_SETTINGS_SCHEMA, settings ?? {}, CONTEXT);
+  const modelDir = parsed.modelDir ?? d.modelDir;
+  const namesModel = parsed.model !== undefined || modelDir !== null;
+  const windowTokens = parsed.windowTokens === undefined ? d.windowTokens : parsed.windowTokens;
+  const windowOverlap = parsed.windowOverlap ?? d.windowOverlap;
   if (windowTokens !== null && windowOverlap > windowTokens / 2) {
-    throw invalid('windowOverlap', `an integer in [0, ${Math.floor(windowTokens / 2)}] (half of windowTokens)`, windowOverlap);
+    throw optionError(CONTEXT, ['windowOverlap'], `an integer in [0, ${Math.floor(windowTokens / 2)}] (half of windowTokens)`, windowOverlap);
   }
-  const dtype = read('dtype', d.dtype, oneOf(Object.keys(DTYPE_SUFFIXES)), `one of ${Object.keys(DTYPE_SUFFIXES).join(', ')}`);
   return {
-    embedder,
-    model,
-    modelDir: modelDirValue === null ? null : resolve(modelDirValue),
-    dtype,
-    cacheDir: resolve(read('cacheDir', defaultCacheDir(), nonEmptyString, 'a folder path')),
-    allowRemote: read('allowRemote', remoteAllowedByEnvironment(), isBoolean, 'true or false'),
-    remoteHost: read('remoteHost', d.remoteHost, (v) => typeof v === 'string' && /^https?:\/\//.test(v), 'an http(s) URL'),
-    connectTimeoutMs: read('connectTimeoutMs', d.connectTimeoutMs, integerIn(100, 600_000), 'an integer in [100, 600000]'),
+    embedder: parsed.embedder ?? (namesModel ? 'transformers' : d.embedder),
+    model: parsed.model ?? d.model,
+    modelDir: modelDir === null ? null : resolve(modelDir),
+    dtype: parsed.dtype ?? d.dtype,
+    cacheDir: resolve(parsed.cacheDir ?? defaultCacheDir()),
+    allowRemote: parsed.allowRemote ?? downloadsAllowedByEnvironment(),
+    remoteHost: parsed.remoteHost ?? d.remoteHost,
+    connectTimeoutMs: parsed.connectTimeoutMs ?? d.connectTimeoutMs,
     windowTokens,
     windowOverlap,
-    batchTokens: read('batchTokens', d.batchTokens, integerIn(64, 10_000_000), 'an integer ≥ 64'),
-    batchSize: read('batchSize', d.batchSize, integerIn(1, 10_000_000), 'an integer ≥ 1'),
-    resume: read('resume', d.resume, isBoolean, 'true or false'),
-    corpus: resolveCorpusOptions(source.corpus),
-    index: read('index', d.index, oneOf(['auto', 'exact', 'hnsw']), '"auto", "exact" or "hnsw"'),
-    exactLimit: read('exactLimit', d.exactLimit, integerIn(0, Number.MAX_SAFE_INTEGER), 'an integer ≥ 0'),
-    hnsw: resolveHnswOptions(source.hnsw),
-    encoding: read('encoding', d.encoding, oneOf(['float32', 'int8']), '"float32" or "int8"'),
-    includeMetadata: read('includeMetadata', d.includeMetadata, isBoolean, 'true or false'),
+    batchTokens: parsed.batchTokens ?? d.batchTokens,
+    batchSize: parsed.batchSize ?? d.batchSize,
+    resume: parsed.resume ?? d.resume,
+    corpus: withDefaults(DEFAULT_CORPUS_EMBEDDER_OPTIONS, parsed.corpus as Partial<CorpusEmbedderOptions> | undefined),
+    index: parsed.index ?? d.index,
+    exactLimit: parsed.exactLimit ?? d.exactLimit,
+    hnsw: withDefaults(DEFAULT_HNSW_OPTIONS, parsed.hnsw),
+    encoding: parsed.encoding ?? d.encoding,
+    includeMetadata: parsed.includeMetadata ?? d.includeMetadata,
   };
 }

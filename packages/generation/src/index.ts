@@ -34,23 +34,7 @@ export { mapCitations, type CitationMapping } from './citations.js';
 export { stripThinking, ThinkingFilter } from './think.js';
 export { describeSource, sourceHash, toSourceForAnswer } from './sources.js';
 export { NO_SOURCES_ANSWER, NOT_FOUND_ANSWER } from './messages.js';
-export {
-  DEFAULT_DOWNLOAD_CHECK_TIMEOUT_MS,
-  DEFAULT_HUB_DTYPE,
-  DEFAULT_MODEL_CACHE_DIR,
-  DEFAULT_REMOTE_HOST,
-  DTYPE_FILE_SUFFIX,
-  downloadsAllowedByEnvironment,
-  isHubModelId,
-  isModelOnDisk,
-  locateModel,
-  MODEL_DTYPES,
-  QWEN3_MODEL_ID,
-  REQUIRED_MODEL_FILES,
-  type ModelDtype,
-  type ModelLocation,
-  type ModelLocationOptions,
-} from './model-source.js';
+export { DEFAULT_HUB_DTYPE, isModelOnDisk, locateModel, QWEN3_MODEL_ID, type ModelLocationOptions } from './model-source.js';
 export { createTransformersGenerator, type ModelLoadProgress, type TransformersGeneratorOptions } from './transformers-generator.js';
 export { answerExtractively, createExtractiveGenerator, EXTRACTIVE_GENERATOR_NAME, type ExtractiveAnswer } from './extractive/generator.js';
 export {

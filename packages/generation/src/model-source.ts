@@ -1,16 +1,13 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
-import { defaultCacheDir, downloadsAllowedByEnvironment, MODEL_DTYPE_FILE_SUFFIX, RagError } from '@rag/core';
+import {
+  isModelOnDisk as isModelOnDiskAt,
+  locateModel as locateModelAt,
+  type ModelDtype,
+  type ModelLocation,
+  type ModelLocationOptions as GenericLocationOptions,
+} from '@rag/models';
 
 /** The default LLM: Qwen3-0.6B exported to ONNX for transformers.js. */
 export const QWEN3_MODEL_ID = 'onnx-community/Qwen3-0.6B-ONNX';
-
-/** Weight formats transformers.js loads; each is one ONNX file name under `onnx/`. */
-export const MODEL_DTYPES = ['q4', 'q8', 'fp32', 'fp16', 'int8', 'uint8', 'q4f16', 'bnb4'] as const;
-export type ModelDtype = (typeof MODEL_DTYPES)[number];
-
-/** The file each dtype loads: `onnx/model<suffix>.onnx` (transformers.js's naming, shared with @rag/embedding). */
-export const DTYPE_FILE_SUFFIX = MODEL_DTYPE_FILE_SUFFIX as Readonly<Record<ModelDtype, string>>;
 
 /**
  * dtype used for a hub model when none is given: 4-bit weights (MatMulNBits) run on
@@ -18,191 +15,27 @@ export const DTYPE_FILE_SUFFIX = MODEL_DTYPE_FILE_SUFFIX as Readonly<Record<Mode
  */
 export const DEFAULT_HUB_DTYPE: ModelDtype = 'q4';
 
-/**
- * Where downloaded models are kept: `$RAG_CACHE_DIR/models`, else `~/.cache/rag/models`
- * (the same place @rag/embedding keeps its models).
- */
-export const DEFAULT_MODEL_CACHE_DIR = join(defaultCacheDir(), 'models');
-
-/** Downloads are off when `HF_HUB_OFFLINE`, `TRANSFORMERS_OFFLINE` or `RAG_OFFLINE` is 1 (or true/yes). */
-export { downloadsAllowedByEnvironment };
-
-/** How long the reachability check of the hub may take before the model counts as unavailable. */
-export const DEFAULT_DOWNLOAD_CHECK_TIMEOUT_MS = 10_000;
-
-export const DEFAULT_REMOTE_HOST = 'https://huggingface.co/';
-
-/** Files a model folder needs besides its ONNX weights. */
-export const REQUIRED_MODEL_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json'] as const;
-
-export interface ModelLocationOptions {
-  /** Hub model id (`owner/name`). Default {@link QWEN3_MODEL_ID}. Ignored when `modelDir` is given. */
-  model?: string;
-  /** A local model folder (config.json, tokenizer files, onnx/…); nothing is downloaded. */
-  modelDir?: string;
-  /** Download cache; a complete model there loads offline. Default {@link DEFAULT_MODEL_CACHE_DIR}. */
-  cacheDir?: string;
-  /**
-   * Weight format, or `auto`: for a folder (or cached model) the first present of
-   * {@link MODEL_DTYPES} in that order, for a download {@link DEFAULT_HUB_DTYPE}. Default `auto`.
-   */
-  dtype?: ModelDtype | 'auto';
-  /** May a missing model be downloaded from the hub? Default {@link downloadsAllowedByEnvironment} (`true` unless an offline variable is 1). */
-  allowDownload?: boolean;
-  /** Milliseconds the hub reachability check may take. Default {@link DEFAULT_DOWNLOAD_CHECK_TIMEOUT_MS}. */
-  downloadCheckTimeoutMs?: number;
-  /** Hub base URL. Default {@link DEFAULT_REMOTE_HOST}. */
-  remoteHost?: string;
-}
-
-export interface ModelLocation {
-  /** `folder`: a local folder (given or cached); `download`: fetch from the hub into cacheDir. */
-  kind: 'folder' | 'download';
-  /** Absolute folder path, or the hub id. */
-  pathOrId: string;
-  /** The model's name as reported: hub id, or the folder path. */
-  modelId: string;
-  dtype: ModelDtype;
-  cacheDir: string;
-  /** Hub base URL for a download. */
-  remoteHost: string;
-}
-
-function onnxFile(dtype: ModelDtype): string {
-  return join('onnx', `model${DTYPE_FILE_SUFFIX[dtype]}.onnx`);
-}
-
-export function isHubModelId(name: string): boolean {
-  return /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/.test(name) && !name.includes('..') && !name.includes('--');
-}
-
-function readConfig(dir: string): Record<string, unknown> | undefined {
-  try {
-    return JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as Record<string, unknown>;
-  } catch {
-    return undefined;
-  }
-}
-
-/** External-data files the config says the chosen ONNX file needs (`model.onnx_data`, …). */
-function externalDataFiles(config: Record<string, unknown> | undefined, dtype: ModelDtype): string[] {
-  const jsConfig = config?.['transformers.js_config'] as { use_external_data_format?: unknown } | undefined;
-  const base = `model${DTYPE_FILE_SUFFIX[dtype]}.onnx`;
-  const spec = jsConfig?.use_external_data_format;
-  const value = spec && typeof spec === 'object' ? (spec as Record<string, unknown>)[base] : spec;
-  if (value === true) return [join('onnx', `${base}_data`)];
-  if (typeof value === 'number' && value > 0) {
-    return Array.from({ length: value }, (_, i) => join('onnx', i === 0 ? `${base}_data` : `${base}_data_${i}`));
-  }
-  return [];
-}
-
-interface FolderCheck {
-  missing: string[];
-  dtype?: ModelDtype;
-  presentDtypes: ModelDtype[];
-}
-
-function checkFolder(dir: string, dtype: ModelDtype | 'auto'): FolderCheck {
-  const missing = REQUIRED_MODEL_FILES.filter((f) => !existsSync(join(dir, f))) as string[];
-  const presentDtypes = MODEL_DTYPES.filter((d) => existsSync(join(dir, onnxFile(d))));
-  const chosen = dtype === 'auto' ? presentDtypes[0] : presentDtypes.includes(dtype) ? dtype : undefined;
-  if (chosen === undefined) missing.push(dtype === 'auto' ? 'onnx/model*.onnx' : onnxFile(dtype));
-  else missing.push(...externalDataFiles(readConfig(dir), chosen).filter((f) => !existsSync(join(dir, f))));
-  return chosen === undefined ? { missing, presentDtypes } : { missing, dtype: chosen, presentDtypes };
-}
-
-const FOLDER_ADVICE =
+/** How a user of the generators supplies a model instead (the end of every MODEL_NOT_FOUND hint). */
+const GENERATOR_ADVICE =
   'pass --model_dir with a folder holding config.json, generation_config.json, tokenizer.json, ' +
   'tokenizer_config.json and onnx/model_q4.onnx (see the @rag/generation README), or use --generator extractive.';
 
-function offlineHint(): string {
-  return FOLDER_ADVICE[0]!.toUpperCase() + FOLDER_ADVICE.slice(1);
+/** Where a generator's model comes from: @rag/models' options with the LLM's defaults. */
+export interface ModelLocationOptions extends Omit<GenericLocationOptions, 'hubDtype' | 'advice'> {
+  /** Hub model id (`owner/name`). Default {@link QWEN3_MODEL_ID}. Ignored when `modelDir` is given. */
+  model?: string;
 }
 
-async function checkHubReachable(id: string, options: ModelLocationOptions): Promise<void> {
-  const host = options.remoteHost ?? DEFAULT_REMOTE_HOST;
-  const url = `${host}${id}/resolve/main/config.json`;
-  const timeout = options.downloadCheckTimeoutMs ?? DEFAULT_DOWNLOAD_CHECK_TIMEOUT_MS;
-  let status: number;
-  try {
-    const response = await fetch(url, { method: 'HEAD', redirect: 'follow', signal: AbortSignal.timeout(timeout) });
-    status = response.status;
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-    throw new RagError('MODEL_NOT_FOUND', `Model ${id} is not on this machine and ${host} cannot be reached (${cause}).`, {
-      hint: `Run once where the hub is reachable (it downloads into ${options.cacheDir ?? DEFAULT_MODEL_CACHE_DIR}), or ${FOLDER_ADVICE}`,
-      cause: error,
-    });
-  }
-  if (status === 401 || status === 403 || status === 404) {
-    throw new RagError('MODEL_NOT_FOUND', `Model ${id} was not found on ${host} (HTTP ${status}).`, {
-      hint: `Check the model id (the default is ${QWEN3_MODEL_ID}); a gated model needs HF_TOKEN.`,
-    });
-  }
-  if (status >= 400) {
-    throw new RagError('MODEL_NOT_FOUND', `Model ${id} could not be fetched from ${host} (HTTP ${status}).`, { hint: offlineHint() });
-  }
+function withDefaults(options: ModelLocationOptions): GenericLocationOptions {
+  return { ...options, model: options.model ?? QWEN3_MODEL_ID, hubDtype: DEFAULT_HUB_DTYPE, advice: GENERATOR_ADVICE };
 }
 
-function describeMissing(dir: string, check: FolderCheck): string {
-  const present = check.presentDtypes.length > 0 ? ` It has weights for: ${check.presentDtypes.join(', ')}.` : '';
-  return `${dir} is missing ${check.missing.join(', ')}.${present}`;
+/** @rag/models' `locateModel` for a chat LLM: Qwen3 by default, 4-bit downloads, generator-flag advice. */
+export function locateModel(options: ModelLocationOptions = {}): Promise<ModelLocation> {
+  return locateModelAt(withDefaults(options));
 }
 
-/**
- * Decides where a model comes from, failing fast with `MODEL_NOT_FOUND` (and a hint) when
- * it is neither on disk nor downloadable, so that nothing hangs on a machine without a
- * network. A hub model already complete in `cacheDir` loads from there without a network.
- */
-export async function locateModel(options: ModelLocationOptions = {}): Promise<ModelLocation> {
-  const dtype = options.dtype ?? 'auto';
-  if (dtype !== 'auto' && !MODEL_DTYPES.includes(dtype)) {
-    throw new RagError('INVALID_ARGUMENT', `Unknown dtype "${String(dtype)}".`, { hint: `Use one of: auto, ${MODEL_DTYPES.join(', ')}.` });
-  }
-  const cacheDir = resolve(options.cacheDir ?? DEFAULT_MODEL_CACHE_DIR);
-  const remoteHost = (options.remoteHost ?? DEFAULT_REMOTE_HOST).replace(/\/?$/, '/');
-  if (options.modelDir !== undefined) {
-    const dir = resolve(options.modelDir);
-    if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-      throw new RagError('MODEL_NOT_FOUND', `Model folder ${dir} does not exist.`, { hint: offlineHint() });
-    }
-    const check = checkFolder(dir, dtype);
-    if (check.missing.length > 0 || check.dtype === undefined) {
-      throw new RagError('MODEL_NOT_FOUND', `${describeMissing(dir, check)}`, {
-        hint: check.presentDtypes.length > 0 && dtype !== 'auto' ? `Pass --dtype ${check.presentDtypes[0]} or add the missing files.` : offlineHint(),
-      });
-    }
-    return { kind: 'folder', pathOrId: dir, modelId: dir, dtype: check.dtype, cacheDir, remoteHost };
-  }
-  const id = options.model ?? QWEN3_MODEL_ID;
-  if (!isHubModelId(id) || isAbsolute(id)) {
-    throw new RagError('MODEL_NOT_FOUND', `"${id}" is neither a model folder nor a hub model id (owner/name).`, { hint: offlineHint() });
-  }
-  const cached = join(cacheDir, id);
-  if (existsSync(cached)) {
-    const check = checkFolder(cached, dtype === 'auto' ? DEFAULT_HUB_DTYPE : dtype);
-    const anyCheck = dtype === 'auto' && check.dtype === undefined ? checkFolder(cached, 'auto') : check;
-    if (anyCheck.missing.length === 0 && anyCheck.dtype !== undefined) {
-      return { kind: 'folder', pathOrId: cached, modelId: id, dtype: anyCheck.dtype, cacheDir, remoteHost };
-    }
-  }
-  if (!(options.allowDownload ?? downloadsAllowedByEnvironment())) {
-    throw new RagError('MODEL_NOT_FOUND', `Model ${id} is not in ${cacheDir} and downloads are off.`, { hint: offlineHint() });
-  }
-  await checkHubReachable(id, { ...options, cacheDir, remoteHost });
-  return { kind: 'download', pathOrId: id, modelId: id, dtype: dtype === 'auto' ? DEFAULT_HUB_DTYPE : dtype, cacheDir, remoteHost };
-}
-
-/** True when `locateModel` would find the model on disk (no network needed). */
+/** True when {@link locateModel} would find the model on disk (no network needed). */
 export function isModelOnDisk(options: ModelLocationOptions = {}): boolean {
-  const dtype = options.dtype ?? 'auto';
-  if (options.modelDir !== undefined) {
-    const dir = resolve(options.modelDir);
-    return existsSync(dir) && checkFolder(dir, dtype).missing.length === 0;
-  }
-  const id = options.model ?? QWEN3_MODEL_ID;
-  if (!isHubModelId(id)) return false;
-  const cached = join(resolve(options.cacheDir ?? DEFAULT_MODEL_CACHE_DIR), id);
-  return existsSync(cached) && checkFolder(cached, dtype).missing.length === 0;
+  return isModelOnDiskAt(withDefaults(options));
 }

@@ -1,4 +1,4 @@
-import { RagError } from '@rag/core';
+import { integerIn, optionError, parseOptions, z } from '@rag/core';
 
 /** Prompt budget in model tokens (system prompt, sources, question and chat markup). */
 export const DEFAULT_CONTEXT_TOKENS = 2048;
@@ -27,40 +27,34 @@ export interface DecodingOptions {
 
 export const DEFAULT_DECODING: Readonly<DecodingOptions> = Object.freeze({ doSample: false });
 
-function invalid(name: string, value: unknown, rule: string): never {
-  throw new RagError('INVALID_ARGUMENT', `${name} must be ${rule}; got ${String(value)}.`, {
-    hint: `Pass a valid ${name} or leave it out for the default.`,
-  });
-}
+const CONTEXT = { subject: 'generation' } as const;
 
+/** `value` when it is an integer in [min, max]; otherwise the shared option error naming `name`. */
 export function checkInteger(name: string, value: number, min: number, max: number): number {
-  if (!Number.isInteger(value) || value < min || value > max) invalid(name, value, `an integer in [${min}, ${max}]`);
+  if (!Number.isInteger(value) || value < min || value > max) throw optionError(CONTEXT, [name], `an integer in [${min}, ${max}]`, value);
   return value;
 }
 
-function checkNumber(name: string, value: number | undefined, ok: (v: number) => boolean, rule: string): void {
-  if (value !== undefined && (typeof value !== 'number' || Number.isNaN(value) || !ok(value))) invalid(name, value, rule);
-}
+/** The schema of {@link DecodingOptions}; unknown keys are refused. */
+export const DECODING_SCHEMA = z.strictObject({
+  doSample: z.boolean().optional(),
+  temperature: z.number().gt(0).optional(),
+  topK: integerIn(1, 1_000_000).optional(),
+  topP: z.number().gt(0).max(1).optional(),
+  repetitionPenalty: z.number().min(1).optional(),
+});
 
-/**
- * Validated decoding settings with only the fields that change the output: greedy
- * decoding ignores the sampling knobs, so they are dropped (and do not split the cache).
- * Throws `RagError('INVALID_ARGUMENT')` naming the bad field.
- */
+/** Validated decoding options; sampling parameters are kept only when `doSample` is on. */
 export function resolveDecoding(options: DecodingOptions = {}): DecodingOptions {
-  const doSample = options.doSample ?? false;
-  if (typeof doSample !== 'boolean') invalid('doSample', doSample, 'true or false');
-  checkNumber('temperature', options.temperature, (v) => v > 0, 'greater than 0');
-  if (options.topK !== undefined) checkInteger('topK', options.topK, 1, 1_000_000);
-  checkNumber('topP', options.topP, (v) => v > 0 && v <= 1, 'in (0, 1]');
-  checkNumber('repetitionPenalty', options.repetitionPenalty, (v) => v >= 1, 'at least 1');
+  const parsed = parseOptions(DECODING_SCHEMA, options, { ...CONTEXT, root: 'decoding' });
+  const doSample = parsed.doSample ?? false;
   const resolved: DecodingOptions = { doSample };
   if (doSample) {
-    if (options.temperature !== undefined) resolved.temperature = options.temperature;
-    if (options.topK !== undefined) resolved.topK = options.topK;
-    if (options.topP !== undefined) resolved.topP = options.topP;
+    if (parsed.temperature !== undefined) resolved.temperature = parsed.temperature;
+    if (parsed.topK !== undefined) resolved.topK = parsed.topK;
+    if (parsed.topP !== undefined) resolved.topP = parsed.topP;
   }
-  if (options.repetitionPenalty !== undefined) resolved.repetitionPenalty = options.repetitionPenalty;
+  if (parsed.repetitionPenalty !== undefined) resolved.repetitionPenalty = parsed.repetitionPenalty;
   return resolved;
 }
 

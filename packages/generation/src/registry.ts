@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import { RagError } from '@rag/core';
 import { createExtractiveGenerator, EXTRACTIVE_GENERATOR_NAME } from './extractive/generator.js';
 import type { ExtractiveOptions } from './extractive/options.js';
-import { isHubModelId, isModelOnDisk, QWEN3_MODEL_ID } from './model-source.js';
+import { isHubModelId } from '@rag/models';
+import { isModelOnDisk, QWEN3_MODEL_ID } from './model-source.js';
 import { createTransformersGenerator, type TransformersGeneratorOptions } from './transformers-generator.js';
 import type { Generator } from './types.js';
 

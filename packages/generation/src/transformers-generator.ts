@@ -6,7 +6,8 @@ import { mapCitations } from './citations.js';
 import { cancelledError, throwIfAborted } from './errors.js';
 import { Lock } from './lock.js';
 import { NO_SOURCES_ANSWER } from './messages.js';
-import { locateModel, QWEN3_MODEL_ID, type ModelLocation, type ModelLocationOptions } from './model-source.js';
+import { loadTransformers, withTransformersEnvironment, type ModelLocation, type Transformers } from '@rag/models';
+import { locateModel, QWEN3_MODEL_ID, type ModelLocationOptions } from './model-source.js';
 import { DEFAULT_MAX_NEW_TOKENS, checkInteger, resolveDecoding, toGenerateKwargs, type DecodingOptions } from './options.js';
 import { DEFAULT_CONTEXT_TOKENS, DEFAULT_MIN_SOURCE_TOKENS } from './options.js';
 import { buildPrompt, DEFAULT_SYSTEM_PROMPT, promptTemplateHash, type PromptOptions } from './prompt.js';
@@ -32,35 +33,25 @@ export interface TransformersGeneratorOptions extends ModelLocationOptions, Prom
   onLoadProgress?: (event: ModelLoadProgress) => void;
 }
 
-type Transformers = typeof import('@huggingface/transformers');
-
-async function importTransformers(): Promise<Transformers> {
-  // onnxruntime-node 1.30 otherwise writes a telemetry database under ~/.cache.
-  process.env.ORT_DISABLE_TELEMETRY ??= '1';
-  return import('@huggingface/transformers');
-}
-
 async function loadModel(hf: Transformers, location: ModelLocation, onProgress?: (e: ModelLoadProgress) => void) {
   const common = {
     local_files_only: location.kind === 'folder',
     cache_dir: location.cacheDir,
     ...(onProgress ? { progress_callback: (info: unknown) => onProgress(info as ModelLoadProgress) } : {}),
   };
-  // transformers.js reads the hub address from its global env; set it for this load only.
-  const previousHost = hf.env.remoteHost;
-  hf.env.remoteHost = location.remoteHost;
   try {
-    const tokenizer = await hf.AutoTokenizer.from_pretrained(location.pathOrId, common);
-    const model = await hf.AutoModelForCausalLM.from_pretrained(location.pathOrId, { ...common, dtype: location.dtype, device: 'cpu' });
-    return { tokenizer, model };
+    // transformers.js reads the hub address from its global env: set for this load only.
+    return await withTransformersEnvironment(hf.env, { remoteHost: location.remoteHost }, async () => {
+      const tokenizer = await hf.AutoTokenizer.from_pretrained(location.pathOrId, common);
+      const model = await hf.AutoModelForCausalLM.from_pretrained(location.pathOrId, { ...common, dtype: location.dtype, device: 'cpu' });
+      return { tokenizer, model };
+    });
   } catch (error) {
     if (isRagError(error)) throw error;
     throw new RagError('MODEL_NOT_FOUND', `Could not load ${location.modelId} (dtype ${location.dtype}): ${(error as Error).message}`, {
       hint: 'Check that the folder is a complete transformers.js export of a causal LM (config.json, tokenizer files, onnx/model*.onnx), or try another --dtype.',
       cause: error,
     });
-  } finally {
-    hf.env.remoteHost = previousHost;
   }
 }
 
@@ -148,7 +139,7 @@ export async function createTransformersGenerator(options: TransformersGenerator
   const decoding = resolveDecoding(options.decoding);
   const systemPrompt = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
   const location = await locateModel(options);
-  const hf = await importTransformers();
+  const hf = await loadTransformers();
   const { tokenizer, model } = await loadModel(hf, location, options.onLoadProgress);
   if (!(tokenizer as PreTrainedTokenizer).chat_template) {
     await model.dispose();

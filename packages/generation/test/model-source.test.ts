@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chooseDefaultGenerator, createGeneratorRegistry, downloadsAllowedByEnvironment, isHubModelId, isModelOnDisk, locateModel, QWEN3_MODEL_ID } from '../src/index.js';
+import { downloadsAllowedByEnvironment, isHubModelId } from '@rag/models';
+import { chooseDefaultGenerator, createGeneratorRegistry, isModelOnDisk, locateModel, QWEN3_MODEL_ID } from '../src/index.js';
 import { writeTinyModel } from './helpers/tiny-models.js';
 import { tempDir } from './helpers/tmp.js';
 

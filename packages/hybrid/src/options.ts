@@ -1,4 +1,4 @@
-import { RagError } from '@rag/core';
+import { parseOptions, z } from '@rag/core';
 import { getFusionMethod } from './fusion/registry.js';
 
 /** RRF's k as in Cormack et al. (2009). */
@@ -41,50 +41,36 @@ export const DEFAULT_HYBRID_OPTIONS: Readonly<HybridOptions> = Object.freeze({
   dropNonPositive: true,
 });
 
-function invalid(path: string, requirement: string, value: unknown): RagError {
-  return new RagError('INVALID_ARGUMENT', `hybrid setting ${path} must be ${requirement} (got ${JSON.stringify(value) ?? String(value)}).`, {
-    hint: `Pass ${path} as ${requirement}, or leave it out to use the default.`,
-  });
-}
+const CONTEXT = { subject: 'hybrid', root: 'settings' } as const;
+const perComponent = <T extends z.ZodType>(value: T) => z.union([value, z.record(z.string(), value)]);
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isWeight = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
-const isPool = (v: unknown) => Number.isInteger(v) && (v as number) >= 1;
-
-const OPTION_KEYS = ['fusion', 'rrfK', 'rrf_k', 'weights', 'pool', 'dropNonPositive', 'components'];
+/** The schema of {@link HybridSettings}; unknown keys are refused. */
+export const HYBRID_SETTINGS_SCHEMA = z.strictObject({
+  fusion: z.string().min(1).optional(),
+  rrfK: z.number().gt(0).optional(),
+  rrf_k: z.number().gt(0).optional(),
+  weights: z.record(z.string(), z.number().min(0)).optional(),
+  pool: perComponent(z.number().int().min(1)).optional(),
+  dropNonPositive: perComponent(z.boolean()).optional(),
+  components: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+});
 
 /**
  * Complete, validated options from settings; unknown keys are refused. An unknown fusion
  * name is `UNKNOWN_NAME` listing the valid ones, a bad value `INVALID_ARGUMENT`.
  */
 export function resolveHybridOptions(settings: unknown = {}, base: Readonly<HybridOptions> = DEFAULT_HYBRID_OPTIONS): HybridOptions {
-  if (!isRecord(settings)) throw invalid('settings', 'an object', settings);
-  for (const key of Object.keys(settings)) {
-    if (!OPTION_KEYS.includes(key)) {
-      throw new RagError('INVALID_ARGUMENT', `Unknown hybrid setting ${key}.`, { hint: `Valid keys: ${OPTION_KEYS.join(', ')}.` });
-    }
-  }
-  const fusion = settings.fusion ?? base.fusion;
-  if (typeof fusion !== 'string') throw invalid('fusion', 'a fusion method name', fusion);
+  const parsed = parseOptions(HYBRID_SETTINGS_SCHEMA, settings, CONTEXT);
+  const fusion = parsed.fusion ?? base.fusion;
   getFusionMethod(fusion);
-  const rrfK = settings.rrfK ?? settings.rrf_k ?? base.rrfK;
-  if (typeof rrfK !== 'number' || !Number.isFinite(rrfK) || rrfK <= 0) throw invalid('rrfK', 'a number > 0', rrfK);
-  const weights = settings.weights ?? base.weights;
-  if (!isRecord(weights) || !Object.values(weights).every(isWeight)) throw invalid('weights', 'an object of numbers ≥ 0 by retriever name', weights);
-  const pool = settings.pool ?? base.pool;
-  if (!(isPool(pool) || (isRecord(pool) && Object.values(pool).every(isPool)))) {
-    throw invalid('pool', 'an integer ≥ 1 or an object of them by retriever name', pool);
-  }
-  const drop = settings.dropNonPositive ?? base.dropNonPositive;
-  if (!(typeof drop === 'boolean' || (isRecord(drop) && Object.values(drop).every((v) => typeof v === 'boolean')))) {
-    throw invalid('dropNonPositive', 'true, false or an object of them by retriever name', drop);
-  }
+  const pool = parsed.pool ?? base.pool;
+  const drop = parsed.dropNonPositive ?? base.dropNonPositive;
   return {
     fusion,
-    rrfK,
-    weights: { ...(weights as Record<string, number>) },
-    pool: isRecord(pool) ? { ...(pool as Record<string, number>) } : (pool as number),
-    dropNonPositive: isRecord(drop) ? { ...(drop as Record<string, boolean>) } : (drop as boolean),
+    rrfK: parsed.rrfK ?? parsed.rrf_k ?? base.rrfK,
+    weights: { ...(parsed.weights ?? base.weights) },
+    pool: typeof pool === 'number' ? pool : { ...pool },
+    dropNonPositive: typeof drop === 'boolean' ? drop : { ...drop },
   };
 }
 

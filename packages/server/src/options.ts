@@ -39,7 +39,7 @@ const SERVER_OPTIONS_SCHEMA = SERVICE_OPTIONS_SCHEMA.extend({
 
 /** The options with defaults applied; throws `INVALID_ARGUMENT` naming the bad option. */
 export function resolveServerOptions(options: ServerOptions): ResolvedServerOptions {
-  const parsed = parseOptions(SERVER_OPTIONS_SCHEMA, options, 'server');
+  const parsed = parseOptions(SERVER_OPTIONS_SCHEMA, options, { subject: 'server' });
   return {
     ...withServiceDefaults(parsed),
     port: parsed.port ?? DEFAULT_PORT,

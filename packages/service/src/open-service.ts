@@ -56,7 +56,7 @@ export function withServiceDefaults(options: z.output<typeof SERVICE_OPTIONS_SCH
 
 /** The options with defaults applied; throws `INVALID_ARGUMENT` naming the bad option. */
 export function resolveServiceOptions(options: ServiceOptions): ResolvedServiceOptions {
-  return withServiceDefaults(parseOptions(SERVICE_OPTIONS_SCHEMA, options, 'service'));
+  return withServiceDefaults(parseOptions(SERVICE_OPTIONS_SCHEMA, options, { subject: 'service' }));
 }
 
 /**

@@ -1,7 +1,5 @@
-import type { QueryOptions, TokenizerOptions } from '../tokenizer/options.js';
-import { SegmentExpander } from '../tokenizer/expand.js';
-import { forEachSegment } from '../tokenizer/scan.js';
-import { QUESTION_WORDS } from '../tokenizer/stopwords.js';
+import { hasInnerSeparator, isIdentifierSpelling, type QueryOptions, type TokenizerOptions } from '@rag/text';
+import { forEachSegment, SegmentExpander } from '@rag/text/internals';
 
 /** What the second stage needs to know about a query beyond its bag of terms. */
 export interface QueryShape {
@@ -20,17 +18,9 @@ export interface QueryShape {
   separatedIdentifiers: string[];
 }
 
-const INNER_SEPARATOR = /[A-Za-z0-9][_-][A-Za-z0-9]/;
-const CAMEL = /[a-z0-9][A-Z]|[A-Z]{2}[a-z]/;
-
-/** True for a name that only code would spell so: snake_case, kebab-case, camelCase, PascalCase with two words. */
-export function isIdentifierSpelling(part: string): boolean {
-  return INNER_SEPARATOR.test(part) || CAMEL.test(part);
-}
-
 /** Analyses queries under one index's tokenizer and query options. */
 export function createQueryShaper(tokenizer: TokenizerOptions, query: QueryOptions): (text: string) => QueryShape {
-  const expander = new SegmentExpander(tokenizer, query.dropQuestionWords ? { extraStopwords: QUESTION_WORDS } : {});
+  const expander = new SegmentExpander(tokenizer, { extraStopwords: query.questionWords });
   return (text) => {
     const words: string[][] = [];
     const identifiers = new Set<string>();
@@ -44,6 +34,6 @@ export function createQueryShaper(tokenizer: TokenizerOptions, query: QueryOptio
       if (terms.length > 0) words.push(terms);
     });
     const all = [...identifiers];
-    return { words, identifiers: all, separatedIdentifiers: all.filter((name) => INNER_SEPARATOR.test(name)) };
+    return { words, identifiers: all, separatedIdentifiers: all.filter(hasInnerSeparator) };
   };
 }

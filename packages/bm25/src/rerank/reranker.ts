@@ -1,8 +1,7 @@
 import type { Chunk, Explanation, Hit } from '@rag/core';
 import type { Bm25Index } from '../bm25-index.js';
 import type { ResolvedQueryTerm } from '../explain.js';
-import { tokenize } from '../tokenizer/tokenize.js';
-import { definesName, explainsName, identifierTerm } from './definitions.js';
+import { definesName, explainsName, identifierTerm, tokenize } from '@rag/text';
 import type { RerankOptions } from './options.js';
 import { AUXILIARY, AUXILIARY_QUERY_WORDS, chunkFlags, PROSE, termModalities } from './priors.js';
 import { ChunkScan, coverageScore, phraseScore, type QueryPair } from './proximity.js';

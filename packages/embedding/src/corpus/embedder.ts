@@ -1,5 +1,5 @@
 import { RagError, type Explanation, type ProgressFn } from '@rag/core';
-import { tokenize, tokenizeQuery } from '@rag/bm25';
+import { tokenize, tokenizeQuery } from '@rag/text';
 import type { Embedder } from '../embedder.js';
 import { decodeContainer, encodeContainer } from '../binary-file.js';
 import { dotRow, normalizeInPlace } from '../vector-math.js';

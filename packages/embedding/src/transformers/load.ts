@@ -1,8 +1,21 @@
-import { createHash } from 'node:crypto';
-import { access, readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { RagError } from '@rag/core';
-import { DTYPE_SUFFIXES, type EmbeddingOptions } from '../options.js';
+import {
+  checkModelFolder,
+  describeLoadFailure,
+  fetchWithTimeout,
+  fingerprintModelFolder,
+  loadTransformers,
+  locateModel,
+  onnxFile,
+  REQUIRED_MODEL_FILES,
+  withTransformersEnvironment,
+  type ModelDtype,
+  type Transformers,
+  type TransformersEnvironmentPatch,
+} from '@rag/models';
+import type { EmbeddingOptions } from '../options.js';
 
 /** The parts of transformers.js this package uses, typed structurally. */
 export interface TokenizerLike {
@@ -29,8 +42,6 @@ export interface PipelineLike {
   dispose?(): Promise<unknown>;
 }
 
-type Transformers = typeof import('@huggingface/transformers');
-
 export interface LoadedModel {
   transformers: Transformers;
   pipeline: PipelineLike;
@@ -44,94 +55,21 @@ export interface LoadedModel {
 
 /** Files a model folder needs, relative to it. */
 export function requiredModelFiles(dtype: string): string[] {
-  return ['config.json', 'tokenizer.json', 'tokenizer_config.json', `onnx/model${DTYPE_SUFFIXES[dtype] ?? ''}.onnx`];
+  return [...REQUIRED_MODEL_FILES, onnxFile(dtype as ModelDtype)];
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function missingFiles(dir: string, dtype: string): Promise<string[]> {
-  const missing: string[] = [];
-  for (const file of requiredModelFiles(dtype)) if (!(await exists(join(dir, file)))) missing.push(file);
-  return missing;
-}
-
-/** sha256 over the files that decide the vectors, so a changed folder is a different model. */
-async function fingerprintFolder(dir: string, dtype: string): Promise<string> {
-  const hash = createHash('sha256');
-  for (const file of requiredModelFiles(dtype)) {
-    hash.update(file);
-    hash.update(await readFile(join(dir, file)));
-  }
-  return hash.digest('hex').slice(0, 16);
-}
-
-/**
- * `fetch` that gives up when the server has not answered within `timeoutMs`: an
- * unreachable hub (a firewall that drops packets) then fails in seconds instead of
- * hanging. Once headers arrive the body downloads without a limit.
- */
-export function fetchWithTimeout(base: typeof fetch, timeoutMs: number): typeof fetch {
-  return async (input, init = {}) => {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-    const signal = init.signal ? AbortSignal.any([init.signal, controller.signal]) : controller.signal;
-    try {
-      return await base(input, { ...init, signal });
-    } finally {
-      clearTimeout(timer);
-    }
-  };
-}
-
-/** transformers.js configuration is one global object: loads run one at a time and restore it. */
-let environmentLock: Promise<unknown> = Promise.resolve();
-
-type Environment = Transformers['env'];
-type EnvironmentPatch = Partial<Pick<Environment, 'allowRemoteModels' | 'allowLocalModels' | 'localModelPath' | 'cacheDir' | 'useFSCache' | 'remoteHost' | 'fetch'>>;
-
-async function withEnvironment<T>(env: Environment, patch: EnvironmentPatch, run: () => Promise<T>): Promise<T> {
-  const previous = environmentLock;
-  let release!: () => void;
-  environmentLock = new Promise<void>((resolve) => (release = resolve));
-  await previous.catch(() => undefined);
-  const saved: EnvironmentPatch = {};
-  for (const key of Object.keys(patch) as (keyof EnvironmentPatch)[]) (saved as Record<string, unknown>)[key] = env[key];
-  Object.assign(env, patch);
-  try {
-    return await run();
-  } finally {
-    Object.assign(env, saved);
-    release();
-  }
-}
-
-function causeText(error: unknown): string {
-  const e = error as Error & { cause?: unknown };
-  const cause = e?.cause as (Error & { code?: string }) | undefined;
-  const detail = cause?.code ?? cause?.message;
-  return `${e?.message ?? String(error)}${detail && !String(e?.message).includes(detail) ? ` (${detail})` : ''}`;
-}
-
-function offlineHint(options: EmbeddingOptions, name: string): string {
+/** How a user of the embedder supplies a model instead (the end of each MODEL_NOT_FOUND hint, lowercase first). */
+function offlineAdvice(options: EmbeddingOptions, name: string): string {
   return (
-    `On a machine with internet, run once with model "${name}" (it is cached in ${join(options.cacheDir, 'models')}) and copy that folder, ` +
+    `on a machine with internet, run once with model "${name}" (it is cached in ${join(options.cacheDir, 'models')}) and copy that folder, ` +
     `or download config.json, tokenizer.json, tokenizer_config.json and ${requiredModelFiles(options.dtype)[3]} from https://huggingface.co/${name} ` +
     'into one folder and pass it as modelDir (--model_dir). Or use the zero-download embedder (embedder "corpus").'
   );
 }
 
-async function loadTransformers(): Promise<Transformers> {
-  const transformers = await import('@huggingface/transformers');
-  // The library logs a warning for every file it looks for locally; our errors say more.
-  transformers.env.logLevel = transformers.LogLevel.ERROR;
-  return transformers;
+function offlineHint(options: EmbeddingOptions, name: string): string {
+  const advice = offlineAdvice(options, name);
+  return advice[0]!.toUpperCase() + advice.slice(1);
 }
 
 async function createPipeline(transformers: Transformers, name: string, options: EmbeddingOptions, localOnly: boolean): Promise<PipelineLike> {
@@ -150,7 +88,7 @@ async function loadFromFolder(transformers: Transformers, options: EmbeddingOpti
       hint: `Point modelDir (--model_dir) at a folder holding ${requiredModelFiles(options.dtype).join(', ')}.`,
     });
   }
-  const missing = await missingFiles(dir, options.dtype);
+  const { missing } = checkModelFolder(dir, options.dtype as ModelDtype);
   if (missing.length > 0) {
     throw new RagError('MODEL_NOT_FOUND', `Model folder ${dir} lacks ${missing.join(', ')}.`, {
       hint: `A model folder needs ${requiredModelFiles(options.dtype).join(', ')} (dtype ${options.dtype}); copy them from the model's hub page or a transformers.js cache.`,
@@ -162,16 +100,16 @@ async function loadFromFolder(transformers: Transformers, options: EmbeddingOpti
   const usableName = /^[\w.-]{1,96}$/.test(folderName) && !folderName.includes('..') && !folderName.includes('--');
   const name = usableName ? folderName : dir;
   try {
-    const pipeline = await withEnvironment(
+    const pipeline = await withTransformersEnvironment(
       transformers.env,
       { allowRemoteModels: false, allowLocalModels: true, localModelPath: `${dirname(dir)}/`, useFSCache: false },
       () => createPipeline(transformers, name, options, true),
     );
     const config = (pipeline.model.config ?? {}) as Record<string, unknown>;
-    const id = `transformers:folder:${folderName}:${options.dtype}:${await fingerprintFolder(dir, options.dtype)}`;
+    const id = `transformers:folder:${folderName}:${options.dtype}:${await fingerprintModelFolder(dir, requiredModelFiles(options.dtype))}`;
     return { transformers, pipeline, id, source: 'folder', location: dir, config };
   } catch (error) {
-    throw new RagError('MODEL_NOT_FOUND', `Could not load the model in ${dir}: ${causeText(error)}`, {
+    throw new RagError('MODEL_NOT_FOUND', `Could not load the model in ${dir}: ${describeLoadFailure(error)}`, {
       hint: 'Check that the folder holds a sentence-embedding model exported for transformers.js (ONNX) and that its files are complete.',
       cause: error,
     });
@@ -181,15 +119,19 @@ async function loadFromFolder(transformers: Transformers, options: EmbeddingOpti
 async function loadFromHub(transformers: Transformers, options: EmbeddingOptions): Promise<LoadedModel> {
   const name = options.model;
   const cacheDir = join(options.cacheDir, 'models');
-  const cachedMissing = await missingFiles(join(cacheDir, name), options.dtype);
-  const cached = cachedMissing.length === 0;
+  // Decides cache / download / failure (offline, unreachable hub) before transformers.js runs.
+  const location = await locateModel({
+    model: name,
+    cacheDir,
+    dtype: options.dtype as ModelDtype,
+    allowDownload: options.allowRemote,
+    remoteHost: options.remoteHost,
+    downloadCheckTimeoutMs: options.connectTimeoutMs,
+    advice: offlineAdvice(options, name),
+  });
+  const cached = location.kind === 'folder';
   const id = `transformers:${name}:${options.dtype}`;
-  if (!cached && !options.allowRemote) {
-    throw new RagError('MODEL_NOT_FOUND', `Model "${name}" is not in the cache (${cacheDir}) and downloads are off.`, {
-      hint: offlineHint(options, name),
-    });
-  }
-  const patch: EnvironmentPatch = cached
+  const patch: TransformersEnvironmentPatch = cached
     ? // Everything is on disk: read it from the cache and never touch the network.
       { allowRemoteModels: false, allowLocalModels: true, localModelPath: `${cacheDir}/`, cacheDir, useFSCache: true }
     : {
@@ -201,12 +143,12 @@ async function loadFromHub(transformers: Transformers, options: EmbeddingOptions
         fetch: fetchWithTimeout(globalThis.fetch.bind(globalThis), options.connectTimeoutMs),
       };
   try {
-    const pipeline = await withEnvironment(transformers.env, patch, () => createPipeline(transformers, name, options, cached));
+    const pipeline = await withTransformersEnvironment(transformers.env, patch, () => createPipeline(transformers, name, options, cached));
     const config = (pipeline.model.config ?? {}) as Record<string, unknown>;
     return { transformers, pipeline, id, source: cached ? 'cache' : 'hub', location: cached ? join(cacheDir, name) : options.remoteHost, config };
   } catch (error) {
     const where = cached ? `the cached copy in ${join(cacheDir, name)}` : `${options.remoteHost} (not cached in ${cacheDir})`;
-    throw new RagError('MODEL_NOT_FOUND', `Could not load model "${name}" from ${where}: ${causeText(error)}`, {
+    throw new RagError('MODEL_NOT_FOUND', `Could not load model "${name}" from ${where}: ${describeLoadFailure(error)}`, {
       hint: cached ? `Delete ${join(cacheDir, name)} so it downloads again, or pass a complete folder as modelDir.` : offlineHint(options, name),
       cause: error,
     });

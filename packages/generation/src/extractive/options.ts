@@ -1,5 +1,4 @@
-import { RagError } from '@rag/core';
-import { checkInteger } from '../options.js';
+import { integerIn, parseOptions, z } from '@rag/core';
 
 /** Most sentences or lines quoted in one extractive answer. */
 export const DEFAULT_MAX_QUOTES = 3;
@@ -22,16 +21,19 @@ export interface ExtractiveOptions {
 
 export type ResolvedExtractiveOptions = Required<ExtractiveOptions>;
 
+/** The schema of {@link ExtractiveOptions}; unknown keys are refused. */
+export const EXTRACTIVE_OPTIONS_SCHEMA = z.strictObject({
+  maxQuotes: integerIn(1, 20).optional(),
+  maxAnswerChars: integerIn(40, 20_000).optional(),
+  minRelativeScore: z.number().gt(0).max(1).optional(),
+});
+
+/** Validated options with defaults; throws `INVALID_ARGUMENT` naming the bad option. */
 export function resolveExtractiveOptions(options: ExtractiveOptions = {}): ResolvedExtractiveOptions {
-  const minRelativeScore = options.minRelativeScore ?? DEFAULT_MIN_RELATIVE_SCORE;
-  if (!(minRelativeScore > 0 && minRelativeScore <= 1)) {
-    throw new RagError('INVALID_ARGUMENT', `minRelativeScore must be in (0, 1]; got ${String(minRelativeScore)}.`, {
-      hint: 'Leave it out for the default (0.35).',
-    });
-  }
+  const parsed = parseOptions(EXTRACTIVE_OPTIONS_SCHEMA, options, { subject: 'extractive generator' });
   return {
-    maxQuotes: checkInteger('maxQuotes', options.maxQuotes ?? DEFAULT_MAX_QUOTES, 1, 20),
-    maxAnswerChars: checkInteger('maxAnswerChars', options.maxAnswerChars ?? DEFAULT_MAX_ANSWER_CHARS, 40, 20_000),
-    minRelativeScore,
+    maxQuotes: parsed.maxQuotes ?? DEFAULT_MAX_QUOTES,
+    maxAnswerChars: parsed.maxAnswerChars ?? DEFAULT_MAX_ANSWER_CHARS,
+    minRelativeScore: parsed.minRelativeScore ?? DEFAULT_MIN_RELATIVE_SCORE,
   };
 }

@@ -1,4 +1,4 @@
-import { tokenize, tokenizeQuery } from '@rag/bm25';
+import { definedNames, tokenize, tokenizeQuery } from '@rag/text';
 import type { TextUnit } from './units.js';
 
 /** A unit of one source with what scoring needs. */
@@ -30,22 +30,6 @@ const RANK_DECAY = 0.3;
  * attribute or parameter asked about) is likely the answer rather than a mere use of it.
  */
 const DEFINITION_BOOST = 1.2;
-const ASSIGNED = /^\s*(?:self\.)?([A-Za-z_]\w*)\s*(?::[^=]+)?=(?!=)/;
-const DEFINED = /^\s*(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)/;
-/** `name: type = default` or `name=default` inside a signature or call. */
-const PARAMETER = /[(,]\s*([A-Za-z_]\w*)\s*(?::\s*[^=,()]+(?:\[[^\]]*\])?)?\s*=(?!=)/g;
-
-/** Names a code unit defines, lower-cased: assignment target, def/class name, defaulted parameters. */
-export function definedNames(code: string): string[] {
-  const names: string[] = [];
-  const assigned = ASSIGNED.exec(code)?.[1];
-  if (assigned) names.push(assigned);
-  const defined = DEFINED.exec(code)?.[1];
-  if (defined) names.push(defined);
-  for (const match of code.matchAll(PARAMETER)) names.push(match[1]!);
-  return names.map((n) => n.toLowerCase());
-}
-
 export function collectStatistics(units: readonly { terms: Set<string> }[]): ScoringStatistics {
   const documentFrequency = new Map<string, number>();
   for (const unit of units) for (const term of unit.terms) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);

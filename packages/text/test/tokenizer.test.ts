@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { QUESTION_WORDS, STOPWORDS, stemWord, tokenize, tokenizeQuery } from '../src/index.js';
+import { DEFAULT_QUESTION_WORDS, DEFAULT_STOPWORDS, stemWord, tokenize, tokenizeQuery } from '../src/index.js';
 import { rejection } from './helpers.js';
 
 describe('tokenize: identifiers', () => {
@@ -78,7 +78,7 @@ describe('tokenize: words', () => {
       'true',
       'false',
     ]);
-    expect(tokenize('what is the', { stem: false, stopwords: false })).toEqual(['what', 'is', 'the']);
+    expect(tokenize('what is the', { stem: false, stopwords: [] })).toEqual(['what', 'is', 'the']);
   });
 
   it('never drops a whole identifier made of stopwords', () => {
@@ -138,7 +138,7 @@ describe('tokenizeQuery', () => {
   });
 
   it('keeps question words when asked to', () => {
-    const terms = tokenizeQuery('explain cache', { query: { dropQuestionWords: false } });
+    const terms = tokenizeQuery('explain cache', { query: { questionWords: [] } });
     expect(terms.map((t) => t.term)).toEqual(['explain', 'cach']);
   });
 
@@ -158,9 +158,9 @@ describe('tokenizeQuery', () => {
   });
 
   it('exports its stoplists for reuse', () => {
-    expect(STOPWORDS.has('the')).toBe(true);
-    expect(STOPWORDS.has('not')).toBe(false);
-    expect(QUESTION_WORDS.has('explain')).toBe(true);
+    expect(DEFAULT_STOPWORDS.includes('the')).toBe(true);
+    expect(DEFAULT_STOPWORDS.includes('not')).toBe(false);
+    expect(DEFAULT_QUESTION_WORDS.includes('explain')).toBe(true);
   });
 });
 
@@ -168,7 +168,7 @@ describe('query abbreviations', () => {
   it('are off by default and, when weighted, add the short forms code writes', () => {
     const plain = tokenizeQuery('the maximum number of sequences').map((t) => t.term);
     expect(plain).not.toContain('num');
-    const expanded = tokenizeQuery('the maximum number of sequences', { query: { abbreviations: 0.5 } });
+    const expanded = tokenizeQuery('the maximum number of sequences', { query: { abbreviationWeight: 0.5 } });
     const byTerm = new Map(expanded.map((t) => [t.term, t.weight]));
     // max_num_seqs is indexed as max, num, seq (and the whole identifier).
     expect(byTerm.get('max')).toBe(0.5);
@@ -178,12 +178,12 @@ describe('query abbreviations', () => {
   });
 
   it('never lowers a short form the question already wrote', () => {
-    const terms = new Map(tokenizeQuery('max number', { query: { abbreviations: 0.5 } }).map((t) => [t.term, t.weight]));
+    const terms = new Map(tokenizeQuery('max number', { query: { abbreviationWeight: 0.5 } }).map((t) => [t.term, t.weight]));
     expect(terms.get('max')).toBe(1);
     expect(terms.get('num')).toBe(0.5);
   });
 
   it('reject weights outside [0, 1]', () => {
-    expect(() => tokenizeQuery('x', { query: { abbreviations: 2 } })).toThrow(/abbreviations/);
+    expect(() => tokenizeQuery('x', { query: { abbreviationWeight: 2 } })).toThrow(/abbreviationWeight/);
   });
 });

@@ -1,6 +1,5 @@
 import type { TokenizerOptions } from './options.js';
 import { foldDerivation, stemWord } from './stem.js';
-import { STOPWORDS } from './stopwords.js';
 
 /** Receives each term of a segment; `isSubword` marks pieces split out of an identifier. */
 export type TermSink = (term: string, isSubword: boolean) => void;
@@ -109,8 +108,8 @@ interface IdentifierTerms {
 }
 
 export interface ExpanderOptions {
-  /** Dropped from plain words and sub-words on top of `STOPWORDS` (queries pass `QUESTION_WORDS`). */
-  extraStopwords?: ReadonlySet<string>;
+  /** Dropped from plain words and sub-words on top of the options' `stopwords` (queries pass their `questionWords`). */
+  extraStopwords?: readonly string[];
   /**
    * Remember each identifier's terms. The index build turns this on (an identifier
    * recurs in many dotted names: `self`, `model_config`); a long-lived query tokenizer
@@ -122,12 +121,13 @@ export interface ExpanderOptions {
 /** Expands segments into terms under fixed options. */
 export class SegmentExpander {
   readonly #options: TokenizerOptions;
-  readonly #extraStopwords: ReadonlySet<string> | undefined;
+  /** The options' stopwords and the extra ones, as one set: looked up for every word. */
+  readonly #stopwords: ReadonlySet<string>;
   readonly #memo: Map<string, IdentifierTerms> | undefined;
 
   constructor(options: TokenizerOptions, expanderOptions: ExpanderOptions = {}) {
     this.#options = options;
-    this.#extraStopwords = expanderOptions.extraStopwords;
+    this.#stopwords = new Set([...options.stopwords, ...(expanderOptions.extraStopwords ?? [])]);
     this.#memo = expanderOptions.memoize ? new Map() : undefined;
   }
 
@@ -139,8 +139,7 @@ export class SegmentExpander {
   #wordTerm(word: string): string | undefined {
     const options = this.#options;
     if (!this.#fitsLength(word)) return undefined;
-    if (options.stopwords && STOPWORDS.has(word)) return undefined;
-    if (this.#extraStopwords?.has(word)) return undefined;
+    if (this.#stopwords.has(word)) return undefined;
     if (!options.stem) return word;
     const stem = stemWord(word);
     return options.derivations ? foldDerivation(stem) : stem;

@@ -1,8 +1,6 @@
-import { resolveQueryOptions, resolveTokenizerOptions } from '../options.js';
-import { SegmentExpander } from './expand.js';
-import type { QueryOptions, TokenizerOptions } from './options.js';
-import { forEachSegment } from './scan.js';
-import { QUERY_ABBREVIATIONS, QUERY_ALIASES, QUESTION_WORDS } from './stopwords.js';
+import { resolveQueryOptions, resolveTokenizerOptions, type QueryOptions, type QuerySettings, type TokenizerOptions, type TokenizerSettings } from './options.js';
+import { forEachSegment } from './segments.js';
+import { SegmentExpander } from './split-identifiers.js';
 
 /** A distinct query term and how much it counts. */
 export interface QueryTerm {
@@ -16,9 +14,16 @@ export interface QueryTerm {
   expansion?: true;
 }
 
+let sharedExpander: SegmentExpander | undefined;
+
+/** The expander of the default options, built once: `tokenize` runs per chunk and per sentence. */
+function defaultExpander(): SegmentExpander {
+  return (sharedExpander ??= new SegmentExpander(resolveTokenizerOptions({})));
+}
+
 /** The index terms of `text`, in order, repeats included. Throws `INVALID_ARGUMENT` on bad options. */
-export function tokenize(text: string, options: Partial<TokenizerOptions> = {}): string[] {
-  const expander = new SegmentExpander(resolveTokenizerOptions(options));
+export function tokenize(text: string, options: TokenizerSettings = {}): string[] {
+  const expander = Object.keys(options).length === 0 ? defaultExpander() : new SegmentExpander(resolveTokenizerOptions(options));
   const terms: string[] = [];
   const emit = (term: string): void => {
     terms.push(term);
@@ -29,7 +34,10 @@ export function tokenize(text: string, options: Partial<TokenizerOptions> = {}):
 
 /** Turns query text into weighted terms under fixed, already validated options. */
 export function createQueryTokenizer(tokenizer: TokenizerOptions, query: QueryOptions): (text: string) => QueryTerm[] {
-  const expander = new SegmentExpander(tokenizer, query.dropQuestionWords ? { extraStopwords: QUESTION_WORDS } : {});
+  const expander = new SegmentExpander(tokenizer, { extraStopwords: query.questionWords });
+  // Maps, not the option objects: a word such as `constructor` must not find Object.prototype's.
+  const aliases = new Map(Object.entries(query.aliases));
+  const abbreviations = new Map(Object.entries(query.abbreviations));
   return (text) => {
     const seen = new Map<string, { count: number; weight: number; expansion?: true }>();
     const emit = (term: string, isSubword: boolean): void => {
@@ -43,17 +51,17 @@ export function createQueryTokenizer(tokenizer: TokenizerOptions, query: QueryOp
       }
     };
     forEachSegment(text, (segment) => expander.expand(segment, emit));
-    if (query.aliases) {
+    if (aliases.size > 0) {
       for (const term of [...seen.keys()]) {
-        const alias = QUERY_ALIASES.get(term);
+        const alias = aliases.get(term);
         // An alias counts once, as a plain word, however many of its spellings appear.
         if (alias !== undefined && !seen.has(alias)) seen.set(alias, { count: 1, weight: 1 });
       }
     }
-    if (query.abbreviations > 0) {
+    if (query.abbreviationWeight > 0) {
       for (const term of [...seen.keys()]) {
-        const weight = query.abbreviations * (seen.get(term)?.weight ?? 0);
-        for (const short of QUERY_ABBREVIATIONS.get(term) ?? []) {
+        const weight = query.abbreviationWeight * (seen.get(term)?.weight ?? 0);
+        for (const short of abbreviations.get(term) ?? []) {
           // Only adds: a question that already writes the short form keeps its own weight.
           if (!seen.has(short) && weight > 0) seen.set(short, { count: 1, weight, expansion: true });
         }
@@ -68,8 +76,8 @@ export function createQueryTokenizer(tokenizer: TokenizerOptions, query: QueryOp
 }
 
 export interface QueryTokenizeOptions {
-  tokenizer?: Partial<TokenizerOptions>;
-  query?: Partial<QueryOptions>;
+  tokenizer?: TokenizerSettings;
+  query?: QuerySettings;
 }
 
 /**

@@ -1,12 +1,3 @@
-/** The index term of an identifier spelling: its pieces between `_` and `-`, lowercased, joined by `_`. */
-export function identifierTerm(identifier: string): string {
-  return identifier
-    .split(/[-_]+/)
-    .filter((piece) => piece.length > 0)
-    .join('_')
-    .toLowerCase();
-}
-
 // What may follow a defined name (after its edge underscores): `= …` or `: type = …` (an
 // assignment, an annotated field, a keyword default), or `:` (a field, a docstring entry,
 // a dictionary key when the name is quoted).
@@ -85,4 +76,25 @@ export function explainsName(lowered: string, name: string): boolean {
     if (runs % 2 === 1) return true;
   }
   return false;
+}
+
+const LINE_ASSIGNED = /^\s*(?:self\.)?([A-Za-z_]\w*)\s*(?::[^=]+)?=(?!=)/;
+const LINE_DEFINED = /^\s*(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)/;
+/** `name: type = default` or `name=default` inside a signature or call. */
+const LINE_PARAMETER = /[(,]\s*([A-Za-z_]\w*)\s*(?::\s*[^=,()]+(?:\[[^\]]*\])?)?\s*=(?!=)/g;
+
+/**
+ * The names one line of code defines, lowercased: the target of an assignment that starts
+ * the line (`self.` allowed), a `def`/`class` name, and defaulted parameters. The
+ * line-level sibling of {@link definesName}: it reads a single quoted line (an extractive
+ * answer's unit), so it has no multi-line forms such as docstring entries or dict keys.
+ */
+export function definedNames(line: string): string[] {
+  const names: string[] = [];
+  const assigned = LINE_ASSIGNED.exec(line)?.[1];
+  if (assigned) names.push(assigned);
+  const defined = LINE_DEFINED.exec(line)?.[1];
+  if (defined) names.push(defined);
+  for (const match of line.matchAll(LINE_PARAMETER)) names.push(match[1]!);
+  return names.map((n) => n.toLowerCase());
 }

@@ -1,0 +1,13 @@
+// `@rag/bm25/internals`: the index's data structures, file format and scoring parts, for
+// benchmarks, tests and tools that inspect an index. No stability promise beyond this workspace.
+export { Bm25Index, type Bm25IndexStats } from './bm25-index.js';
+export { CONTINUES_SEGMENT, TERM_ID_MASK, type Bm25IndexData, type FieldPostings, type TermSequences } from './build.js';
+export { tableHeaderContexts } from './context.js';
+export { TermDictionary } from './dictionary.js';
+export type { ResolvedQueryTerm } from './explain.js';
+export { pathFieldText } from './fields.js';
+export { BM25_FILE_NAME, BM25_FORMAT, BM25_FORMAT_VERSION, decodeIndex, encodeIndex, type Bm25FileHeader } from './persist.js';
+export { inverseDocumentFrequency, lengthNorm, termContribution } from './scoring.js';
+export { Reranker, selectDisjoint, type RerankParts } from './rerank/reranker.js';
+export { AUXILIARY_DIRS, isAuxiliaryPath } from './rerank/priors.js';
+export { createQueryShaper, type QueryShape } from './rerank/query.js';

@@ -1,0 +1,22 @@
+export {
+  DEFAULT_QUERY_OPTIONS,
+  DEFAULT_TOKENIZER_OPTIONS,
+  QUERY_SETTINGS_SCHEMA,
+  resolveQueryOptions,
+  resolveTokenizerOptions,
+  TOKENIZER_SETTINGS_SCHEMA,
+  withQueryDefaults,
+  withTokenizerDefaults,
+  type QueryOptions,
+  type QuerySettings,
+  type TokenizerOptions,
+  type TokenizerSettings,
+} from './options.js';
+export { createQueryTokenizer, tokenize, tokenizeQuery, type QueryTerm, type QueryTokenizeOptions } from './tokenize.js';
+export { DEFAULT_STOPWORDS } from './word-lists/stopwords.js';
+export { DEFAULT_QUESTION_WORDS } from './word-lists/question-words.js';
+export { DEFAULT_ALIASES } from './word-lists/aliases.js';
+export { DEFAULT_ABBREVIATIONS } from './word-lists/abbreviations.js';
+export { foldDerivation, stemWord } from './stem.js';
+export { hasInnerSeparator, identifierTerm, isIdentifierSpelling } from './identifiers.js';
+export { definedNames, definesName, explainsName } from './definitions.js';
