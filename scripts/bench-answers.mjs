@@ -29,13 +29,14 @@ function fail(message, hint) {
 
 if (!existsSync(join(shared, 'data', 'raw'))) fail(`benchmark data not found in ${shared}/data/raw.`, 'Set RAG_SHARED_DIR to the folder that contains data/.');
 
-async function importPackage(name) {
-  const path = join(REPO_ROOT, 'packages', name, 'dist', 'index.js');
+async function importPackage(name, entry = 'index') {
+  const path = join(REPO_ROOT, 'packages', name, 'dist', `${entry}.js`);
   if (!existsSync(path)) fail(`${path} is missing.`, 'Run `pnpm build` first.');
   return import(path);
 }
 
 const generation = await importPackage('generation');
+const { mapCitations } = await importPackage('generation', 'internals');
 const { iou } = await importPackage('eval');
 const { OffsetMap } = await importPackage('core');
 
@@ -136,7 +137,7 @@ async function runGenerator(generator, dataset, results, readSpan, limit) {
   for (const entry of run.output.search_results) {
     const q = byId.get(entry.question_id);
     const shown = entry.retrieved_sources.slice(0, k).map((s) => ({ ...s, start_line: 0, end_line: 0, symbol: '', text: '' }));
-    const mapping = generation.mapCitations(entry.answer, shown);
+    const mapping = mapCitations(entry.answer, shown);
     dropped += mapping.droppedCitations.length;
     const gold = q?.sources ?? [];
     if (hitsGold(mapping.citedSources, gold)) cited++;

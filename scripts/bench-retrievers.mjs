@@ -22,8 +22,8 @@ if (!existsSync(join(shared, 'data', 'raw'))) {
   console.error(`error: benchmark data not found in ${shared}/data/raw.\n  hint: set RAG_SHARED_DIR to the folder that contains data/.`);
   process.exit(2);
 }
-const importPackage = async (name) => {
-  const path = join(REPO_ROOT, 'packages', name, 'dist', 'index.js');
+const importPackage = async (name, entry = 'index') => {
+  const path = join(REPO_ROOT, 'packages', name, 'dist', `${entry}.js`);
   if (!existsSync(path)) {
     console.error(`error: ${path} is missing.\n  hint: run \`pnpm build\` first.`);
     process.exit(2);
@@ -33,7 +33,8 @@ const importPackage = async (name) => {
 
 const { chunkCorpus } = await importPackage('chunking');
 const { bm25RetrieverFactory } = await importPackage('bm25');
-const { createEmbeddingRetrieverFactory, HnswVectorIndex, searchExact, DEFAULT_HNSW_OPTIONS } = await importPackage('embedding');
+const { createEmbeddingRetrieverFactory, DEFAULT_HNSW_OPTIONS } = await importPackage('embedding');
+const { HnswVectorIndex, searchExact } = await importPackage('embedding', 'internals');
 const { createHybridRetrieverFactory, HybridRetriever, DEFAULT_HYBRID_OPTIONS, LEXICAL_DENSE_SETTINGS } = await importPackage('hybrid');
 const { evaluate } = await importPackage('eval');
 const { parseDataset } = await importPackage('core');

@@ -27,7 +27,7 @@ it('`rag serve` listens on loopback, answers /search, and stops on SIGTERM', asy
         if (match) resolve(match[1]!);
       });
       child.on('exit', (code) => reject(new Error(`rag serve exited with ${code}: ${stderr}`)));
-      setTimeout(() => reject(new Error(`rag serve did not start: ${stderr}`)), 20_000);
+      setTimeout(() => reject(new Error(`rag serve did not start: ${stderr}`)), 100_000);
     });
     const response = await fetch(`${url}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'default port', k: 2 }) });
     expect(response.status).toBe(200);

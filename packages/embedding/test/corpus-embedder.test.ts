@@ -1,13 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import {
-  CorpusEmbedder,
-  DEFAULT_CORPUS_EMBEDDER_OPTIONS,
-  dot,
-  embeddingText,
-  fitCorpusEmbedder,
-  searchExact,
-  type CorpusEmbedderOptions,
-} from '../src/index.js';
+import { CorpusEmbedder, DEFAULT_CORPUS_EMBEDDER_OPTIONS, fitCorpusEmbedder, type CorpusEmbedderOptions } from '../src/index.js';
+import { dot, embeddingText, searchExact } from '../src/internals.js';
 import { makeChunks } from './helpers/chunks.js';
 import { FRUIT, GPU, TOPIC_CHUNKS, TOPIC_SETTINGS, VEHICLES } from './helpers/topics.js';
 

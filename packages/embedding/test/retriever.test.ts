@@ -3,17 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { isRagError, type Chunk } from '@rag/core';
-import {
-  createEmbeddingRetrieverFactory,
-  embeddingRetrieverFactory,
-  embedTexts,
-  EmbeddingRetriever,
-  readEmbeddingManifest,
-  resolveEmbeddingOptions,
-  TransformersEmbedder,
-  type Embedder,
-  type EmbeddingSettings,
-} from '../src/index.js';
+import { createEmbeddingRetrieverFactory, embeddingRetrieverFactory, EmbeddingRetriever, resolveEmbeddingOptions, TransformersEmbedder, type Embedder, type EmbeddingSettings } from '../src/index.js';
+import { embedTexts, readEmbeddingManifest } from '../src/internals.js';
 import { makeChunks } from './helpers/chunks.js';
 import { createModelFixture, type ModelFixture } from './helpers/models.js';
 import { TOPIC_CHUNKS, TOPIC_SETTINGS, VEHICLES } from './helpers/topics.js';

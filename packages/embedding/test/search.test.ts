@@ -3,7 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_HNSW_OPTIONS, HnswVectorIndex, normalizeInPlace, planWindows, searchExact, TopK } from '../src/index.js';
+import { DEFAULT_HNSW_OPTIONS } from '../src/index.js';
+import { HnswVectorIndex, normalizeInPlace, planWindows, searchExact, TopK } from '../src/internals.js';
 
 function seeded(seed: number): () => number {
   let s = seed >>> 0;

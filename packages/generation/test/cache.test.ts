@@ -1,7 +1,8 @@
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { answer, answerCacheKey, createAnswerCache, createExtractiveGenerator, withAnswerCache, type AnswerCacheKeyInput } from '../src/index.js';
+import { answer, createAnswerCache, createExtractiveGenerator, withAnswerCache } from '../src/index.js';
+import { answerCacheKey, type AnswerCacheKeyInput } from '../src/internals.js';
 import { counting } from './helpers/counting.js';
 import { source } from './helpers/sources.js';
 import { tempDir } from './helpers/tmp.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapCitations } from '../src/index.js';
+import { mapCitations } from '../src/internals.js';
 import { source } from './helpers/sources.js';
 
 const sources = [

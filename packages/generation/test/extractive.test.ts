@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseDataset, sliceCodePoints, type Source } from '@rag/core';
 import { describe, expect, it } from 'vitest';
-import { answer, answerExtractively, createExtractiveGenerator, NOT_FOUND_ANSWER, type SourceForAnswer } from '../src/index.js';
+import { answer, createExtractiveGenerator, type SourceForAnswer } from '../src/index.js';
+import { answerExtractively, NOT_FOUND_ANSWER } from '../src/internals.js';
 import { source } from './helpers/sources.js';
 
 const REPO = resolve(import.meta.dirname, '..', '..', '..');

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PreTrainedTokenizer } from '@huggingface/transformers';
-import { buildPrompt, DEFAULT_SYSTEM_PROMPT, formatMessages, promptTemplateHash, renderChat, toPromptTokenizer, type PromptTokenizer } from '../src/index.js';
+import { DEFAULT_SYSTEM_PROMPT } from '../src/index.js';
+import { buildPrompt, formatMessages, promptTemplateHash, renderChat, toPromptTokenizer, type PromptTokenizer } from '../src/internals.js';
 import { qwen3Tokenizer } from './helpers/qwen3.js';
 import { source } from './helpers/sources.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { stripThinking, ThinkingFilter } from '../src/index.js';
+import { stripThinking, ThinkingFilter } from '../src/internals.js';
 
 function streamThrough(chunks: readonly string[]): string {
   const filter = new ThinkingFilter();

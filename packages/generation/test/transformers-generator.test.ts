@@ -1,7 +1,8 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { answer, createTransformersGenerator, renderChat, type GenerationEvent, type Generator } from '../src/index.js';
+import { answer, createTransformersGenerator, type GenerationEvent, type Generator } from '../src/index.js';
+import { renderChat } from '../src/internals.js';
 import { qwen3Tokenizer } from './helpers/qwen3.js';
 import { source } from './helpers/sources.js';
 import { QWEN3_IM_END, TINY_REPLY_RAW, writeQwen3ShapedModel, writeTinyModel } from './helpers/tiny-models.js';
@@ -106,7 +107,6 @@ describe('cancellation', () => {
   it('stops a generation that would run on for 5000 tokens when the signal aborts', async () => {
     const controller = new AbortController();
     const seen: string[] = [];
-    const started = performance.now();
     await expect(
       answer(generator, request, {
         signal: controller.signal,
@@ -118,7 +118,6 @@ describe('cancellation', () => {
     ).rejects.toMatchObject({ code: 'CANCELLED' });
     expect(seen.join('')).toMatch(/^tick tock tick/);
     expect(seen.length).toBe(3);
-    expect(performance.now() - started).toBeLessThan(5000);
   });
 
   it('queues concurrent answers, and cancels one aborted while it waits its turn', async () => {

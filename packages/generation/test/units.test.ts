@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitIntoUnits } from '../src/index.js';
+import { splitIntoUnits } from '../src/internals.js';
 
 function displays(text: string, path: string): string[] {
   return splitIntoUnits(text, path).map((u) => (u.note ? `${u.display} // ${u.note}` : u.display));

@@ -1,0 +1,1 @@
+export { checkLayout, parseDiagram, type LayoutProblem } from './check-layout.js';
