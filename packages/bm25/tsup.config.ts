@@ -1,10 +1,3 @@
-import { defineConfig } from 'tsup';
+import { libraryConfig } from '../../tsup.shared.js';
 
-export default defineConfig({
-  entry: ['src/index.ts', 'src/internals.ts'],
-  format: ['esm'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-});
+export default libraryConfig(['src/index.ts', 'src/internals.ts']);

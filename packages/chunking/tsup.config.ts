@@ -1,11 +1,4 @@
-import { defineConfig } from 'tsup';
+import { libraryConfig } from '../../tsup.shared.js';
 
-export default defineConfig({
-  // chunk-worker is the worker-thread entry of parallel chunking; it must sit beside index.js.
-  entry: ['src/index.ts', 'src/chunk-worker.ts'],
-  format: ['esm'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-});
+// chunk-worker is the worker-thread entry of parallel chunking; it must sit beside index.js.
+export default libraryConfig(['src/index.ts', 'src/chunk-worker.ts']);

@@ -21,3 +21,8 @@ export function defaultIndexDir(): string {
   const fromEnv = process.env.RAG_INDEX_DIR;
   return fromEnv ? resolveUserPath(fromEnv) : resolve(invocationDir(), '.rag', 'index');
 }
+
+/** `--index_dir` resolved against the invocation directory, else {@link defaultIndexDir}. */
+export function indexDirFrom(flags: { index_dir?: unknown }): string {
+  return typeof flags.index_dir === 'string' && flags.index_dir.length > 0 ? resolveUserPath(flags.index_dir) : defaultIndexDir();
+}

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,5 +62,14 @@ describe('rag answer_dataset', () => {
       expect(typeof r.answer).toBe('string');
       expect(r.answer.length).toBeGreaterThan(0);
     }
+  });
+
+  it('reads only files of the index: a results file citing /etc/passwd is refused and nothing of it is printed', () => {
+    const results = join(work, 'hostile.json');
+    writeFileSync(results, JSON.stringify({ k: 1, search_results: [{ question_id: 'q1', question: 'who are the users?', retrieved_sources: [{ file_path: '/etc/passwd', first_character_index: 0, last_character_index: 200 }] }] }));
+    const result = rag(['answer_dataset', '--student_search_results_path', results, '--save_directory', join(work, 'hostile-out'), '--index_dir', indexDir, '--no_cache']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/file_path must be relative/);
+    expect(result.stdout + result.stderr).not.toMatch(/root:/);
   });
 });

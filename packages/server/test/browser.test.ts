@@ -61,7 +61,7 @@ describe('the web page in Chromium', () => {
 
     // Answer: streamed over SSE into the page, with clickable citations.
     await page.click('#answer-button');
-    await page.waitForSelector('#answer[data-state="done"]', { timeout: 15_000 });
+    await page.waitForSelector('#answer[data-state="done"]', { timeout: 120_000 });
     expect(Number(await page.getAttribute('#answer', 'data-tokens'))).toBeGreaterThan(0);
     const answer = await page.textContent('#answer-text');
     expect(answer).toContain('8421');

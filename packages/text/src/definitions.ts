@@ -9,6 +9,19 @@ function isWordUnit(unit: number): boolean {
   return (unit >= 97 && unit <= 122) || (unit >= 48 && unit <= 57) || unit === 95 || (unit >= 65 && unit <= 90);
 }
 
+/**
+ * The occurrence of `name` at `at` widened over its edge underscores (`__name_`), or
+ * undefined when it is only part of a longer word (`rename`, `name2`).
+ */
+function wholeNameAt(lowered: string, name: string, at: number): { start: number; end: number } | undefined {
+  let start = at;
+  while (start > 0 && lowered.charCodeAt(start - 1) === 95) start--;
+  let end = at + name.length;
+  while (end < lowered.length && lowered.charCodeAt(end) === 95) end++;
+  if ((start > 0 && isWordUnit(lowered.charCodeAt(start - 1))) || (end < lowered.length && isWordUnit(lowered.charCodeAt(end)))) return undefined;
+  return { start, end };
+}
+
 /** True when only spaces and tabs stand between the start of the line and `index`. */
 function startsLine(text: string, index: number): boolean {
   for (let i = index - 1; i >= 0; i--) {
@@ -31,11 +44,9 @@ function startsLine(text: string, index: number): boolean {
  */
 export function definesName(text: string, lowered: string, name: string): boolean {
   for (let at = lowered.indexOf(name); at >= 0; at = lowered.indexOf(name, at + 1)) {
-    let start = at;
-    while (start > 0 && lowered.charCodeAt(start - 1) === 95) start--;
-    let end = at + name.length;
-    while (end < lowered.length && lowered.charCodeAt(end) === 95) end++;
-    if ((start > 0 && isWordUnit(lowered.charCodeAt(start - 1))) || (end < lowered.length && isWordUnit(lowered.charCodeAt(end)))) continue;
+    const whole = wholeNameAt(lowered, name, at);
+    if (!whole) continue;
+    const { start, end } = whole;
     const before = text.charCodeAt(start - 1);
     const quoted = (before === 34 || before === 39) && text.charCodeAt(end) === before;
     if (quoted) {
@@ -62,11 +73,9 @@ export function definesName(text: string, lowered: string, name: string): boolea
  */
 export function explainsName(lowered: string, name: string): boolean {
   for (let at = lowered.indexOf(name); at >= 0; at = lowered.indexOf(name, at + 1)) {
-    let start = at;
-    while (start > 0 && lowered.charCodeAt(start - 1) === 95) start--;
-    let end = at + name.length;
-    while (end < lowered.length && lowered.charCodeAt(end) === 95) end++;
-    if ((start > 0 && isWordUnit(lowered.charCodeAt(start - 1))) || (end < lowered.length && isWordUnit(lowered.charCodeAt(end)))) continue;
+    const whole = wholeNameAt(lowered, name, at);
+    if (!whole) continue;
+    const { start } = whole;
     let runs = 0;
     for (let i = start - 1; i >= 0; i--) {
       const unit = lowered.charCodeAt(i);

@@ -1,12 +1,12 @@
 import { RagError } from '@rag/core';
 import { answer, toSourceForAnswer, type AnswerResult } from '@rag/generation';
+import { findStaleFiles, toMinimalSource } from '@rag/service';
 import { INDEX_DIR_FLAG, JSON_FLAG, QUIET_FLAG, readQuery, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { GENERATOR_FLAGS, openGenerator } from '../generators.js';
-import { defaultIndexDir, invocationDir, resolveUserPath } from '../paths.js';
-import { findStaleFiles, openSearchSession, toMinimalSource } from '@rag/service';
+import { openSessionFromFlags } from '../session.js';
 import { describeStale } from '../stale.js';
 import { RETRIEVER_FLAG } from './search-command.js';
-import { createRetrieverRegistry, EMBEDDING_MODEL_FLAG } from '../retrievers.js';
+import { EMBEDDING_MODEL_FLAG } from '../retrievers.js';
 
 export const DEFAULT_ANSWER_K = 5;
 
@@ -39,12 +39,7 @@ export const answerCommand: Command = {
   async run(flags) {
     const query = readQuery(flags);
     const k = (flags.k as number | undefined) ?? DEFAULT_ANSWER_K;
-    const indexDir = flags.index_dir ? resolveUserPath(flags.index_dir as string) : defaultIndexDir();
-    const session = await openSearchSession(indexDir, {
-      retriever: flags.retriever as string | undefined,
-      retrievers: createRetrieverRegistry(flags.embedding_model as string | undefined),
-      pathBase: invocationDir(),
-    });
+    const { indexDir, session } = await openSessionFromFlags(flags);
     const hits = await session.retriever.search(query, { k });
     const sources = hits.map((hit) => {
       const chunk = session.chunks[hit.chunkId]!;

@@ -4,7 +4,7 @@ import { answerDatasetToFile, checkpointPathFor } from '@rag/generation';
 import { createIndexedSpanReader } from '@rag/service';
 import { assertNotInput, INDEX_DIR_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { GENERATOR_FLAGS, openGenerator } from '../generators.js';
-import { defaultIndexDir, invocationDir, resolveUserPath } from '../paths.js';
+import { indexDirFrom, invocationDir, resolveUserPath } from '../paths.js';
 import { createProgress } from '../progress.js';
 import { abortOnInterrupt } from './answer-command.js';
 import { readTextFile } from './search-dataset-command.js';
@@ -28,7 +28,7 @@ export const answerDatasetCommand: Command = {
     const results = parseSearchResults(await readTextFile(resultsPath, 'student_search_results_path'), resultsPath);
     const outPath = join(resolveUserPath(flags.save_directory as string), basename(resultsPath));
     assertNotInput(outPath, resultsPath, 'save_directory');
-    const indexDir = flags.index_dir ? resolveUserPath(flags.index_dir as string) : defaultIndexDir();
+    const indexDir = indexDirFrom(flags);
     const k = (flags.k as number | undefined) ?? results.k;
     const { generator } = await openGenerator(flags, indexDir, { k: k ?? 0, retriever: 'results-file' });
     const progress = createProgress(process.stderr, !quiet);

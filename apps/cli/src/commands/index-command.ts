@@ -1,7 +1,7 @@
 import { chunkCorpus, DEFAULT_MAX_CHUNK_SIZE } from '@rag/chunking';
 import { assertReplaceableIndexDir, RagError, writeIndex } from '@rag/core';
 import { INDEX_DIR_FLAG, JSON_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
-import { defaultIndexDir, resolveUserPath } from '../paths.js';
+import { indexDirFrom, resolveUserPath } from '../paths.js';
 import { createProgress } from '../progress.js';
 import { DEFAULT_RETRIEVER } from '@rag/service';
 import { createRetrieverRegistry, EMBEDDING_MODEL_FLAG } from '../retrievers.js';
@@ -31,7 +31,7 @@ export const indexCommand: Command = {
     const factory = registry.get(retrieverName);
     const corpusDirAsGiven = flags.corpus_dir as string;
     const corpusDir = resolveUserPath(corpusDirAsGiven);
-    const indexDir = flags.index_dir ? resolveUserPath(flags.index_dir as string) : defaultIndexDir();
+    const indexDir = indexDirFrom(flags);
     const maxChunkSize = (flags.max_chunk_size as number | undefined) ?? DEFAULT_MAX_CHUNK_SIZE;
     if (maxChunkSize > BENCHMARK_SPAN_LIMIT) {
       writeErr(`warning: --max_chunk_size ${maxChunkSize} exceeds ${BENCHMARK_SPAN_LIMIT}; benchmark scoring rejects longer spans.`, quiet);

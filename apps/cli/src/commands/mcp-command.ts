@@ -1,5 +1,5 @@
 import { INDEX_DIR_FLAG, VERBOSE_FLAG, type Command } from '../command.js';
-import { defaultIndexDir, invocationDir, resolveUserPath } from '../paths.js';
+import { indexDirFrom, invocationDir } from '../paths.js';
 import { createRetrieverRegistry, EMBEDDING_MODEL_FLAG } from '../retrievers.js';
 import { RETRIEVER_FLAG } from './search-command.js';
 
@@ -12,7 +12,7 @@ export const mcpCommand: Command = {
     // stdout carries the protocol: this command prints nothing there itself.
     const { serveMcpOverStdio } = await import('@rag/server');
     const options: Parameters<typeof serveMcpOverStdio>[0] = {
-      indexDir: flags.index_dir ? resolveUserPath(flags.index_dir as string) : defaultIndexDir(),
+      indexDir: indexDirFrom(flags),
       retrievers: createRetrieverRegistry(flags.embedding_model as string | undefined),
       pathBase: invocationDir(),
     };

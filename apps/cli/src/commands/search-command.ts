@@ -1,8 +1,8 @@
+import { findStaleFiles, searchSources, toMinimalSource } from '@rag/service';
 import { INDEX_DIR_FLAG, JSON_FLAG, QUIET_FLAG, readQuery, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
-import { defaultIndexDir, invocationDir, resolveUserPath } from '../paths.js';
-import { findStaleFiles, openSearchSession, searchSources, toMinimalSource } from '@rag/service';
+import { openSessionFromFlags } from '../session.js';
 import { describeStale } from '../stale.js';
-import { createRetrieverRegistry, EMBEDDING_MODEL_FLAG } from '../retrievers.js';
+import { EMBEDDING_MODEL_FLAG } from '../retrievers.js';
 
 export const DEFAULT_K = 10;
 export const MAX_K = 1000;
@@ -27,12 +27,7 @@ export const searchCommand: Command = {
   async run(flags) {
     const query = readQuery(flags);
     const k = (flags.k as number | undefined) ?? DEFAULT_K;
-    const indexDir = flags.index_dir ? resolveUserPath(flags.index_dir as string) : defaultIndexDir();
-    const session = await openSearchSession(indexDir, {
-      retriever: flags.retriever as string | undefined,
-      retrievers: createRetrieverRegistry(flags.embedding_model as string | undefined),
-      pathBase: invocationDir(),
-    });
+    const { session } = await openSessionFromFlags(flags);
     const sources = await searchSources(session, query, k);
     const stale = new Set(await findStaleFiles(session, sources.map((s) => s.fileInCorpus)));
     const warning = describeStale([...stale]);

@@ -2,12 +2,13 @@ import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parseDataset, RagError, writeFileAtomic } from '@rag/core';
 import { assertNotInput, INDEX_DIR_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
-import { defaultIndexDir, invocationDir, resolveUserPath } from '../paths.js';
+import { findStaleFiles, searchSources, toMinimalSource } from '@rag/service';
+import { resolveUserPath } from '../paths.js';
 import { createProgress } from '../progress.js';
-import { findStaleFiles, openSearchSession, searchSources, toMinimalSource } from '@rag/service';
+import { openSessionFromFlags } from '../session.js';
 import { describeStale } from '../stale.js';
 import { DEFAULT_K, K_FLAG, RETRIEVER_FLAG } from './search-command.js';
-import { createRetrieverRegistry, EMBEDDING_MODEL_FLAG } from '../retrievers.js';
+import { EMBEDDING_MODEL_FLAG } from '../retrievers.js';
 
 export async function readTextFile(path: string, flag: string): Promise<string> {
   try {
@@ -40,12 +41,7 @@ export const searchDatasetCommand: Command = {
     const outPath = join(resolveUserPath(flags.save_directory as string), basename(datasetPath));
     assertNotInput(outPath, datasetPath, 'save_directory');
     const k = (flags.k as number | undefined) ?? DEFAULT_K;
-    const indexDir = flags.index_dir ? resolveUserPath(flags.index_dir as string) : defaultIndexDir();
-    const session = await openSearchSession(indexDir, {
-      retriever: flags.retriever as string | undefined,
-      retrievers: createRetrieverRegistry(flags.embedding_model as string | undefined),
-      pathBase: invocationDir(),
-    });
+    const { session } = await openSessionFromFlags(flags);
     const progress = createProgress(process.stderr, !quiet);
     const total = dataset.rag_questions.length;
     const results = [];

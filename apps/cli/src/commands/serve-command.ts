@@ -1,6 +1,6 @@
 import type { ServerOptions } from '@rag/server';
 import { INDEX_DIR_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, type Command } from '../command.js';
-import { defaultIndexDir, invocationDir, resolveUserPath } from '../paths.js';
+import { indexDirFrom, invocationDir, resolveUserPath } from '../paths.js';
 import { createRetrieverRegistry, EMBEDDING_MODEL_FLAG } from '../retrievers.js';
 import { RETRIEVER_FLAG } from './search-command.js';
 
@@ -35,7 +35,7 @@ export const serveCommand: Command = {
     // Loaded on demand: the other commands never pay for Fastify and the MCP SDK.
     const { isLoopbackHost, startServer } = await import('@rag/server');
     const options: ServerOptions = {
-      indexDir: flags.index_dir ? resolveUserPath(flags.index_dir as string) : defaultIndexDir(),
+      indexDir: indexDirFrom(flags),
       retrievers: createRetrieverRegistry(flags.embedding_model as string | undefined),
       pathBase: invocationDir(),
       logRequests: flags.log === true,

@@ -1,0 +1,103 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chunkCorpus } from '@rag/chunking';
+import { writeIndex } from '@rag/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDefaultRetrieverRegistry, createIndexedSpanReader, DEFAULT_RETRIEVER, embeddingSettingsFor, openRagService, openSearchSession, searchSources } from '../src/index.js';
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const CORPUS = join(REPO_ROOT, 'datasets', 'mini', 'corpus');
+let work: string;
+let indexDir: string;
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'rag-service-'));
+  indexDir = join(work, 'index');
+  const { files, chunks } = await chunkCorpus(CORPUS);
+  const registry = createDefaultRetrieverRegistry();
+  const built = await Promise.all(['bm25', 'hybrid'].map((name) => registry.get(name).build(chunks)));
+  await writeIndex(indexDir, {
+    manifest: { toolVersion: 'test', createdAt: new Date().toISOString(), corpusDir: CORPUS, corpusDirAsGiven: CORPUS, chunking: {}, files },
+    chunks,
+    retrievers: ['bm25', 'hybrid'].map((name, i) => ({ entry: { name, settings: {}, builtAt: new Date().toISOString() }, save: (dir: string) => built[i]!.save(dir) })),
+  });
+});
+
+afterAll(() => rm(work, { recursive: true, force: true }));
+
+describe('the default retriever registry', () => {
+  it('offers every built-in retriever, bm25 first and the default', () => {
+    expect(createDefaultRetrieverRegistry().names()).toEqual(['bm25', 'embedding', 'hybrid']);
+    expect(DEFAULT_RETRIEVER).toBe('bm25');
+  });
+
+  it('builds hybrid with the measured lexical + dense fusion, not the generic RRF', () => {
+    // LEXICAL_DENSE_SETTINGS: min-max fusion with the dense list at a tenth of bm25's weight.
+    expect(createDefaultRetrieverRegistry().get('hybrid').description).toMatch(/bm25 \+ embedding \(minmax\)/);
+  });
+
+  it('reads an --embedding_model value as a folder when it looks like a path or exists, else as a hub id', () => {
+    expect(embeddingSettingsFor(undefined, work)).toEqual({});
+    expect(embeddingSettingsFor('Xenova/all-MiniLM-L6-v2', work)).toEqual({ model: 'Xenova/all-MiniLM-L6-v2' });
+    expect(embeddingSettingsFor('./models/x', work)).toEqual({ modelDir: join(work, 'models', 'x') });
+    expect(embeddingSettingsFor('index', work)).toEqual({ modelDir: indexDir }); // exists on disk
+  });
+});
+
+describe('search sessions', () => {
+  it('open the index with its first retriever, or the one asked for', async () => {
+    const session = await openSearchSession(indexDir, { pathBase: CORPUS });
+    expect(session.retriever.name).toBe('bm25');
+    const hybrid = await openSearchSession(indexDir, { pathBase: CORPUS, retriever: 'hybrid' });
+    expect(hybrid.retriever.name).toBe('hybrid');
+    const [top] = await searchSources(hybrid, 'What TCP port does the development server listen on by default?', 1);
+    // defaults.py assigns DEFAULT_PORT = 8421 with the comment that says so.
+    expect(top).toMatchObject({ file_path: 'tinyserve/defaults.py', fileInCorpus: 'tinyserve/defaults.py', rank: 1 });
+  });
+});
+
+describe('span reading stays inside the indexed corpus', () => {
+  it('reads an indexed file by its output path and by its path inside the corpus', async () => {
+    const read = await createIndexedSpanReader(indexDir, REPO_ROOT);
+    const byOutput = await read({ file_path: 'datasets/mini/corpus/tinyserve/defaults.py', first_character_index: 0, last_character_index: 40 });
+    const byCorpus = await read({ file_path: 'tinyserve/defaults.py', first_character_index: 0, last_character_index: 40 });
+    expect(byOutput.text).toBe(byCorpus.text);
+    expect(byOutput).toMatchObject({ file_path: 'datasets/mini/corpus/tinyserve/defaults.py', start_line: 1 });
+  });
+
+  it.each([
+    ['/etc/passwd', 'INVALID_ARGUMENT'],
+    ['../../../../etc/passwd', 'INVALID_ARGUMENT'],
+    ['%2e%2e/%2e%2e/etc/passwd', 'INVALID_ARGUMENT'],
+    ['tinyserve/not-indexed.py', 'NOT_FOUND'],
+  ])('refuses %s (%s)', async (file_path, code) => {
+    const read = await createIndexedSpanReader(indexDir, REPO_ROOT);
+    await expect(read({ file_path, first_character_index: 0, last_character_index: 10 })).rejects.toMatchObject({ code, hint: expect.any(String) });
+  });
+});
+
+describe('openRagService', () => {
+  it('refuses bad options with the option named, before reading the index', async () => {
+    await expect(openRagService({ indexDir, maxQueuedAnswers: -1 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('maxQueuedAnswers') });
+    await expect(openRagService({ indexDir, bogus: 1 } as never)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', hint: expect.stringContaining('maxConcurrentAnswers') });
+  });
+
+  it('serves search, spans and answers from one opened index', async () => {
+    const service = await openRagService({ indexDir, pathBase: CORPUS, generator: 'extractive' });
+    try {
+      const { hits, retriever } = await service.search({ query: 'default port', k: 2 });
+      expect(retriever).toBe('bm25');
+      const span = await service.readSpan({ file_path: hits[0]!.file_path, start: hits[0]!.first_character_index, end: hits[0]!.last_character_index });
+      expect(span.stale).toBe(false);
+      const events = [];
+      for await (const event of service.beginAnswer({ query: 'What is the default port?', k: 2 })) events.push(event.type);
+      expect(events[0]).toBe('sources');
+      expect(events.at(-1)).toBe('done');
+      expect((await service.stats()).retrievers).toEqual(['bm25', 'hybrid']);
+    } finally {
+      await service.generators.dispose();
+    }
+  });
+});
