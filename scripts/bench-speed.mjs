@@ -80,7 +80,7 @@ const SYSTEMS = {
     const saveSeconds = (performance.now() - t0) / 1000;
     t0 = performance.now();
     const loaded = await core.readIndex(dir);
-    const reloaded = await bm25RetrieverFactory.load(core.retrieverDir(dir, 'bm25'), loaded.chunks);
+    const reloaded = await bm25RetrieverFactory.load(core.retrieverDir(loaded.dir, 'bm25'), loaded.chunks);
     const loadSeconds = (performance.now() - t0) / 1000;
     // The Retriever interface is async; measure the awaited path callers really use.
     const questions = loadQuestions();

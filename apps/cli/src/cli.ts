@@ -9,9 +9,10 @@ import { mcpCommand } from './commands/mcp-command.js';
 import { searchCommand } from './commands/search-command.js';
 import { searchDatasetCommand } from './commands/search-dataset-command.js';
 import { serveCommand } from './commands/serve-command.js';
+import { verifyCommand } from './commands/verify-command.js';
 import { VERSION } from './version.js';
 
-const COMMANDS: Command[] = [indexCommand, searchCommand, searchDatasetCommand, evaluateCommand, answerCommand, answerDatasetCommand, serveCommand, mcpCommand];
+const COMMANDS: Command[] = [indexCommand, searchCommand, searchDatasetCommand, evaluateCommand, answerCommand, answerDatasetCommand, serveCommand, mcpCommand, verifyCommand];
 
 function findCommand(name: string): Command | undefined {
   const normalized = name.replaceAll('-', '_');

@@ -44,10 +44,10 @@ describe('rag index', () => {
   });
 
   it('keeps the previous index when a rebuild fails', () => {
-    const before = readFileSync(join(indexDir, 'manifest.json'), 'utf8');
+    const before = readFileSync(join(indexDir, 'CURRENT'), 'utf8');
     const result = rag(['index', '--corpus_dir', join(work, 'no-such-dir'), '--index_dir', indexDir]);
     expect(result.status).not.toBe(0);
-    expect(readFileSync(join(indexDir, 'manifest.json'), 'utf8')).toBe(before);
+    expect(readFileSync(join(indexDir, 'CURRENT'), 'utf8')).toBe(before);
     expect(readdirSync(work).filter((n) => n.includes('.tmp-'))).toEqual([]);
   });
 });
@@ -201,8 +201,8 @@ describe('bad input exits non-zero with a clear message and no stack trace', () 
   it('an index written by another format version is refused, not misread', () => {
     const copy = join(work, 'index-old');
     mkdirSync(copy, { recursive: true });
-    const manifest = JSON.parse(readFileSync(join(indexDir, 'manifest.json'), 'utf8'));
-    writeFileSync(join(copy, 'manifest.json'), JSON.stringify({ ...manifest, formatVersion: 999 }));
+    const pointer = JSON.parse(readFileSync(join(indexDir, 'CURRENT'), 'utf8'));
+    writeFileSync(join(copy, 'CURRENT'), JSON.stringify({ ...pointer, formatVersion: 999 }));
     const result = rag(['search', '--query', 'x', '--index_dir', copy]);
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/format version 999/);
@@ -219,5 +219,24 @@ describe('help', () => {
     expect(sub.status).toBe(0);
     expect(sub.stdout).toContain('--dataset_path');
     expect(sub.stdout).toContain('--save_directory');
+  });
+});
+
+describe('rag verify', () => {
+  it('passes an intact index, and names the damaged file of a broken one with exit 1', () => {
+    const ok = rag(['verify', '--index_dir', indexDir, '--json']);
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ ok: true, files: expect.any(Number) });
+    const copy = join(work, 'index-damaged');
+    cpSync(indexDir, copy, { recursive: true });
+    const pointer = JSON.parse(readFileSync(join(copy, 'CURRENT'), 'utf8'));
+    const texts = join(copy, 'generations', pointer.generation, 'texts.json');
+    writeFileSync(texts, readFileSync(texts, 'utf8').replace('8421', '9999'));
+    for (const args of [['verify'], ['search', '--query', 'default port'], ['answer', '--query', 'default port', '--no_cache']]) {
+      const result = rag([...args, '--index_dir', copy]);
+      expect(result.status, args.join(' ')).toBe(1);
+      expect(result.stderr).toMatch(/damaged: texts\.json does not match its checksum/);
+      expect(result.stdout).not.toMatch(/9999/);
+    }
   });
 });

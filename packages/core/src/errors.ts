@@ -22,6 +22,8 @@ export const RAG_ERROR_STATUS = Object.freeze({
   INDEX_NOT_FOUND: 500,
   INDEX_INCOMPATIBLE: 500,
   INDEX_CORRUPT: 500,
+  /** Another writer holds the index's lock. */
+  INDEX_BUSY: 409,
   MODEL_NOT_FOUND: 503,
   /** Too many answers waiting; retry later. */
   QUEUE_FULL: 503,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { RagError } from './errors.js';
 
@@ -62,4 +62,41 @@ export async function replaceDirectoryAtomic(target: string, fill: (dir: string)
     });
   }
   if (hadPrevious) await rm(retired, { recursive: true, force: true });
+}
+
+/** Flushes a file or directory to disk, so a rename that publishes it cannot outlive its contents after a crash. */
+export async function fsyncPath(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** {@link fsyncPath} on every file and directory below `dir`, and `dir` itself. */
+export async function fsyncTree(dir: string): Promise<void> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) await fsyncTree(path);
+    else await fsyncPath(path);
+  }
+  await fsyncPath(dir);
+}
+
+/** Writes `path` durably and atomically: a synced temporary sibling renamed over it, then the directory synced. */
+export async function writeFileDurable(path: string, data: string | Uint8Array): Promise<void> {
+  const temporary = temporarySibling(path);
+  try {
+    await writeFile(temporary, data);
+    await fsyncPath(temporary);
+    await rename(temporary, path);
+    await fsyncPath(dirname(path));
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw new RagError('IO_ERROR', `Could not write ${path}: ${(error as Error).message}`, {
+      hint: 'Check that the directory is writable and the disk is not full.',
+      cause: error,
+    });
+  }
 }

@@ -1,6 +1,6 @@
 import { join, relative, sep } from 'node:path';
 import { RagError } from './errors.js';
-import { readIndex, retrieverDir, type IndexManifest } from './index-store.js';
+import { readIndex, retrieverDir, verifyRetrieverFiles, type IndexManifest } from './index-store.js';
 import type { RetrieverRegistry, Retriever } from './retriever.js';
 import type { Chunk } from './types.js';
 
@@ -88,7 +88,8 @@ export async function openIndexSession(indexDir: string, options: IndexSessionOp
         }),
       );
     }
-    pending = Promise.resolve().then(() => registry.get(name).load(retrieverDir(indexDir, name), index.chunks));
+    // Its files are checked against the manifest first: a damaged file is INDEX_CORRUPT naming it.
+    pending = verifyRetrieverFiles(index, name).then(() => registry.get(name).load(retrieverDir(index.dir, name), index.chunks));
     // A failed load is not cached: the next request retries and reports the error again.
     pending.catch(() => loading.delete(name));
     loading.set(name, pending);

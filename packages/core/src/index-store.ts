@@ -1,12 +1,29 @@
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RagError } from './errors.js';
-import { replaceDirectoryAtomic, writeFileAtomic } from './fs.js';
+import { fsyncPath, fsyncTree, writeFileAtomic, writeFileDurable } from './fs.js';
+import { checksumTree, indexDamagedError, sha256Of, verifyChecksums, type IndexChecksums } from './index-integrity.js';
+import { acquireIndexLock, INDEX_LOCK_FILE } from './index-lock.js';
 import type { Chunk, ChunkKind, FileRecord } from './types.js';
 
-/** Bumped whenever the on-disk layout changes; older indexes are refused, not misread. */
-export const INDEX_FORMAT_VERSION = 1;
+/**
+ * Bumped whenever the on-disk layout changes; older indexes are refused, not misread.
+ * 2: generation folders published by a pointer file, every file checksummed.
+ */
+export const INDEX_FORMAT_VERSION = 2;
 export const INDEX_FORMAT = 'rag-index';
+/** The file that names the published generation: replacing it is the one atomic step of publishing. */
+export const INDEX_POINTER_FILE = 'CURRENT';
+/** Where the generations (complete indexes, one folder each) live inside an index directory. */
+export const GENERATIONS_DIR = 'generations';
+const STAGING_PREFIX = '.staging-';
+/**
+ * Generations kept after a publish: the new one and the one before, which a reader that
+ * read the pointer just before the swap may still be loading.
+ */
+const KEPT_GENERATIONS = 2;
+const MANIFEST_FILE = 'manifest.json';
 
 export interface RetrieverEntry {
   name: string;
@@ -31,6 +48,19 @@ export interface IndexManifest {
   retrievers: RetrieverEntry[];
   counts: { files: number; chunks: number };
   files: FileRecord[];
+  /** The generation folder this manifest belongs to. */
+  generation: string;
+  /** Size and sha256 of every other file of the generation, verified before it is read. */
+  checksums: IndexChecksums;
+}
+
+/** The content of the pointer file. */
+interface IndexPointer {
+  format: typeof INDEX_FORMAT;
+  formatVersion: number;
+  generation: string;
+  /** sha256 of the generation's manifest.json: the manifest is checked like every other file. */
+  manifestSha256: string;
 }
 
 /** Columnar chunk metadata: one array per field, parsed far faster than an array of objects. */
@@ -44,9 +74,16 @@ interface ChunkColumns {
   symbol: string[];
 }
 
-export interface LoadedIndex {
+/** A published index generation, its manifest verified. */
+export interface OpenedIndex {
+  /** The index directory the caller named. */
+  indexDir: string;
+  /** The generation folder inside it that holds the files. */
   dir: string;
   manifest: IndexManifest;
+}
+
+export interface LoadedIndex extends OpenedIndex {
   chunks: Chunk[];
 }
 
@@ -68,15 +105,15 @@ function toColumns(chunks: readonly Chunk[], files: readonly FileRecord[]): Chun
 }
 
 export interface WriteIndexInput {
-  manifest: Omit<IndexManifest, 'format' | 'formatVersion' | 'counts' | 'retrievers'>;
+  manifest: Omit<IndexManifest, 'format' | 'formatVersion' | 'counts' | 'retrievers' | 'generation' | 'checksums'>;
   chunks: readonly Chunk[];
   /** Each retriever writes its own state into the directory it is given. */
   retrievers: { entry: RetrieverEntry; save: (dir: string) => Promise<void> }[];
 }
 
-/** Directory inside an index where retriever `name` keeps its state. */
-export function retrieverDir(indexDir: string, name: string): string {
-  return join(indexDir, 'retrievers', name);
+/** Directory inside an index generation (`OpenedIndex.dir`) where retriever `name` keeps its state. */
+export function retrieverDir(generationDir: string, name: string): string {
+  return join(generationDir, 'retrievers', name);
 }
 
 /**
@@ -95,12 +132,16 @@ export async function assertReplaceableIndexDir(dir: string): Promise<void> {
     }
     throw new RagError('IO_ERROR', `Cannot read ${dir}: ${(error as Error).message}`, { cause: error });
   }
-  if (entries.length === 0) return;
+  // Empty, or only what a first write killed before publishing leaves behind.
+  if (entries.every((name) => name === GENERATIONS_DIR || name === INDEX_LOCK_FILE)) return;
   let format: unknown;
-  try {
-    format = (JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as { format?: unknown }).format;
-  } catch {
-    format = undefined;
+  for (const marker of [INDEX_POINTER_FILE, MANIFEST_FILE]) {
+    try {
+      format = (JSON.parse(await readFile(join(dir, marker), 'utf8')) as { format?: unknown }).format;
+      break;
+    } catch {
+      format = undefined;
+    }
   }
   if (format !== INDEX_FORMAT) {
     throw new RagError('INVALID_ARGUMENT', `Refusing to write an index into ${dir}: it is not empty and holds no rag index, and writing would delete its contents.`, {
@@ -109,31 +150,127 @@ export async function assertReplaceableIndexDir(dir: string): Promise<void> {
   }
 }
 
+/** The steps of publishing, in order; `WriteIndexOptions.onStep` is called after each. */
+export const PUBLISH_STEPS = ['locked', 'staged', 'checksummed', 'synced', 'renamed', 'published', 'cleaned'] as const;
+export type PublishStep = (typeof PUBLISH_STEPS)[number];
+
+export interface WriteIndexOptions {
+  /**
+   * Called after each publishing step: for fault-injection tests (a writer killed at any
+   * step must leave the old or the new index, whole) and progress. Default: none.
+   */
+  onStep?: (step: PublishStep) => void | Promise<void>;
+}
+
+function newGenerationName(): string {
+  return `g-${new Date().toISOString().replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
+}
+
+async function readPointer(indexDir: string): Promise<IndexPointer | undefined> {
+  let text: string;
+  try {
+    text = await readFile(join(indexDir, INDEX_POINTER_FILE), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new RagError('IO_ERROR', `Cannot read ${join(indexDir, INDEX_POINTER_FILE)}: ${(error as Error).message}`, { cause: error });
+  }
+  let pointer: Partial<IndexPointer>;
+  try {
+    pointer = JSON.parse(text) as Partial<IndexPointer>;
+  } catch (error) {
+    throw indexDamagedError(indexDir, INDEX_POINTER_FILE, 'is not valid JSON', error);
+  }
+  if (pointer.format !== INDEX_FORMAT) throw indexDamagedError(indexDir, INDEX_POINTER_FILE, `does not name a ${INDEX_FORMAT}`);
+  if (pointer.formatVersion !== INDEX_FORMAT_VERSION) {
+    throw new RagError('INDEX_INCOMPATIBLE', `The index in ${indexDir} has format version ${String(pointer.formatVersion)}; this version reads version ${INDEX_FORMAT_VERSION}.`, {
+      hint: 'Rebuild it with `rag index --corpus_dir <dir>`.',
+    });
+  }
+  if (typeof pointer.generation !== 'string' || !/^g-[\w-]+$/.test(pointer.generation) || typeof pointer.manifestSha256 !== 'string') {
+    throw indexDamagedError(indexDir, INDEX_POINTER_FILE, 'does not name a generation');
+  }
+  return pointer as IndexPointer;
+}
+
+/** Removes generations other than the `keep` newest (by name, which starts with the time) and every staging folder. */
+async function removeOldGenerations(generationsDir: string, current: string, keep: number): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(generationsDir);
+  } catch {
+    return;
+  }
+  const published = names.filter((n) => n.startsWith('g-') && n !== current).sort().reverse();
+  const doomed = [...published.slice(Math.max(0, keep - 1)), ...names.filter((n) => n.startsWith(STAGING_PREFIX))];
+  await Promise.all(doomed.map((n) => rm(join(generationsDir, n), { recursive: true, force: true })));
+}
+
+/** Removes what the first format left at the top of an index directory once a generation replaces it. */
+async function removeFormatOneFiles(indexDir: string): Promise<void> {
+  await Promise.all([MANIFEST_FILE, 'chunks.json', 'texts.json', 'retrievers'].map((n) => rm(join(indexDir, n), { recursive: true, force: true })));
+}
+
 /**
- * Writes a complete index into `dir`, replacing any previous one atomically: a crash or
- * error midway leaves the old index as it was.
+ * Writes a complete index into `dir` and publishes it atomically. Under the writer lock, a
+ * new generation is staged (chunks, texts, each retriever's files, then the manifest with
+ * every file's checksum), synced to disk, renamed into `generations/`, and published by
+ * replacing the pointer file; only then are older generations and leftovers removed.
+ * Readers see the old index or the new one, whole, whatever step a writer dies at.
  */
-export async function writeIndex(dir: string, input: WriteIndexInput): Promise<IndexManifest> {
+export async function writeIndex(dir: string, input: WriteIndexInput, options: WriteIndexOptions = {}): Promise<IndexManifest> {
   await assertReplaceableIndexDir(dir);
-  const manifest: IndexManifest = {
-    format: INDEX_FORMAT,
-    formatVersion: INDEX_FORMAT_VERSION,
-    ...input.manifest,
-    retrievers: input.retrievers.map((r) => r.entry),
-    counts: { files: input.manifest.files.length, chunks: input.chunks.length },
+  await mkdir(join(dir, GENERATIONS_DIR), { recursive: true });
+  const release = await acquireIndexLock(dir);
+  const step = async (name: PublishStep): Promise<void> => {
+    await options.onStep?.(name);
   };
-  await replaceDirectoryAtomic(dir, async (staging) => {
-    await writeFileAtomic(join(staging, 'chunks.json'), JSON.stringify(toColumns(input.chunks, manifest.files)));
+  const generationsDir = join(dir, GENERATIONS_DIR);
+  const generation = newGenerationName();
+  const staging = join(generationsDir, `${STAGING_PREFIX}${generation}`);
+  try {
+    // We hold the lock: any staging folder is what a killed writer left.
+    const leftovers = (await readdir(generationsDir)).filter((n) => n.startsWith(STAGING_PREFIX));
+    await Promise.all(leftovers.map((n) => rm(join(generationsDir, n), { recursive: true, force: true })));
+    await step('locked');
+    await mkdir(staging, { recursive: true });
+    const base = {
+      format: INDEX_FORMAT,
+      formatVersion: INDEX_FORMAT_VERSION,
+      ...input.manifest,
+      retrievers: input.retrievers.map((r) => r.entry),
+      counts: { files: input.manifest.files.length, chunks: input.chunks.length },
+      generation,
+    } as const;
+    await writeFileAtomic(join(staging, 'chunks.json'), JSON.stringify(toColumns(input.chunks, base.files)));
     await writeFileAtomic(join(staging, 'texts.json'), JSON.stringify(input.chunks.map((c) => c.text)));
     for (const retriever of input.retrievers) {
       const target = retrieverDir(staging, retriever.entry.name);
       await mkdir(target, { recursive: true });
       await retriever.save(target);
     }
-    // The manifest goes last: its presence marks a complete index.
-    await writeFileAtomic(join(staging, 'manifest.json'), JSON.stringify(manifest, null, 1));
-  });
-  return manifest;
+    await step('staged');
+    const manifest: IndexManifest = { ...base, checksums: await checksumTree(staging, [MANIFEST_FILE]) };
+    const manifestText = JSON.stringify(manifest, null, 1);
+    await writeFileAtomic(join(staging, MANIFEST_FILE), manifestText);
+    await step('checksummed');
+    await fsyncTree(staging);
+    await step('synced');
+    await rename(staging, join(generationsDir, generation));
+    await fsyncPath(generationsDir);
+    await step('renamed');
+    const pointer: IndexPointer = { format: INDEX_FORMAT, formatVersion: INDEX_FORMAT_VERSION, generation, manifestSha256: sha256Of(manifestText) };
+    await writeFileDurable(join(dir, INDEX_POINTER_FILE), JSON.stringify(pointer, null, 1));
+    await step('published');
+    await removeFormatOneFiles(dir);
+    await removeOldGenerations(generationsDir, generation, KEPT_GENERATIONS);
+    await step('cleaned');
+    return manifest;
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    throw error;
+  } finally {
+    await release();
+  }
 }
 
 async function readJson(path: string, what: string, indexDir: string): Promise<unknown> {
@@ -156,49 +293,107 @@ async function readJson(path: string, what: string, indexDir: string): Promise<u
   }
 }
 
-/** Reads only the manifest, checking that this version can read the index. */
-export async function readManifest(dir: string): Promise<IndexManifest> {
+async function openOnce(indexDir: string): Promise<OpenedIndex> {
+  const pointer = await readPointer(indexDir);
+  if (!pointer) {
+    let formatOne = false;
+    try {
+      formatOne = ((JSON.parse(await readFile(join(indexDir, MANIFEST_FILE), 'utf8')) as { format?: unknown }).format ?? undefined) === INDEX_FORMAT;
+    } catch {
+      formatOne = false;
+    }
+    const generations = await readdir(join(indexDir, GENERATIONS_DIR)).catch(() => [] as string[]);
+    if (generations.some((n) => n.startsWith('g-'))) throw indexDamagedError(indexDir, INDEX_POINTER_FILE, 'is missing');
+    if (formatOne) {
+      throw new RagError('INDEX_INCOMPATIBLE', `The index in ${indexDir} has format version 1; this version reads version ${INDEX_FORMAT_VERSION}.`, {
+        hint: 'Rebuild it with `rag index --corpus_dir <dir>`.',
+      });
+    }
+    throw new RagError('INDEX_NOT_FOUND', `No index found in ${indexDir}.`, {
+      hint: 'Build one with `rag index --corpus_dir <dir>` (add `--index_dir` to put it elsewhere).',
+    });
+  }
+  const generationDir = join(indexDir, GENERATIONS_DIR, pointer.generation);
   let text: string;
   try {
-    text = await readFile(join(dir, 'manifest.json'), 'utf8');
+    text = await readFile(join(generationDir, MANIFEST_FILE), 'utf8');
   } catch (error) {
-    throw new RagError('INDEX_NOT_FOUND', `No index found in ${dir}.`, {
-      hint: 'Build one with `rag index --corpus_dir <dir>` (add `--index_dir` to put it elsewhere).',
-      cause: error,
-    });
-  }
-  let manifest: Partial<IndexManifest>;
-  try {
-    manifest = JSON.parse(text) as Partial<IndexManifest>;
-  } catch (error) {
-    throw new RagError('INDEX_CORRUPT', `The index manifest in ${dir} is not valid JSON.`, {
-      hint: 'Rebuild it with `rag index --corpus_dir <dir>`.',
-      cause: error,
-    });
-  }
-  if (manifest.format !== INDEX_FORMAT) {
-    throw new RagError('INDEX_INCOMPATIBLE', `${dir} does not hold a rag index (its manifest has no "format": "${INDEX_FORMAT}").`, {
-      hint: 'Point --index_dir at a directory written by `rag index`.',
-    });
-  }
-  if (manifest.formatVersion !== INDEX_FORMAT_VERSION) {
-    throw new RagError(
-      'INDEX_INCOMPATIBLE',
-      `The index in ${dir} has format version ${String(manifest.formatVersion)} (written by rag ${String(manifest.toolVersion)}); this version reads version ${INDEX_FORMAT_VERSION}.`,
-      { hint: 'Rebuild it with `rag index --corpus_dir <dir>`.' },
+    const exists = await readdir(generationDir).then(
+      () => true,
+      () => false,
     );
+    if (!exists) throw indexDamagedError(indexDir, INDEX_POINTER_FILE, `names generation ${pointer.generation}, which is missing`, error);
+    throw indexDamagedError(indexDir, MANIFEST_FILE, 'is missing', error);
   }
-  return manifest as IndexManifest;
+  if (sha256Of(text) !== pointer.manifestSha256) throw indexDamagedError(indexDir, MANIFEST_FILE, 'does not match its checksum');
+  const manifest = JSON.parse(text) as IndexManifest;
+  return { indexDir, dir: generationDir, manifest };
 }
 
-/** Loads an index's manifest and chunks (with their texts). */
+/**
+ * Opens the published generation of `indexDir`: the pointer, then the manifest it names,
+ * checked against the checksum the pointer records. A generation removed between the two
+ * reads (two publishes in between) is retried from the new pointer.
+ */
+export async function openIndex(indexDir: string): Promise<OpenedIndex> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await openOnce(indexDir);
+    } catch (error) {
+      if (attempt >= 2 || !(await generationMoved(indexDir, error))) throw error;
+    }
+  }
+}
+
+/** True when `error` is a missing file and the pointer has moved on since: a reader raced two publishes. */
+async function generationMoved(indexDir: string, error: unknown, from?: string): Promise<boolean> {
+  if (!(error instanceof RagError) || error.code !== 'INDEX_CORRUPT' || !/is missing/.test(error.message)) return false;
+  const pointer = await readPointer(indexDir).catch(() => undefined);
+  return pointer !== undefined && (from === undefined || pointer.generation !== from);
+}
+
+/** Reads only the manifest (verified), checking that this version can read the index. */
+export async function readManifest(dir: string): Promise<IndexManifest> {
+  return (await openIndex(dir)).manifest;
+}
+
+/** Checks every file of the published generation against its checksum: what `rag verify` runs. */
+export async function verifyIndex(indexDir: string): Promise<{ generation: string; files: number; bytes: number }> {
+  const opened = await openIndex(indexDir);
+  const checked = await verifyChecksums(indexDir, opened.dir, opened.manifest.checksums);
+  return { generation: opened.manifest.generation, files: checked.files + 1, bytes: checked.bytes };
+}
+
+/** Verifies the files of retriever `name` in an opened index before they are loaded. */
+export async function verifyRetrieverFiles(index: OpenedIndex, name: string): Promise<void> {
+  await verifyChecksums(index.indexDir, index.dir, index.manifest.checksums, `retrievers/${name}/`);
+}
+
+/** Loads an index's manifest and chunks (with their texts), every file read verified first. */
 export async function readIndex(dir: string): Promise<LoadedIndex> {
-  const manifest = await readManifest(dir);
-  const columns = (await readJson(join(dir, 'chunks.json'), 'chunks.json', dir)) as ChunkColumns;
-  const texts = (await readJson(join(dir, 'texts.json'), 'texts.json', dir)) as string[];
+  for (let attempt = 0; ; attempt++) {
+    const opened = await openIndex(dir);
+    try {
+      return await loadChunks(opened);
+    } catch (error) {
+      if (attempt >= 2 || !(await generationMoved(dir, error, opened.manifest.generation))) throw error;
+    }
+  }
+}
+
+async function loadChunks(opened: OpenedIndex): Promise<LoadedIndex> {
+  const { manifest, indexDir } = opened;
+  const dir = opened.dir;
+  const sums = manifest.checksums ?? {};
+  for (const file of ['chunks.json', 'texts.json']) {
+    if (!sums[file]) throw indexDamagedError(indexDir, MANIFEST_FILE, `records no checksum for ${file}`);
+    await verifyChecksums(indexDir, dir, { [file]: sums[file] });
+  }
+  const columns = (await readJson(join(dir, 'chunks.json'), 'chunks.json', indexDir)) as ChunkColumns;
+  const texts = (await readJson(join(dir, 'texts.json'), 'texts.json', indexDir)) as string[];
   const count = manifest.counts.chunks;
   if (!Array.isArray(columns.start) || columns.start.length !== count || !Array.isArray(texts) || texts.length !== count) {
-    throw new RagError('INDEX_CORRUPT', `The index in ${dir} is damaged: its chunk files do not match its manifest.`, {
+    throw new RagError('INDEX_CORRUPT', `The index in ${indexDir} is damaged: its chunk files do not match its manifest.`, {
       hint: 'Rebuild it with `rag index --corpus_dir <dir>`.',
     });
   }
@@ -218,5 +413,5 @@ export async function readIndex(dir: string): Promise<LoadedIndex> {
       text: texts[i]!,
     };
   }
-  return { dir, manifest, chunks };
+  return { indexDir, dir, manifest, chunks };
 }

@@ -8,3 +8,5 @@ export * from './index-store.js';
 export * from './index-session.js';
 export * from './staleness.js';
 export * from './options.js';
+export * from './index-integrity.js';
+export * from './index-lock.js';

@@ -1,12 +1,19 @@
+import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  GENERATIONS_DIR,
   INDEX_FORMAT_VERSION,
+  INDEX_LOCK_FILE,
+  INDEX_POINTER_FILE,
+  openIndex,
+  PUBLISH_STEPS,
   readIndex,
   readManifest,
   retrieverDir,
+  verifyIndex,
   writeIndex,
   type Chunk,
   type FileRecord,
@@ -56,11 +63,16 @@ function input(state = 'state-1', save?: (dir: string) => Promise<void>): WriteI
   };
 }
 
-async function editManifest(edit: (manifest: Record<string, unknown>) => void): Promise<void> {
-  const path = join(dir, 'manifest.json');
-  const manifest = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
-  edit(manifest);
-  await writeFile(path, JSON.stringify(manifest));
+/** Rewrites the pointer file (CURRENT) through `edit`. */
+async function editPointer(edit: (pointer: Record<string, unknown>) => void): Promise<void> {
+  const path = join(dir, INDEX_POINTER_FILE);
+  const pointer = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
+  edit(pointer);
+  await writeFile(path, JSON.stringify(pointer));
+}
+
+async function generationDir(): Promise<string> {
+  return (await openIndex(dir)).dir;
 }
 
 describe('writeIndex / readIndex', () => {
@@ -72,23 +84,30 @@ describe('writeIndex / readIndex', () => {
     expect(loaded.chunks).toEqual(chunks);
     expect(loaded.manifest).toEqual(written);
     expect(loaded.manifest.retrievers).toEqual([{ name: 'fake', settings: { k1: 1.2 }, builtAt: '2026-12-02T00:00:01.000Z' }]);
-    expect(await readFile(join(retrieverDir(dir, 'fake'), 'state.txt'), 'utf8')).toBe('state-1');
+    expect(await readFile(join(retrieverDir(loaded.dir, 'fake'), 'state.txt'), 'utf8')).toBe('state-1');
+    // Every file but the manifest is checksummed in it; the pointer checksums the manifest.
+    expect(Object.keys(written.checksums).sort()).toEqual(['chunks.json', 'retrievers/fake/state.txt', 'texts.json']);
   });
 
-  it('replaces an older index and leaves no temporary directories', async () => {
+  it('replaces an older index, keeps the generation before it for readers, and leaves no staging folders', async () => {
     await writeIndex(dir, input('state-1'));
     await writeIndex(dir, input('state-2'));
-    expect(await readFile(join(retrieverDir(dir, 'fake'), 'state.txt'), 'utf8')).toBe('state-2');
+    await writeIndex(dir, input('state-3'));
+    expect(await readFile(join(retrieverDir(await generationDir(), 'fake'), 'state.txt'), 'utf8')).toBe('state-3');
     expect(await readdir(root)).toEqual(['.rag']);
+    expect((await readdir(dir)).sort()).toEqual([INDEX_POINTER_FILE, GENERATIONS_DIR]);
+    const generations = await readdir(join(dir, GENERATIONS_DIR));
+    expect(generations).toHaveLength(2);
+    expect(generations.every((n) => n.startsWith('g-'))).toBe(true);
   });
 
   it('keeps the previous index when a retriever fails to save', async () => {
     await writeIndex(dir, input('state-1'));
     const failure = new Error('out of memory');
     await expect(writeIndex(dir, input('unused', () => Promise.reject(failure)))).rejects.toBe(failure);
-    expect(await readFile(join(retrieverDir(dir, 'fake'), 'state.txt'), 'utf8')).toBe('state-1');
+    expect(await readFile(join(retrieverDir(await generationDir(), 'fake'), 'state.txt'), 'utf8')).toBe('state-1');
     expect((await readIndex(dir)).chunks).toHaveLength(3);
-    expect(await readdir(root)).toEqual(['.rag']);
+    expect(await readdir(join(dir, GENERATIONS_DIR))).toHaveLength(1);
   });
 
   it('rejects a chunk naming a file the manifest does not list', async () => {
@@ -110,51 +129,166 @@ describe('readIndex errors', () => {
 
   it('refuses another format version as INDEX_INCOMPATIBLE', async () => {
     await writeIndex(dir, input());
-    await editManifest((m) => {
-      m.formatVersion = INDEX_FORMAT_VERSION + 1;
-      m.toolVersion = '9.9.9';
+    await editPointer((p) => {
+      p.formatVersion = INDEX_FORMAT_VERSION + 1;
     });
     const error = await rejection(() => readIndex(dir));
     expect(error.code).toBe('INDEX_INCOMPATIBLE');
     expect(error.message).toContain(`format version ${INDEX_FORMAT_VERSION + 1}`);
-    expect(error.message).toContain('9.9.9');
     expect(error.hint).toContain('Rebuild');
   });
 
-  it('refuses a directory whose manifest is not a rag index', async () => {
-    await writeIndex(dir, input());
-    await editManifest((m) => {
-      delete m.format;
-    });
-    expect((await rejection(() => readIndex(dir))).code).toBe('INDEX_INCOMPATIBLE');
-  });
-
-  it('reports a manifest that is not JSON as INDEX_CORRUPT', async () => {
-    await writeIndex(dir, input());
-    await writeFile(join(dir, 'manifest.json'), '{"format": "rag-ind');
-    expect((await rejection(() => readIndex(dir))).code).toBe('INDEX_CORRUPT');
-  });
-
-  it('reports a corrupt chunks.json as INDEX_CORRUPT', async () => {
-    await writeIndex(dir, input());
-    await writeFile(join(dir, 'chunks.json'), '{"file": [0, 1');
+  it('refuses an index of the first format (no generations) as INDEX_INCOMPATIBLE, and replaces it on the next write', async () => {
+    await mkdir(join(dir, 'retrievers', 'fake'), { recursive: true });
+    await writeFile(join(dir, 'manifest.json'), JSON.stringify({ format: 'rag-index', formatVersion: 1, toolVersion: '0.1.0' }));
+    await writeFile(join(dir, 'texts.json'), '[]');
     const error = await rejection(() => readIndex(dir));
-    expect(error.code).toBe('INDEX_CORRUPT');
-    expect(error.message).toContain('chunks.json is not valid JSON');
-  });
-
-  it('reports a missing texts.json as INDEX_CORRUPT', async () => {
+    expect(error.code).toBe('INDEX_INCOMPATIBLE');
+    expect(error.message).toContain('format version 1');
     await writeIndex(dir, input());
-    await rm(join(dir, 'texts.json'));
-    const error = await rejection(() => readIndex(dir));
-    expect(error.code).toBe('INDEX_CORRUPT');
-    expect(error.message).toContain('texts.json is missing');
+    expect((await readdir(dir)).sort()).toEqual([INDEX_POINTER_FILE, GENERATIONS_DIR]);
+    expect((await readIndex(dir)).chunks).toEqual(chunks);
   });
 
   it('reports chunk files that disagree with the manifest as INDEX_CORRUPT', async () => {
     await writeIndex(dir, input());
-    await writeFile(join(dir, 'texts.json'), JSON.stringify(['only one']));
-    expect((await rejection(() => readIndex(dir))).code).toBe('INDEX_CORRUPT');
+    const generation = await generationDir();
+    await writeFile(join(generation, 'texts.json'), JSON.stringify(['only one']));
+    const error = await rejection(() => readIndex(dir));
+    expect(error.code).toBe('INDEX_CORRUPT');
+    expect(error.message).toContain('texts.json');
+  });
+});
+
+/** Every way a file of an index can be damaged. */
+const DAMAGES: { name: string; apply: (path: string) => Promise<void> }[] = [
+  {
+    name: 'one byte flipped',
+    apply: async (path) => {
+      const bytes = await readFile(path);
+      const at = Math.floor(bytes.length / 2);
+      bytes[at] = bytes[at]! ^ 0x01;
+      await writeFile(path, bytes);
+    },
+  },
+  { name: 'truncated', apply: async (path) => writeFile(path, (await readFile(path)).subarray(0, Math.floor((await readFile(path)).length / 2))) },
+  { name: 'zeroed', apply: async (path) => writeFile(path, Buffer.alloc((await readFile(path)).length)) },
+  { name: 'deleted', apply: (path) => rm(path) },
+];
+
+describe('a damaged index is INDEX_CORRUPT naming the file, never read as good', () => {
+  const targets = ['CURRENT', 'manifest.json', 'chunks.json', 'texts.json', 'retrievers/fake/state.txt'];
+  for (const target of targets) {
+    for (const damage of DAMAGES) {
+      it(`${target}, ${damage.name}`, async () => {
+        await writeIndex(dir, input());
+        const path = target === 'CURRENT' ? join(dir, INDEX_POINTER_FILE) : join(await generationDir(), target);
+        await damage.apply(path);
+        const name = target.split('/').at(-1)!;
+        // `rag verify` checks every file; reading the index checks what it reads.
+        const verified = await rejection(() => verifyIndex(dir));
+        expect(verified.code).toBe('INDEX_CORRUPT');
+        expect(verified.message).toContain(name);
+        if (target !== 'retrievers/fake/state.txt') {
+          const read = await rejection(() => readIndex(dir));
+          expect(read.code).toBe('INDEX_CORRUPT');
+          expect(read.message).toContain(name);
+        }
+      });
+    }
+  }
+
+  it('verifyIndex passes an intact index and counts what it checked', async () => {
+    const written = await writeIndex(dir, input());
+    expect(await verifyIndex(dir)).toEqual({ generation: written.generation, files: 4, bytes: expect.any(Number) });
+  });
+});
+
+describe('publishing survives a writer killed at any step', () => {
+  const FIXTURE = join(import.meta.dirname, 'fixtures', 'write-index.mjs');
+  const writeInChild = (label: string, dieAfter = ''): number | null =>
+    spawnSync(process.execPath, [FIXTURE, dir, label, dieAfter], { encoding: 'utf8' }).status;
+
+  for (const step of PUBLISH_STEPS) {
+    it(`killed after "${step}": readers get the old or the new index, whole, and the next writer succeeds`, async () => {
+      expect(writeInChild('old')).toBe(0);
+      expect(writeInChild('new', step)).toBe(137);
+      const texts = (await readIndex(dir)).chunks.map((c) => c.text);
+      const published = PUBLISH_STEPS.indexOf(step) >= PUBLISH_STEPS.indexOf('published');
+      expect(texts).toEqual(['0', '1', '2'].map((id) => `${published ? 'new' : 'old'} ${id}`));
+      await verifyIndex(dir);
+      // The dead writer's lock is taken over and its staging folder removed.
+      expect(writeInChild('next')).toBe(0);
+      expect((await readIndex(dir)).chunks[0]!.text).toBe('next 0');
+      expect((await readdir(join(dir, GENERATIONS_DIR))).filter((n) => !n.startsWith('g-'))).toEqual([]);
+      expect(await readdir(dir)).not.toContain(INDEX_LOCK_FILE);
+    });
+  }
+
+  it('a first write killed before publishing leaves a directory the next write may use', async () => {
+    expect(writeInChild('first', 'synced')).toBe(137);
+    expect((await rejection(() => readIndex(dir))).code).toBe('INDEX_NOT_FOUND');
+    expect(writeInChild('second')).toBe(0);
+    expect((await readIndex(dir)).chunks[0]!.text).toBe('second 0');
+  });
+});
+
+describe('one writer at a time', () => {
+  it('a second concurrent writer is refused with INDEX_BUSY, and the first finishes', async () => {
+    let resume!: () => void;
+    const paused = new Promise<void>((resolve) => (resume = resolve));
+    let reachedStaged!: () => void;
+    const staged = new Promise<void>((resolve) => (reachedStaged = resolve));
+    const first = writeIndex(dir, input('first'), {
+      onStep: async (step) => {
+        if (step === 'staged') {
+          reachedStaged();
+          await paused;
+        }
+      },
+    });
+    await staged;
+    const error = await rejection(() => writeIndex(dir, input('second')));
+    expect(error.code).toBe('INDEX_BUSY');
+    expect(error.message).toContain(`pid ${process.pid}`);
+    resume();
+    await first;
+    expect(await readFile(join(retrieverDir(await generationDir(), 'fake'), 'state.txt'), 'utf8')).toBe('first');
+  });
+
+  it('takes over the lock of a writer that died', async () => {
+    const dead = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' });
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, INDEX_LOCK_FILE), JSON.stringify({ pid: Number(dead.stdout.trim()), host: hostname(), startedAt: '2026-01-01T00:00:00.000Z' }));
+    await writeIndex(dir, input('after'));
+    expect((await readIndex(dir)).manifest.counts.chunks).toBe(3);
+  });
+
+  it('readers never fail while the index is re-published again and again', async () => {
+    await writeIndex(dir, input('state-0'));
+    let writing = true;
+    const failures: unknown[] = [];
+    let reads = 0;
+    const reader = (async () => {
+      while (writing) {
+        try {
+          const loaded = await readIndex(dir);
+          await verifyIndex(dir).catch((error: unknown) => {
+            // A generation two publishes old may be removed mid-check; the next read sees the new one.
+            if (!(error instanceof Error && /is missing/.test(error.message))) throw error;
+          });
+          expect(loaded.chunks).toHaveLength(3);
+          reads++;
+        } catch (error) {
+          failures.push(error);
+        }
+      }
+    })();
+    for (let i = 1; i <= 100; i++) await writeIndex(dir, input(`state-${i}`));
+    writing = false;
+    await reader;
+    expect(failures).toEqual([]);
+    expect(reads).toBeGreaterThan(0);
   });
 });
 
@@ -173,6 +307,6 @@ describe('writeIndex refuses to replace a directory that is not an index', () =>
     await mkdir(dir, { recursive: true });
     await writeIndex(dir, input('first'));
     await writeIndex(dir, input('second'));
-    expect(await readFile(join(retrieverDir(dir, 'fake'), 'state.txt'), 'utf8')).toBe('second');
+    expect(await readFile(join(retrieverDir(await generationDir(), 'fake'), 'state.txt'), 'utf8')).toBe('second');
   });
 });

@@ -1,0 +1,20 @@
+import { verifyIndex } from '@rag/core';
+import { INDEX_DIR_FLAG, JSON_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeOut, type Command } from '../command.js';
+import { indexDirFrom } from '../paths.js';
+
+export const verifyCommand: Command = {
+  name: 'verify',
+  summary: 'Check every file of the index against the checksums recorded when it was written.',
+  flags: [INDEX_DIR_FLAG, JSON_FLAG, QUIET_FLAG, VERBOSE_FLAG],
+  examples: ['rag verify', 'rag verify --index_dir /path/to/.rag/index --json'],
+  async run(flags) {
+    const indexDir = indexDirFrom(flags);
+    // A damaged or missing file throws INDEX_CORRUPT naming it (exit 1).
+    const report = await verifyIndex(indexDir);
+    if (flags.json) {
+      writeOut(JSON.stringify({ index_dir: indexDir, ok: true, ...report }, null, 2));
+      return;
+    }
+    writeOut(`ok: ${report.files} files, ${(report.bytes / 1e6).toFixed(1)} MB of generation ${report.generation} in ${indexDir} match their checksums`);
+  },
+};
