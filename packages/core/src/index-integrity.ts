@@ -58,7 +58,7 @@ export async function checksumTree(dir: string, skip: readonly string[]): Promis
 
 function damaged(indexDir: string, file: string, what: string, cause?: unknown): RagError {
   return new RagError('INDEX_CORRUPT', `The index in ${indexDir} is damaged: ${file} ${what}.`, {
-    hint: 'Rebuild it with `rag index --corpus_dir <dir> --full` (`rag verify` checks every file).',
+    hint: 'Rebuild it with `rag index --corpus_dir <dir>` (`rag verify` checks every file).',
     cause,
   });
 }
