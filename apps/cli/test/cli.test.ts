@@ -230,12 +230,12 @@ describe('rag verify', () => {
     const copy = join(work, 'index-damaged');
     cpSync(indexDir, copy, { recursive: true });
     const pointer = JSON.parse(readFileSync(join(copy, 'CURRENT'), 'utf8'));
-    const texts = join(copy, 'generations', pointer.generation, 'texts.json');
+    const texts = join(copy, 'generations', pointer.generation, 'texts.bin');
     writeFileSync(texts, readFileSync(texts, 'utf8').replace('8421', '9999'));
     for (const args of [['verify'], ['search', '--query', 'default port'], ['answer', '--query', 'default port', '--no_cache']]) {
       const result = rag([...args, '--index_dir', copy]);
       expect(result.status, args.join(' ')).toBe(1);
-      expect(result.stderr).toMatch(/damaged: texts\.json does not match its checksum/);
+      expect(result.stderr).toMatch(/damaged: texts\.bin does not match its checksum/);
       expect(result.stdout).not.toMatch(/9999/);
     }
   });

@@ -5,6 +5,7 @@ import { RagError } from './errors.js';
 import { fsyncPath, fsyncTree, writeFileAtomic, writeFileDurable } from './fs.js';
 import { checksumTree, indexDamagedError, sha256Of, verifyChecksums, type IndexChecksums } from './index-integrity.js';
 import { acquireIndexLock, INDEX_LOCK_FILE } from './index-lock.js';
+import { openTexts, TEXT_OFFSETS_FILE, TEXTS_FILE, writeTexts, type TextStore } from './index-texts.js';
 import type { Chunk, ChunkKind, FileRecord } from './types.js';
 
 /**
@@ -84,7 +85,10 @@ export interface OpenedIndex {
 }
 
 export interface LoadedIndex extends OpenedIndex {
+  /** Every chunk; its `text` is read from the index file when first asked for, not held in memory. */
   chunks: Chunk[];
+  /** Random access to the chunk texts (what each chunk's `text` reads through). */
+  texts: TextStore;
 }
 
 function toColumns(chunks: readonly Chunk[], files: readonly FileRecord[]): ChunkColumns {
@@ -242,7 +246,9 @@ export async function writeIndex(dir: string, input: WriteIndexInput, options: W
       generation,
     } as const;
     await writeFileAtomic(join(staging, 'chunks.json'), JSON.stringify(toColumns(input.chunks, base.files)));
-    await writeFileAtomic(join(staging, 'texts.json'), JSON.stringify(input.chunks.map((c) => c.text)));
+    await writeTexts(staging, (function* () {
+      for (const chunk of input.chunks) yield chunk.text;
+    })());
     for (const retriever of input.retrievers) {
       const target = retrieverDir(staging, retriever.entry.name);
       await mkdir(target, { recursive: true });
@@ -385,22 +391,22 @@ async function loadChunks(opened: OpenedIndex): Promise<LoadedIndex> {
   const { manifest, indexDir } = opened;
   const dir = opened.dir;
   const sums = manifest.checksums ?? {};
-  for (const file of ['chunks.json', 'texts.json']) {
+  for (const file of ['chunks.json', TEXT_OFFSETS_FILE, TEXTS_FILE]) {
     if (!sums[file]) throw indexDamagedError(indexDir, MANIFEST_FILE, `records no checksum for ${file}`);
     await verifyChecksums(indexDir, dir, { [file]: sums[file] });
   }
   const columns = (await readJson(join(dir, 'chunks.json'), 'chunks.json', indexDir)) as ChunkColumns;
-  const texts = (await readJson(join(dir, 'texts.json'), 'texts.json', indexDir)) as string[];
   const count = manifest.counts.chunks;
-  if (!Array.isArray(columns.start) || columns.start.length !== count || !Array.isArray(texts) || texts.length !== count) {
+  if (!Array.isArray(columns.start) || columns.start.length !== count) {
     throw new RagError('INDEX_CORRUPT', `The index in ${indexDir} is damaged: its chunk files do not match its manifest.`, {
       hint: 'Rebuild it with `rag index --corpus_dir <dir>`.',
     });
   }
+  const texts = await openTexts(indexDir, dir, count);
   const chunks: Chunk[] = new Array(count);
   for (let i = 0; i < count; i++) {
     const file = manifest.files[columns.file[i]!]!;
-    chunks[i] = {
+    const chunk = {
       id: i,
       file_path: file.file_path,
       first_character_index: columns.start[i]!,
@@ -410,8 +416,10 @@ async function loadChunks(opened: OpenedIndex): Promise<LoadedIndex> {
       kind: columns.kind[i]!,
       symbol: columns.symbol[i]!,
       language: file.language,
-      text: texts[i]!,
-    };
+    } as Chunk;
+    // Read on demand: a search needs the texts of its candidates, not of the whole corpus.
+    Object.defineProperty(chunk, 'text', { enumerable: true, get: () => texts.text(i) });
+    chunks[i] = chunk;
   }
-  return { indexDir, dir, manifest, chunks };
+  return { indexDir, dir, manifest, chunks, texts };
 }

@@ -10,3 +10,4 @@ export * from './staleness.js';
 export * from './options.js';
 export * from './index-integrity.js';
 export * from './index-lock.js';
+export * from './index-texts.js';

@@ -86,7 +86,7 @@ describe('writeIndex / readIndex', () => {
     expect(loaded.manifest.retrievers).toEqual([{ name: 'fake', settings: { k1: 1.2 }, builtAt: '2026-12-02T00:00:01.000Z' }]);
     expect(await readFile(join(retrieverDir(loaded.dir, 'fake'), 'state.txt'), 'utf8')).toBe('state-1');
     // Every file but the manifest is checksummed in it; the pointer checksums the manifest.
-    expect(Object.keys(written.checksums).sort()).toEqual(['chunks.json', 'retrievers/fake/state.txt', 'texts.json']);
+    expect(Object.keys(written.checksums).sort()).toEqual(['chunks.json', 'retrievers/fake/state.txt', 'text-offsets.bin', 'texts.bin']);
   });
 
   it('replaces an older index, keeps the generation before it for readers, and leaves no staging folders', async () => {
@@ -153,10 +153,10 @@ describe('readIndex errors', () => {
   it('reports chunk files that disagree with the manifest as INDEX_CORRUPT', async () => {
     await writeIndex(dir, input());
     const generation = await generationDir();
-    await writeFile(join(generation, 'texts.json'), JSON.stringify(['only one']));
+    await writeFile(join(generation, 'text-offsets.bin'), Buffer.alloc(16));
     const error = await rejection(() => readIndex(dir));
     expect(error.code).toBe('INDEX_CORRUPT');
-    expect(error.message).toContain('texts.json');
+    expect(error.message).toContain('text-offsets.bin');
   });
 });
 
@@ -177,7 +177,7 @@ const DAMAGES: { name: string; apply: (path: string) => Promise<void> }[] = [
 ];
 
 describe('a damaged index is INDEX_CORRUPT naming the file, never read as good', () => {
-  const targets = ['CURRENT', 'manifest.json', 'chunks.json', 'texts.json', 'retrievers/fake/state.txt'];
+  const targets = ['CURRENT', 'manifest.json', 'chunks.json', 'texts.bin', 'text-offsets.bin', 'retrievers/fake/state.txt'];
   for (const target of targets) {
     for (const damage of DAMAGES) {
       it(`${target}, ${damage.name}`, async () => {
@@ -200,7 +200,7 @@ describe('a damaged index is INDEX_CORRUPT naming the file, never read as good',
 
   it('verifyIndex passes an intact index and counts what it checked', async () => {
     const written = await writeIndex(dir, input());
-    expect(await verifyIndex(dir)).toEqual({ generation: written.generation, files: 4, bytes: expect.any(Number) });
+    expect(await verifyIndex(dir)).toEqual({ generation: written.generation, files: 5, bytes: expect.any(Number) });
   });
 });
 

@@ -1,0 +1,104 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { RagError } from './errors.js';
+
+/**
+ * Chunk texts on disk: `texts.bin` holds every text as UTF-8, one after another;
+ * `text-offsets.bin` holds n + 1 byte offsets (float64, little-endian: exact far past any
+ * corpus) so text i is bytes [offset[i], offset[i + 1]). Nothing needs all texts in one
+ * string or buffer, so the format has no size limit short of the file system's, and a
+ * search reads only the texts it shows.
+ */
+export const TEXTS_FILE = 'texts.bin';
+export const TEXT_OFFSETS_FILE = 'text-offsets.bin';
+
+/** Bytes buffered before a write: large writes, flat memory. */
+const WRITE_BATCH = 1 << 22;
+
+/** Writes `texts` into `dir` as {@link TEXTS_FILE} and {@link TEXT_OFFSETS_FILE}, streaming. */
+export async function writeTexts(dir: string, texts: Iterable<string>): Promise<void> {
+  const offsets: number[] = [0];
+  const handle = await open(join(dir, TEXTS_FILE), 'w');
+  try {
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    let total = 0;
+    for (const text of texts) {
+      const bytes = Buffer.from(text, 'utf8');
+      pending.push(bytes);
+      pendingBytes += bytes.length;
+      total += bytes.length;
+      offsets.push(total);
+      if (pendingBytes >= WRITE_BATCH) {
+        await handle.write(Buffer.concat(pending, pendingBytes));
+        pending = [];
+        pendingBytes = 0;
+      }
+    }
+    if (pendingBytes > 0) await handle.write(Buffer.concat(pending, pendingBytes));
+  } finally {
+    await handle.close();
+  }
+  const table = Buffer.alloc(offsets.length * 8);
+  offsets.forEach((offset, i) => table.writeDoubleLE(offset, i * 8));
+  const out = await open(join(dir, TEXT_OFFSETS_FILE), 'w');
+  try {
+    await out.write(table);
+  } finally {
+    await out.close();
+  }
+}
+
+/** Random access to the texts of an index generation: reads one text per call, from an open file. */
+export interface TextStore {
+  readonly count: number;
+  /** Text `i`, decoded from its bytes (read now, not cached). */
+  text(i: number): string;
+  /** Closes the file; texts can no longer be read. */
+  close(): void;
+}
+
+function corrupt(indexDir: string, file: string, what: string): RagError {
+  return new RagError('INDEX_CORRUPT', `The index in ${indexDir} is damaged: ${file} ${what}.`, {
+    hint: 'Rebuild it with `rag index --corpus_dir <dir>` (`rag verify` checks every file).',
+  });
+}
+
+/**
+ * Opens the texts of the generation in `dir` (files already verified by the caller). The
+ * file stays open, so texts read later come from this generation even after a newer one
+ * is published and this one removed.
+ */
+export async function openTexts(indexDir: string, dir: string, count: number): Promise<TextStore> {
+  const table = await readFile(join(dir, TEXT_OFFSETS_FILE));
+  if (table.length !== (count + 1) * 8) throw corrupt(indexDir, TEXT_OFFSETS_FILE, `holds ${table.length / 8} offsets for ${count} chunks`);
+  const offsets = new Float64Array(count + 1);
+  for (let i = 0; i <= count; i++) offsets[i] = table.readDoubleLE(i * 8);
+  const fd = openSync(join(dir, TEXTS_FILE), 'r');
+  const size = fstatSync(fd).size;
+  for (let i = 0; i < count; i++) {
+    if (!(offsets[i]! <= offsets[i + 1]!)) throw corrupt(indexDir, TEXT_OFFSETS_FILE, `is out of order at chunk ${i}`);
+  }
+  if (offsets[0] !== 0 || offsets[count] !== size) {
+    closeSync(fd);
+    throw corrupt(indexDir, TEXT_OFFSETS_FILE, `does not span ${TEXTS_FILE}`);
+  }
+  let open = true;
+  return {
+    count,
+    text(i) {
+      if (!open) throw new RagError('INVALID_ARGUMENT', 'The index texts were closed.', { hint: 'Open the index again.' });
+      const start = offsets[i]!;
+      const length = offsets[i + 1]! - start;
+      const buffer = Buffer.allocUnsafe(length);
+      let done = 0;
+      while (done < length) done += readSync(fd, buffer, done, length - done, start + done);
+      return buffer.toString('utf8');
+    },
+    close() {
+      if (open) closeSync(fd);
+      open = false;
+    },
+  };
+}
