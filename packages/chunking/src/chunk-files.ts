@@ -1,6 +1,7 @@
 import type { Chunk, Language } from '@rag/core';
 import { createChunker, type Chunker } from './chunker.js';
 import type { ChunkerOptions } from './options.js';
+import { releaseParseTrees, TREE_RELEASE_CHARS } from './release-trees.js';
 
 /** What chunking one file needs: the worker protocol and the in-thread path share it. */
 export interface FileToChunk {
@@ -9,17 +10,47 @@ export interface FileToChunk {
   language: Language;
 }
 
+/** One chunker per language, created on first use. */
+function chunkerCache(options: ChunkerOptions): (language: Language) => Chunker {
+  const chunkers = new Map<Language, Chunker>();
+  return (language) => {
+    let chunker = chunkers.get(language);
+    if (!chunker) {
+      chunker = createChunker(language, options);
+      chunkers.set(language, chunker);
+    }
+    return chunker;
+  };
+}
+
 /** Chunks files in order with one chunker per language; `onFile` runs after each file. */
 export function chunkFiles(files: readonly FileToChunk[], options: ChunkerOptions, onFile?: (index: number, chunks: Chunk[]) => void): Chunk[][] {
-  const chunkers = new Map<Language, Chunker>();
+  const chunkerFor = chunkerCache(options);
   return files.map((file, index) => {
-    let chunker = chunkers.get(file.language);
-    if (!chunker) {
-      chunker = createChunker(file.language, options);
-      chunkers.set(file.language, chunker);
-    }
-    const chunks = chunker.chunk(file.text, file.file_path);
+    const chunks = chunkerFor(file.language).chunk(file.text, file.file_path);
     onFile?.(index, chunks);
     return chunks;
   });
+}
+
+/**
+ * {@link chunkFiles} for whole corpora: the same chunks, with parse trees released every
+ * {@link TREE_RELEASE_CHARS} characters so memory stays flat however many files there are.
+ */
+export async function chunkFilesReleasing(files: readonly FileToChunk[], options: ChunkerOptions, onFile?: (index: number, chunks: Chunk[]) => void): Promise<Chunk[][]> {
+  const chunkerFor = chunkerCache(options);
+  const out: Chunk[][] = new Array(files.length);
+  let sinceRelease = 0;
+  for (let index = 0; index < files.length; index++) {
+    const file = files[index]!;
+    const chunks = chunkerFor(file.language).chunk(file.text, file.file_path);
+    out[index] = chunks;
+    onFile?.(index, chunks);
+    sinceRelease += file.text.length;
+    if (sinceRelease >= TREE_RELEASE_CHARS) {
+      sinceRelease = 0;
+      await releaseParseTrees();
+    }
+  }
+  return out;
 }

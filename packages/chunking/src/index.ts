@@ -14,6 +14,7 @@ export type { Chunker } from './chunker.js';
 export { walkCorpus } from './walk.js';
 export type { CorpusFile, WalkOptions } from './walk.js';
 export { chunkCorpus } from './corpus.js';
-export { chunkFiles, type FileToChunk } from './chunk-files.js';
+export { chunkFiles, chunkFilesReleasing, type FileToChunk } from './chunk-files.js';
+export { TREE_RELEASE_CHARS } from './release-trees.js';
 export { chunkFilesInParallel, defaultConcurrency, PARALLEL_MIN_CHARS } from './parallel.js';
 export type { ChunkCorpusOptions, ChunkedCorpus } from './corpus.js';

@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { RagError, type Chunk } from '@rag/core';
-import { chunkFiles, type FileToChunk } from './chunk-files.js';
+import { chunkFilesReleasing, type FileToChunk } from './chunk-files.js';
 import type { ChunkerOptions } from './options.js';
 
 /**
@@ -69,7 +69,7 @@ export async function chunkFilesInParallel(
   const script = concurrency > 1 && totalChars >= minChars ? workerScript() : undefined;
   if (!script) {
     let done = 0;
-    return chunkFiles(files, options, () => onFile(++done));
+    return chunkFilesReleasing(files, options, () => onFile(++done));
   }
   const buckets = balance(files, concurrency);
   // Workers take every bucket but the first; this thread chunks the first meanwhile.
@@ -77,7 +77,7 @@ export async function chunkFilesInParallel(
     runWorker(script, bucket.map((i) => ({ text: files[i]!.text, file_path: files[i]!.file_path, language: files[i]!.language })), options),
   );
   let done = 0;
-  const own = chunkFiles(buckets[0]!.map((i) => files[i]!), options, () => onFile(++done));
+  const own = await chunkFilesReleasing(buckets[0]!.map((i) => files[i]!), options, () => onFile(++done));
   const result: Chunk[][] = new Array(files.length);
   buckets[0]!.forEach((fileIndex, j) => (result[fileIndex] = own[j]!));
   const others = await Promise.all(pending);

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { chunkCorpus, chunkFiles, type FileToChunk } from '../src/index.js';
+import { chunkCorpus, chunkFiles, chunkFilesReleasing, TREE_RELEASE_CHARS, type FileToChunk } from '../src/index.js';
 
 // The worker thread runs the built script (dist/chunk-worker.js): `pnpm test` builds first.
 const dist = new URL('../dist/index.js', import.meta.url);
@@ -28,6 +28,16 @@ describe('parallel chunking', () => {
       expect(got).toEqual(expected);
       expect(last).toBe(files.length);
     }
+  });
+
+  it('releasing parse trees as it goes changes no chunk (many releases on a small budget of characters)', async () => {
+    // Five copies of the sample (~1 M characters) cross TREE_RELEASE_CHARS more than once.
+    const files = Array.from({ length: 5 }, () => sampleFiles()).flat();
+    expect(files.reduce((n, f) => n + f.text.length, 0)).toBeGreaterThan(2 * TREE_RELEASE_CHARS);
+    let seen = 0;
+    const got = await chunkFilesReleasing(files, {}, () => seen++);
+    expect(got).toEqual(chunkFiles(files, {}));
+    expect(seen).toBe(files.length);
   });
 
   it('refuses a concurrency outside [1, 64], naming the option', async () => {
