@@ -31,8 +31,8 @@ describe('parallel chunking', () => {
   });
 
   it('releasing parse trees as it goes changes no chunk (many releases on a small budget of characters)', async () => {
-    // Five copies of the sample (~1 M characters) cross TREE_RELEASE_CHARS more than once.
-    const files = Array.from({ length: 5 }, () => sampleFiles()).flat();
+    // Eight copies of the sample (~1.1 M characters) cross TREE_RELEASE_CHARS more than once.
+    const files = Array.from({ length: 8 }, () => sampleFiles()).flat();
     expect(files.reduce((n, f) => n + f.text.length, 0)).toBeGreaterThan(2 * TREE_RELEASE_CHARS);
     let seen = 0;
     const got = await chunkFilesReleasing(files, {}, () => seen++);
