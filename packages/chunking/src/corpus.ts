@@ -1,7 +1,7 @@
 import { optionError, type Chunk, type FileRecord, type ProgressFn } from '@rag/core';
 import { resolveChunkerOptions, type ChunkerOptions } from './options.js';
 import { chunkFilesInParallel, defaultConcurrency } from './parallel.js';
-import { walkCorpus, type WalkOptions } from './walk.js';
+import { walkCorpus, type CorpusFile, type WalkOptions } from './walk.js';
 
 export interface ChunkCorpusOptions extends ChunkerOptions, WalkOptions {
   /** Called after each file is chunked with phase `chunk`, done = files so far, total = file count. */
@@ -12,6 +12,12 @@ export interface ChunkCorpusOptions extends ChunkerOptions, WalkOptions {
    * characters are always chunked in this thread.
    */
   concurrency?: number;
+  /**
+   * Chunks to use for a file instead of chunking it (an incremental index passes those of
+   * files whose content hash is unchanged), or undefined to chunk it. Their ids are
+   * reassigned. Default: chunk every file.
+   */
+  reuse?: (file: CorpusFile) => Chunk[] | undefined;
 }
 
 export interface ChunkedCorpus {
@@ -19,6 +25,8 @@ export interface ChunkedCorpus {
   files: FileRecord[];
   /** All chunks, file by file in file order, with dense ids 0..n-1. */
   chunks: Chunk[];
+  /** How many files were chunked and how many had their chunks reused. */
+  counts: { chunked: number; reused: number };
 }
 
 /** Walks `dir` (see walkCorpus) and chunks every file; chunk ids are global and dense. */
@@ -31,9 +39,13 @@ export async function chunkCorpus(dir: string, options: ChunkCorpusOptions = {})
     throw optionError({ subject: 'chunking' }, ['concurrency'], 'an integer in [1, 64]', concurrency);
   }
   const corpus = await walkCorpus(dir, options);
-  const perFile = await chunkFilesInParallel(corpus, chunkerOptions, concurrency, (done) =>
-    options.onProgress?.({ phase: 'chunk', done, total: corpus.length }),
+  const reused = corpus.map((file) => options.reuse?.(file));
+  const toChunk = corpus.filter((_, i) => reused[i] === undefined);
+  const chunked = await chunkFilesInParallel(toChunk, chunkerOptions, concurrency, (done) =>
+    options.onProgress?.({ phase: 'chunk', done, total: toChunk.length }),
   );
+  let next = 0;
+  const perFile = reused.map((chunks) => chunks ?? chunked[next++]!);
   const files: FileRecord[] = [];
   const chunks: Chunk[] = [];
   corpus.forEach((file, index) => {
@@ -43,5 +55,5 @@ export async function chunkCorpus(dir: string, options: ChunkCorpusOptions = {})
     }
     files.push({ file_path: file.file_path, sha256: file.sha256, bytes: file.bytes, length: file.length, language: file.language });
   });
-  return { files, chunks };
+  return { files, chunks, counts: { chunked: toChunk.length, reused: corpus.length - toChunk.length } };
 }

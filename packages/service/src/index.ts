@@ -29,3 +29,4 @@ export { createIndexedSpanReader } from './span-source.js';
 export { answerCacheDir, openAnswerGenerator, type AnswerGeneratorOptions, type OpenedGenerator } from './generators.js';
 export { AnswerQueue, type QueueState, type Release } from './answer-queue.js';
 export { GeneratorPool } from './generator-pool.js';
+export { buildIndex, type BuildIndexOptions, type BuildIndexReport } from './build-index.js';

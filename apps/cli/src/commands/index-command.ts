@@ -1,9 +1,9 @@
-import { chunkCorpus, DEFAULT_MAX_CHUNK_SIZE } from '@rag/chunking';
-import { assertReplaceableIndexDir, RagError, writeIndex } from '@rag/core';
+import { DEFAULT_MAX_CHUNK_SIZE } from '@rag/chunking';
+import { assertReplaceableIndexDir, RagError } from '@rag/core';
+import { buildIndex, DEFAULT_RETRIEVER } from '@rag/service';
 import { INDEX_DIR_FLAG, JSON_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { indexDirFrom, resolveUserPath } from '../paths.js';
 import { createProgress } from '../progress.js';
-import { DEFAULT_RETRIEVER } from '@rag/service';
 import { createRetrieverRegistry, EMBEDDING_MODEL_FLAG } from '../retrievers.js';
 import { VERSION } from '../version.js';
 
@@ -19,6 +19,7 @@ export const indexCommand: Command = {
     INDEX_DIR_FLAG,
     { name: 'retriever', type: 'string', metavar: 'NAME', description: 'Retriever to build: bm25, embedding or hybrid', defaultLabel: DEFAULT_RETRIEVER },
     EMBEDDING_MODEL_FLAG,
+    { name: 'full', type: 'boolean', description: 'Rebuild from scratch instead of re-chunking only added and changed files' },
     JSON_FLAG,
     QUIET_FLAG,
     VERBOSE_FLAG,
@@ -43,10 +44,16 @@ export const indexCommand: Command = {
     }
 
     const progress = createProgress(process.stderr, !quiet);
-    const started = performance.now();
     let warnings = 0;
-    const { files, chunks } = await chunkCorpus(corpusDir, {
+    const report = await buildIndex({
+      corpusDir,
+      corpusDirAsGiven,
+      indexDir,
+      retriever: factory.name,
+      retrievers: registry,
       maxChunkSize,
+      toolVersion: VERSION,
+      full: flags.full === true,
       onProgress: (e) => progress.update(e),
       onWarning: (message) => {
         warnings++;
@@ -55,49 +62,28 @@ export const indexCommand: Command = {
       },
     });
     progress.done();
-    const chunkedAt = performance.now();
-    const retriever = await factory.build(chunks, { onProgress: (e) => progress.update(e) });
-    progress.done();
-    const fittedAt = performance.now();
-    progress.update({ phase: 'save', done: 0, total: 1 });
-    const manifest = await writeIndex(indexDir, {
-      manifest: {
-        toolVersion: VERSION,
-        createdAt: new Date().toISOString(),
-        corpusDir,
-        corpusDirAsGiven,
-        chunking: { maxChunkSize },
-        files,
-      },
-      chunks,
-      retrievers: [{ entry: { name: factory.name, settings: {}, builtAt: new Date().toISOString() }, save: (dir) => retriever.save(dir) }],
-    });
-    progress.update({ phase: 'save', done: 1, total: 1 });
-    progress.done();
-    const finished = performance.now();
+    if (report.reason) writeErr(`note: rebuilt from scratch: ${report.reason}.`, quiet);
     const summary = {
       index_dir: indexDir,
       corpus_dir: corpusDirAsGiven,
       retriever: factory.name,
-      files: manifest.counts.files,
-      chunks: manifest.counts.chunks,
+      mode: report.mode,
+      files: report.files.total,
+      chunks: report.chunks,
+      changes: { added: report.files.added, changed: report.files.changed, removed: report.files.removed, unchanged: report.files.unchanged },
+      reused_chunks: report.reusedChunks,
       warnings,
-      seconds: {
-        chunk: round((chunkedAt - started) / 1000),
-        fit: round((fittedAt - chunkedAt) / 1000),
-        save: round((finished - fittedAt) / 1000),
-        total: round((finished - started) / 1000),
-      },
+      seconds: report.seconds,
     };
     if (flags.json) writeOut(JSON.stringify(summary, null, 2));
-    else
+    else {
+      const { added, changed, removed, unchanged } = summary.changes;
+      const what = report.mode === 'incremental' ? `updated: ${added} added, ${changed} changed, ${removed} removed, ${unchanged} unchanged` : 'full build';
+      const { chunk, fit, save, total } = report.seconds;
       writeOut(
-        `Indexed ${summary.files} files into ${summary.chunks} chunks with ${summary.retriever} in ${summary.seconds.total}s → ${indexDir}` +
+        `Indexed ${summary.files} files into ${summary.chunks} chunks with ${summary.retriever} in ${total}s (${what}; chunk ${chunk}s, fit ${fit}s, save ${save}s) → ${indexDir}` +
           (warnings > 0 && !quiet ? ` (${warnings} warning${warnings === 1 ? '' : 's'} above)` : ''),
       );
+    }
   },
 };
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
-}

@@ -1,0 +1,149 @@
+import { isDeepStrictEqual } from 'node:util';
+import { chunkCorpus, DEFAULT_MAX_CHUNK_SIZE, type CorpusFile } from '@rag/chunking';
+import { isRagError, readIndex, writeIndex, type Chunk, type IndexManifest, type LoadedIndex, type ProgressFn, type RetrieverRegistry } from '@rag/core';
+import { createDefaultRetrieverRegistry } from './retrievers.js';
+
+export interface BuildIndexOptions {
+  /** Absolute corpus directory. */
+  corpusDir: string;
+  /** The corpus directory as the user gave it (output paths are built from it). Default `corpusDir`. */
+  corpusDirAsGiven?: string;
+  indexDir: string;
+  /** Retriever to build, by name in `retrievers`. */
+  retriever: string;
+  /** Default: `createDefaultRetrieverRegistry()`. */
+  retrievers?: RetrieverRegistry;
+  /** Largest chunk in code points. Default `DEFAULT_MAX_CHUNK_SIZE` of @rag/chunking. */
+  maxChunkSize?: number;
+  /** Version of the tool writing the index; a different one in the old index forces a full rebuild. */
+  toolVersion: string;
+  /** Rebuild from scratch even when the old index could be updated. Default `false`. */
+  full?: boolean;
+  onProgress?: ProgressFn;
+  /** A skipped file (binary, not UTF-8, …). */
+  onWarning?: (message: string) => void;
+}
+
+export interface BuildIndexReport {
+  /** `incremental`: unchanged files kept their chunks; `full`: everything was chunked. */
+  mode: 'full' | 'incremental';
+  /** Why a full rebuild was needed when an index existed (said to the user), else undefined. */
+  reason: string | undefined;
+  files: { added: number; changed: number; removed: number; unchanged: number; total: number };
+  chunks: number;
+  /** Chunks whose file was unchanged and that were taken over from the old index. */
+  reusedChunks: number;
+  seconds: { chunk: number; fit: number; save: number; total: number };
+  manifest: IndexManifest;
+}
+
+/** Why `old` cannot be updated in place for these options, or undefined when it can. */
+function rebuildReason(old: IndexManifest, options: BuildIndexOptions, chunking: Record<string, unknown>): string | undefined {
+  if (old.toolVersion !== options.toolVersion) return `the index was written by rag ${old.toolVersion}, this is ${options.toolVersion}`;
+  if (old.corpusDir !== options.corpusDir) return `the index is of another corpus directory (${old.corpusDir})`;
+  if (!isDeepStrictEqual(old.chunking, chunking)) return 'the chunking settings changed';
+  if (old.retrievers.length !== 1 || old.retrievers[0]!.name !== options.retriever) return `the index was built with ${old.retrievers.map((r) => r.name).join(', ')}`;
+  return undefined;
+}
+
+async function openPrevious(options: BuildIndexOptions, chunking: Record<string, unknown>): Promise<{ index?: LoadedIndex; reason?: string }> {
+  if (options.full) return { reason: '--full was given' };
+  let index: LoadedIndex;
+  try {
+    index = await readIndex(options.indexDir);
+  } catch (error) {
+    if (isRagError(error) && error.code === 'INDEX_NOT_FOUND') return {};
+    if (isRagError(error) && (error.code === 'INDEX_CORRUPT' || error.code === 'INDEX_INCOMPATIBLE')) return { reason: `the old index cannot be read (${error.message})` };
+    throw error;
+  }
+  const reason = rebuildReason(index.manifest, options, chunking);
+  if (reason) {
+    index.texts.close();
+    return { reason };
+  }
+  return { index };
+}
+
+function round(seconds: number): number {
+  return Math.round(seconds * 1000) / 1000;
+}
+
+/**
+ * Builds the index of `corpusDir` into `indexDir`. When an index of the same corpus, tool
+ * version, chunking settings and retriever is there (and `full` is not set), files whose
+ * content hash is unchanged keep their chunks and only added or changed files are chunked;
+ * removed files drop out. The retriever's statistics are always rebuilt over all chunks, so
+ * the result equals a full rebuild.
+ */
+export async function buildIndex(options: BuildIndexOptions): Promise<BuildIndexReport> {
+  const started = performance.now();
+  const maxChunkSize = options.maxChunkSize ?? DEFAULT_MAX_CHUNK_SIZE;
+  const chunking = { maxChunkSize };
+  const factory = (options.retrievers ?? createDefaultRetrieverRegistry()).get(options.retriever);
+  const previous = await openPrevious(options, chunking);
+  const old = previous.index;
+  try {
+    const oldHashes = new Map(old?.manifest.files.map((f) => [f.file_path, f.sha256]) ?? []);
+    const oldChunks = new Map<string, Chunk[]>();
+    for (const chunk of old?.chunks ?? []) {
+      const list = oldChunks.get(chunk.file_path) ?? [];
+      list.push(chunk);
+      oldChunks.set(chunk.file_path, list);
+    }
+    let reusedChunks = 0;
+    const reuse = (file: CorpusFile): Chunk[] | undefined => {
+      if (oldHashes.get(file.file_path) !== file.sha256) return undefined;
+      // Plain copies, their texts read now from the old generation.
+      const kept = (oldChunks.get(file.file_path) ?? []).map((chunk) => ({ ...chunk }));
+      reusedChunks += kept.length;
+      return kept;
+    };
+    const corpus = await chunkCorpus(options.corpusDir, {
+      maxChunkSize,
+      ...(old ? { reuse } : {}),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+    });
+    const chunkedAt = performance.now();
+    const seen = new Set(corpus.files.map((f) => f.file_path));
+    const added = corpus.files.filter((f) => !oldHashes.has(f.file_path)).length;
+    const files = {
+      added,
+      changed: corpus.counts.chunked - added,
+      removed: [...oldHashes.keys()].filter((path) => !seen.has(path)).length,
+      unchanged: corpus.counts.reused,
+      total: corpus.files.length,
+    };
+    const retriever = await factory.build(corpus.chunks, options.onProgress ? { onProgress: options.onProgress } : {});
+    const fittedAt = performance.now();
+    const manifest = await writeIndex(options.indexDir, {
+      manifest: {
+        toolVersion: options.toolVersion,
+        createdAt: new Date().toISOString(),
+        corpusDir: options.corpusDir,
+        corpusDirAsGiven: options.corpusDirAsGiven ?? options.corpusDir,
+        chunking,
+        files: corpus.files,
+      },
+      chunks: corpus.chunks,
+      retrievers: [{ entry: { name: factory.name, settings: {}, builtAt: new Date().toISOString() }, save: (dir) => retriever.save(dir) }],
+    });
+    const finished = performance.now();
+    return {
+      mode: old ? 'incremental' : 'full',
+      reason: previous.reason,
+      files,
+      chunks: corpus.chunks.length,
+      reusedChunks,
+      seconds: {
+        chunk: round((chunkedAt - started) / 1000),
+        fit: round((fittedAt - chunkedAt) / 1000),
+        save: round((finished - fittedAt) / 1000),
+        total: round((finished - started) / 1000),
+      },
+      manifest,
+    };
+  } finally {
+    old?.texts.close();
+  }
+}

@@ -1,0 +1,90 @@
+import { cp, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readIndex, readManifest } from '@rag/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildIndex, openSearchSession, searchSources } from '../src/index.js';
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const MINI = join(REPO_ROOT, 'datasets', 'mini', 'corpus');
+const QUESTIONS = (JSON.parse(await readFile(join(REPO_ROOT, 'datasets', 'mini', 'questions.json'), 'utf8')) as { rag_questions: { question: string }[] }).rag_questions.map((q) => q.question);
+
+let work: string;
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'rag-build-index-'));
+});
+afterAll(() => rm(work, { recursive: true, force: true }));
+
+/** A seeded generator (mulberry32), so a failing round can be replayed. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Edits, adds, deletes and renames a few indexed files of `corpus`, chosen by `next`. */
+async function mutate(corpus: string, indexDir: string, next: () => number, round: number): Promise<void> {
+  const files = (await readManifest(indexDir)).files.map((f) => f.file_path);
+  const pick = (): string => files.splice(Math.floor(next() * files.length), 1)[0]!;
+  const edited = pick();
+  await writeFile(join(corpus, edited), `${await readFile(join(corpus, edited), 'utf8')}\n\ndef added_in_round_${round}(limit=${round}):\n    """Round ${round} helper."""\n    return limit\n`);
+  await rm(join(corpus, pick()));
+  const moved = pick();
+  await rename(join(corpus, moved), join(corpus, moved.replace(/(\.\w+)$/, `_renamed_${round}$1`)));
+  await writeFile(join(corpus, `tinyserve/added_${round}.py`), `# Added in round ${round}.\nRETRY_LIMIT_${round} = ${round * 3}\n`);
+  await writeFile(join(corpus, `docs/added_${round}.md`), `# Notes ${round}\n\nThe retry limit of round ${round} is ${round * 3}.\n`);
+}
+
+async function snapshot(indexDir: string): Promise<{ chunks: unknown[]; results: unknown[] }> {
+  const index = await readIndex(indexDir);
+  const chunks = index.chunks.map((c) => ({ ...c }));
+  index.texts.close();
+  const session = await openSearchSession(indexDir, { pathBase: work });
+  const results = [];
+  for (const question of [...QUESTIONS, 'retry limit of round 2', 'added_in_round_1 helper']) {
+    results.push((await searchSources(session, question, 10)).map((s) => [s.file_path, s.first_character_index, s.last_character_index, s.score]));
+  }
+  return { chunks, results };
+}
+
+describe('incremental indexing', () => {
+  it('after random edits, adds, deletes and renames gives exactly what a full rebuild gives', async () => {
+    const corpus = join(work, 'corpus');
+    await cp(MINI, corpus, { recursive: true });
+    const incremental = join(work, 'incremental');
+    const first = await buildIndex({ corpusDir: corpus, indexDir: incremental, retriever: 'bm25', toolVersion: 'test' });
+    expect(first.mode).toBe('full');
+    expect(first.reason).toBeUndefined();
+    const next = random(20261202);
+    for (let round = 1; round <= 3; round++) {
+      await mutate(corpus, incremental, next, round);
+      const updated = await buildIndex({ corpusDir: corpus, indexDir: incremental, retriever: 'bm25', toolVersion: 'test' });
+      expect(updated.mode).toBe('incremental');
+      // One edited, one renamed (a new path), two new files; one deleted, one renamed away.
+      expect(updated.files).toMatchObject({ added: 3, changed: 1, removed: 2 });
+      expect(updated.files.unchanged).toBe(updated.files.total - 4);
+      expect(updated.reusedChunks).toBeGreaterThan(0);
+      const fresh = join(work, `full-${round}`);
+      const full = await buildIndex({ corpusDir: corpus, indexDir: fresh, retriever: 'bm25', toolVersion: 'test' });
+      expect(full.mode).toBe('full');
+      expect(await snapshot(incremental)).toEqual(await snapshot(fresh));
+    }
+  });
+
+  it('rebuilds from scratch, saying why, when the settings, the tool version or the retriever changed, or when asked', async () => {
+    const indexDir = join(work, 'reasons');
+    await buildIndex({ corpusDir: MINI, indexDir, retriever: 'bm25', toolVersion: 'test' });
+    expect((await buildIndex({ corpusDir: MINI, indexDir, retriever: 'bm25', toolVersion: 'test', maxChunkSize: 1500 })).reason).toBe('the chunking settings changed');
+    expect((await buildIndex({ corpusDir: MINI, indexDir, retriever: 'bm25', toolVersion: 'test-2', maxChunkSize: 1500 })).reason).toMatch(/written by rag test/);
+    expect((await buildIndex({ corpusDir: MINI, indexDir, retriever: 'hybrid', toolVersion: 'test-2', maxChunkSize: 1500 })).reason).toMatch(/built with bm25/);
+    expect((await buildIndex({ corpusDir: MINI, indexDir, retriever: 'hybrid', toolVersion: 'test-2', maxChunkSize: 1500, full: true })).reason).toBe('--full was given');
+    const unchanged = await buildIndex({ corpusDir: MINI, indexDir, retriever: 'hybrid', toolVersion: 'test-2', maxChunkSize: 1500 });
+    expect(unchanged).toMatchObject({ mode: 'incremental', reason: undefined, files: { added: 0, changed: 0, removed: 0 } });
+  });
+});
