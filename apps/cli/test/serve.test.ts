@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, MINI_CORPUS, rag, REPO_ROOT } from './helpers.js';
 
 let work: string;
@@ -38,5 +38,35 @@ it('`rag serve` listens on loopback, answers /search, and stops on SIGTERM', asy
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
+  }
+});
+
+describe('`rag serve` opens every built-in retriever’s index', () => {
+  for (const retriever of ['embedding', 'hybrid']) {
+    it(`serves a ${retriever} index and searches it with that retriever`, async () => {
+      const dir = join(work, `index-${retriever}`);
+      expect(rag(['index', '--corpus_dir', MINI_CORPUS, '--index_dir', dir, '--retriever', retriever, '--quiet']).status).toBe(0);
+      const child = spawn(process.execPath, [CLI, 'serve', '--index_dir', dir, '--port', '0', '--generator', 'extractive'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      try {
+        const url = await new Promise<string>((resolve, reject) => {
+          let stderr = '';
+          child.stderr.on('data', (data: Buffer) => {
+            stderr += data.toString();
+            const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
+            if (match) resolve(match[1]!);
+          });
+          child.on('exit', (code) => reject(new Error(`rag serve exited with ${code}: ${stderr}`)));
+        });
+        const response = await fetch(`${url}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'default port', k: 2 }) });
+        expect(response.status).toBe(200);
+        const body = (await response.json()) as { retriever: string; retrieved_sources: unknown[] };
+        expect(body.retriever).toBe(retriever);
+        expect(body.retrieved_sources.length).toBe(2);
+      } finally {
+        const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+        child.kill('SIGTERM');
+        expect(await exited).toBe(0);
+      }
+    });
   }
 });

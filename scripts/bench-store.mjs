@@ -1,0 +1,119 @@
+// The index store, measured as a user meets it: whole processes, side by side in one run,
+// on the vLLM corpus (1×) and on 4 hard-linked copies of it (4×), against ripgrep, bare
+// Node and the one-pass floor (scripts/floor-one-pass.mjs). Medians of --runs runs.
+//
+//   pnpm bench:store [--runs 3] [--scales 1,4]
+import { spawnSync } from 'node:child_process';
+import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CLI, findSharedDir, formatTable, gitRevision, parseBenchArgs, REPO_ROOT } from './bench-lib.mjs';
+
+const flags = parseBenchArgs(process.argv.slice(2));
+const shared = findSharedDir();
+const runs = Number(flags.runs ?? 3);
+const scales = String(flags.scales ?? '1,4').split(',').map(Number);
+const USAGE = join(REPO_ROOT, 'scripts', 'bench-usage.mjs');
+const FLOOR = join(REPO_ROOT, 'scripts', 'floor-one-pass.mjs');
+const QUERY = 'What is the default value of max_num_seqs?';
+const work = mkdtempSync(join(tmpdir(), 'rag-bench-store-'));
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/** Runs a command once; wall seconds from here, peak RSS and CPU from the process itself when it is Node. */
+function measure(command, args, { node = false } = {}) {
+  const usageFile = join(work, `usage-${process.hrtime.bigint()}.json`);
+  const argv = node ? ['--import', USAGE, ...args] : args;
+  const started = performance.now();
+  const result = spawnSync(command, argv, { encoding: 'utf8', env: { ...process.env, RAG_BENCH_USAGE: usageFile }, maxBuffer: 1 << 26, cwd: work });
+  const wall = (performance.now() - started) / 1000;
+  if (result.status !== 0 && !(command === 'rg' && result.status === 1)) throw new Error(`${command} ${args.join(' ')} failed (${result.status}): ${result.stderr}`);
+  let usage = {};
+  if (node) usage = JSON.parse(readFileSync(usageFile, 'utf8'));
+  return { wall, ...usage };
+}
+
+function medianOf(n, run) {
+  const results = Array.from({ length: n }, run);
+  return { wall: median(results.map((r) => r.wall)), maxRssMB: median(results.map((r) => r.maxRssMB ?? 0)), cpuSeconds: median(results.map((r) => r.cpuSeconds ?? 0)) };
+}
+
+function linkTree(from, to) {
+  mkdirSync(to, { recursive: true });
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const source = join(from, entry.name);
+    const target = join(to, entry.name);
+    if (entry.isDirectory()) linkTree(source, target);
+    else if (entry.isFile()) linkSync(source, target);
+  }
+}
+
+function linkedCorpus(copies) {
+  const root = join(work, `corpus-${copies}x`);
+  for (let i = 0; i < copies; i++) linkTree(join(shared, 'data', 'raw'), join(root, `copy-${i}`));
+  return root;
+}
+
+/** Edits one Python file by replacing it (the hard link to the shared corpus is left alone). */
+function editOneFile(corpus) {
+  const path = join(corpus, 'copy-0', 'vllm-0.10.1', 'vllm', 'sampling_params.py');
+  const text = readFileSync(path, 'utf8');
+  writeFileSync(`${path}.new`, `${text}\n# edited by the benchmark\n`);
+  renameSync(`${path}.new`, path);
+}
+
+const rows = [];
+const perScale = {};
+const rg = spawnSync('rg', ['--version'], { encoding: 'utf8' });
+const haveRipgrep = rg.status === 0;
+try {
+  for (const scale of scales) {
+    const corpus = linkedCorpus(scale);
+    const indexDir = join(work, `index-${scale}x`);
+    const full = medianOf(Math.min(runs, 2), () => {
+      rmSync(indexDir, { recursive: true, force: true });
+      return measure(process.execPath, [CLI, 'index', '--corpus_dir', corpus, '--index_dir', indexDir, '--quiet'], { node: true });
+    });
+    const search = medianOf(runs, () => measure(process.execPath, [CLI, 'search', '--query', QUERY, '--index_dir', indexDir, '--k', '10', '--json'], { node: true }));
+    const version = medianOf(runs, () => measure(process.execPath, [CLI, '--version'], { node: true }));
+    const bare = medianOf(runs, () => measure(process.execPath, ['-e', '0'], { node: true }));
+    const grep = haveRipgrep ? medianOf(runs, () => measure('rg', ['-n', '--no-messages', 'max_num_seqs', corpus])) : undefined;
+    const floor = medianOf(runs, () => measure(process.execPath, [FLOOR, corpus], { node: true }));
+    editOneFile(corpus);
+    const incremental = measure(process.execPath, [CLI, 'index', '--corpus_dir', corpus, '--index_dir', indexDir, '--quiet'], { node: true });
+    perScale[scale] = { full, search, version, bare, grep, floor, incremental };
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+const f = (x, digits = 2) => (x === undefined ? '-' : x.toFixed(digits));
+console.log(`rag index-store benchmark @ ${gitRevision()} — vLLM 0.10.1, ${scales.map((s) => `${s}×`).join(' and ')} (hard-linked copies), medians of ${runs} whole-process runs`);
+const header = ['measure', ...scales.map((s) => `${s}×`), 'target'];
+const one = perScale[scales[0]];
+const growth = scales.length > 1 ? (perScale[scales.at(-1)].full.maxRssMB - one.full.maxRssMB) / (scales.at(-1) - scales[0]) : undefined;
+const line = (name, pick, target) => [name, ...scales.map((s) => pick(perScale[s])), target];
+console.log(
+  formatTable(header, [
+    line('ripgrep "max_num_seqs" wall s', (m) => f(m.grep?.wall), ''),
+    line('node -e 0 wall s', (m) => f(m.bare.wall), ''),
+    line('rag --version wall s', (m) => f(m.version.wall), ''),
+    line('rag search (one-shot) wall s', (m) => f(m.search.wall), ''),
+    line('  … as a multiple of ripgrep', (m) => (m.grep ? `${f(m.search.wall / m.grep.wall, 1)}×` : '-'), '≤ 5×'),
+    line('rag search peak RSS MB', (m) => f(m.search.maxRssMB, 0), '≤ 130'),
+    line('rag index (full) wall s', (m) => f(m.full.wall), ''),
+    line('rag index peak RSS MB', (m) => f(m.full.maxRssMB, 0), '≤ 300 at 1×'),
+    ['rag index RSS growth per extra 1× MB', ...scales.map((s, i) => (i === 0 ? '' : f(growth, 0))), '≤ 150'],
+    line('one-pass floor CPU s', (m) => f(m.floor.cpuSeconds), ''),
+    line('rag index CPU s', (m) => f(m.full.cpuSeconds), ''),
+    line('  … as a multiple of the floor', (m) => `${f(m.full.cpuSeconds / m.floor.cpuSeconds, 1)}×`, '≤ 4×'),
+    line('re-index after editing one file wall s', (m) => f(m.incremental.wall), ''),
+    line('  … as a share of a full index', (m) => `${f((100 * m.incremental.wall) / m.full.wall, 0)} %`, '≤ 10 %'),
+  ]),
+);
+if (!haveRipgrep) console.log('ripgrep is not installed (apt-get install ripgrep): its row is empty.');
+console.log('Largest corpus: chunk texts live in texts.bin with float64 offsets, so no string or buffer holds them all; the format has no limit below the file system’s.');
