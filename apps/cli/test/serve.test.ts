@@ -16,19 +16,23 @@ beforeAll(() => {
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
+/** The URL `rag serve` prints once it listens; rejects if it exits first. */
+function listeningUrl(child: ReturnType<typeof spawn>): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let stderr = '';
+    child.stderr!.on('data', (data: Buffer) => {
+      stderr += data.toString();
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
+      if (match) resolve(match[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`rag serve exited with ${code}: ${stderr}`)));
+  });
+}
+
 it('`rag serve` listens on loopback, answers /search, and stops on SIGTERM', async () => {
   const child = spawn(process.execPath, [CLI, 'serve', '--index_dir', indexDir, '--port', '0'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let stderr = '';
-      child.stderr.on('data', (data: Buffer) => {
-        stderr += data.toString();
-        const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
-        if (match) resolve(match[1]!);
-      });
-      child.on('exit', (code) => reject(new Error(`rag serve exited with ${code}: ${stderr}`)));
-      setTimeout(() => reject(new Error(`rag serve did not start: ${stderr}`)), 100_000);
-    });
+    const url = await listeningUrl(child);
     const response = await fetch(`${url}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'default port', k: 2 }) });
     expect(response.status).toBe(200);
     const body = (await response.json()) as { retrieved_sources: { file_path: string }[] };
@@ -48,15 +52,7 @@ describe('`rag serve` opens every built-in retriever’s index', () => {
       expect(rag(['index', '--corpus_dir', MINI_CORPUS, '--index_dir', dir, '--retriever', retriever, '--quiet']).status).toBe(0);
       const child = spawn(process.execPath, [CLI, 'serve', '--index_dir', dir, '--port', '0', '--generator', 'extractive'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
       try {
-        const url = await new Promise<string>((resolve, reject) => {
-          let stderr = '';
-          child.stderr.on('data', (data: Buffer) => {
-            stderr += data.toString();
-            const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
-            if (match) resolve(match[1]!);
-          });
-          child.on('exit', (code) => reject(new Error(`rag serve exited with ${code}: ${stderr}`)));
-        });
+        const url = await listeningUrl(child);
         const response = await fetch(`${url}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'default port', k: 2 }) });
         expect(response.status).toBe(200);
         const body = (await response.json()) as { retriever: string; retrieved_sources: unknown[] };
