@@ -11,7 +11,8 @@ export {
 export type { ChunkerOptions, ResolvedChunkerOptions } from './options.js';
 export { createChunker, chunkText } from './chunker.js';
 export type { Chunker } from './chunker.js';
-export { walkCorpus } from './walk.js';
+export { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_LENGTH, walkCorpus } from './walk.js';
+export { MAX_MARKDOWN_NESTING } from './nesting.js';
 export type { CorpusFile, WalkOptions } from './walk.js';
 export { chunkCorpus } from './corpus.js';
 export { chunkFiles, chunkFilesReleasing, type FileToChunk } from './chunk-files.js';

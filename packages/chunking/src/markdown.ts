@@ -1,6 +1,7 @@
 import type { ChunkKind } from '@rag/core';
 import type { ResolvedChunkerOptions } from './options.js';
 import type { TextLayout } from './layout.js';
+import { MAX_MARKDOWN_NESTING, markdownNesting } from './nesting.js';
 import { parseText, type SyntaxNode } from './parsers.js';
 import { addNestedPieces } from './nested.js';
 import { cutRegions, type Piece } from './regions.js';
@@ -172,6 +173,8 @@ function chunkMarkdownByLines(layout: TextLayout, options: ResolvedChunkerOption
  * its blocks, code blocks stay whole where they fit.
  */
 export function chunkMarkdown(layout: TextLayout, options: ResolvedChunkerOptions): Piece[] {
+  // Checked before parsing: past the scanner's limit tree-sitter aborts the process.
+  if (markdownNesting(layout.text) > MAX_MARKDOWN_NESTING) return chunkMarkdownByLines(layout, options);
   const tree = parseText('markdown', layout.text);
   const root = tree.rootNode;
   if (root.hasError) return chunkMarkdownByLines(layout, options);

@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import type { Dirent } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { extname, join, relative, resolve, sep } from 'node:path';
-import { RagError, codePointLength } from '@rag/core';
+import { RagError, codePointLength, optionError } from '@rag/core';
 import type { FileRecord, Language } from '@rag/core';
+import { MAX_MARKDOWN_NESTING, markdownNesting } from './nesting.js';
 import { DEFAULT_EXTENSIONS, DEFAULT_IGNORED_DIRS } from './options.js';
 
 /** Files read at once; enough to keep the disk busy without exhausting descriptors. */
@@ -23,6 +24,39 @@ export interface WalkOptions {
   ignoredDirs?: readonly string[];
   /** Called once per skipped file (binary, not UTF-8, unreadable, link outside). Default: silent. */
   onWarning?: (message: string) => void;
+  /**
+   * Files larger than this many bytes are skipped with a warning: one huge log or data file
+   * would otherwise swamp the index and every search. 0 includes every size. Integer ≥ 0.
+   * Default {@link DEFAULT_MAX_FILE_BYTES} (2 MB).
+   */
+  maxFileBytes?: number;
+  /**
+   * Files with a line longer than this many characters look minified or generated and are
+   * skipped with a warning. 0 includes them. Integer ≥ 0. Default {@link DEFAULT_MAX_LINE_LENGTH}.
+   */
+  maxLineLength?: number;
+}
+
+/** Default {@link WalkOptions.maxFileBytes}: hand-written source and docs are far smaller. */
+export const DEFAULT_MAX_FILE_BYTES = 2_000_000;
+/**
+ * Default {@link WalkOptions.maxLineLength}: minified and generated files have lines of
+ * 100 k characters and more; the longest line in the vLLM corpus's text files is ~18 k.
+ */
+export const DEFAULT_MAX_LINE_LENGTH = 50_000;
+
+function longestLine(text: string): number {
+  let longest = 0;
+  let start = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
+    longest = Math.max(longest, i - start);
+    start = i + 1;
+  }
+  return Math.max(longest, text.length - start);
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1e6).toFixed(1)} MB`;
 }
 
 /** A file to index: its record, its decoded text and where it is on disk. */
@@ -96,6 +130,11 @@ async function listCandidates(
     for (const entry of entries) {
       const path = join(dir, entry.name);
       const relativePath = toPosix(relative(root, path));
+      // Node decodes a name that is not UTF-8 with U+FFFD, a path that then names nothing.
+      if (entry.name.includes('\uFFFD') && !(await stat(path).then(() => true, () => false))) {
+        warn(`Skipped ${relativePath}: its name is not valid UTF-8 (rename it to index it).`);
+        continue;
+      }
       if (entry.isDirectory()) {
         if (!skipDir(entry.name)) subdirs.push(entry.name);
       } else if (entry.isFile()) {
@@ -144,10 +183,19 @@ async function listCandidates(
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** The file, or the warning saying why it was skipped. */
-async function readCandidate(candidate: Candidate): Promise<CorpusFile | string> {
+interface ReadLimits {
+  maxFileBytes: number;
+  maxLineLength: number;
+}
+
+/** The file (with a note for the caller to warn about), or the warning saying why it was skipped. */
+async function readCandidate(candidate: Candidate, limits: ReadLimits): Promise<CorpusFile | string> {
   let bytes: Buffer;
   try {
+    const size = (await stat(candidate.absolutePath)).size;
+    if (limits.maxFileBytes > 0 && size > limits.maxFileBytes) {
+      return `Skipped ${candidate.relativePath}: ${megabytes(size)}, over the ${megabytes(limits.maxFileBytes)} file size limit (raise --max_file_size, or 0 to include every size).`;
+    }
     bytes = await readFile(candidate.absolutePath);
   } catch (error) {
     return `Skipped ${candidate.relativePath}: ${(error as Error).message}`;
@@ -158,6 +206,12 @@ async function readCandidate(candidate: Candidate): Promise<CorpusFile | string>
     text = decoder.decode(bytes);
   } catch {
     return `Skipped ${candidate.relativePath}: not valid UTF-8.`;
+  }
+  if (limits.maxLineLength > 0) {
+    const longest = longestLine(text);
+    if (longest > limits.maxLineLength) {
+      return `Skipped ${candidate.relativePath}: a line of ${longest} characters looks minified or generated (raise --max_line_length, or 0 to include such files).`;
+    }
   }
   return {
     file_path: candidate.relativePath,
@@ -179,9 +233,15 @@ function extensionMap(extensions: Readonly<Record<string, Language>>): Map<strin
   return map;
 }
 
+function checkLimit(name: 'maxFileBytes' | 'maxLineLength', value: number): number {
+  if (!Number.isInteger(value) || value < 0) throw optionError({ subject: 'chunking' }, [name], 'an integer ≥ 0', value);
+  return value;
+}
+
 /**
  * Finds and reads the indexable files under `dir`, sorted by path. Binary and non-UTF-8
- * files are skipped with one warning each. Throws `CORPUS_NOT_FOUND` for a missing
+ * files, files over the size limit, minified-looking files and names that are not UTF-8
+ * are skipped with one warning each. Throws `CORPUS_NOT_FOUND` for a missing
  * folder, `INVALID_ARGUMENT` for a file, `CORPUS_EMPTY` when nothing is left to index.
  */
 export async function walkCorpus(dir: string, options: WalkOptions = {}): Promise<CorpusFile[]> {
@@ -190,12 +250,16 @@ export async function walkCorpus(dir: string, options: WalkOptions = {}): Promis
   const root = await openRoot(dir);
   const map = extensionMap(extensions);
   const candidates = await listCandidates(root, map, new Set(options.ignoredDirs ?? DEFAULT_IGNORED_DIRS), warn);
+  const limits: ReadLimits = {
+    maxFileBytes: checkLimit('maxFileBytes', options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES),
+    maxLineLength: checkLimit('maxLineLength', options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH),
+  };
   const results: (CorpusFile | string)[] = new Array(candidates.length);
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < candidates.length) {
       const index = next++;
-      results[index] = await readCandidate(candidates[index]!);
+      results[index] = await readCandidate(candidates[index]!, limits);
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, candidates.length) }, worker));
@@ -203,7 +267,13 @@ export async function walkCorpus(dir: string, options: WalkOptions = {}): Promis
   const read: CorpusFile[] = [];
   for (const result of results) {
     if (typeof result === 'string') warn(result);
-    else read.push(result);
+    else {
+      if (result.language === 'markdown') {
+        const nesting = markdownNesting(result.text);
+        if (nesting > MAX_MARKDOWN_NESTING) warn(`${result.file_path} nests block quotes or lists ${nesting} levels deep; it is chunked by lines, not parsed.`);
+      }
+      read.push(result);
+    }
   }
   if (read.length === 0) {
     const names = [...map.keys()].join(', ');

@@ -147,3 +147,48 @@ describe('chunkCorpus', () => {
     await expect(chunkCorpus(join(root, 'missing'), { maxChunkSize: 0 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 });
+
+describe('files that would swamp or crash the index are handled with one warning each', () => {
+  it('skips a file over the size limit, saying how to include it; 0 lifts the limit', async () => {
+    await put('small.py', 'x = 1\n');
+    await put('huge.txt', 'word '.repeat(1000));
+    const warnings: string[] = [];
+    const files = await walkCorpus(root, { maxFileBytes: 1000, onWarning: (w) => warnings.push(w) });
+    expect(files.map((f) => f.file_path)).toEqual(['small.py']);
+    expect(warnings).toEqual([expect.stringMatching(/^Skipped huge\.txt: 0\.0 MB, over the 0\.0 MB file size limit \(raise --max_file_size, or 0 to include every size\)\.$/)]);
+    expect((await walkCorpus(root, { maxFileBytes: 0 })).map((f) => f.file_path)).toEqual(['huge.txt', 'small.py']);
+  });
+
+  it('skips a file whose lines look minified or generated; 0 includes it', async () => {
+    await put('app.py', 'x = 1\n');
+    await put('bundle.md', `${'a'.repeat(60_000)}\n`);
+    const warnings: string[] = [];
+    expect((await walkCorpus(root, { onWarning: (w) => warnings.push(w) })).map((f) => f.file_path)).toEqual(['app.py']);
+    expect(warnings).toEqual([expect.stringContaining('Skipped bundle.md: a line of 60000 characters looks minified or generated')]);
+    expect((await walkCorpus(root, { maxLineLength: 0 })).map((f) => f.file_path)).toEqual(['app.py', 'bundle.md']);
+  });
+
+  it('chunks deeply nested Markdown by lines instead of crashing the parser, with a warning', async () => {
+    // 255 nested block quotes made tree-sitter's Markdown scanner abort the whole process.
+    await put('quotes.md', `# Deep\n\n${'>'.repeat(255)} hi\n`);
+    await put('lists.md', `${Array.from({ length: 300 }, (_, i) => `${' '.repeat(i * 2)}- item ${i}`).join('\n')}\n`);
+    const warnings: string[] = [];
+    const { chunks } = await chunkCorpus(root, { onWarning: (w) => warnings.push(w) });
+    expect(new Set(chunks.map((c) => c.file_path))).toEqual(new Set(['lists.md', 'quotes.md']));
+    expect(warnings).toHaveLength(2);
+    expect(warnings.every((w) => /nests block quotes or lists \d+ levels deep; it is chunked by lines/.test(w))).toBe(true);
+  });
+
+  it('skips a file whose name is not valid UTF-8 with a true message, not ENOENT', async () => {
+    await put('ok.py', 'x = 1\n');
+    await writeFile(Buffer.concat([Buffer.from(join(root, 'bad-')), Buffer.from([0xff]), Buffer.from('.py')]), 'y = 2\n');
+    const warnings: string[] = [];
+    expect((await walkCorpus(root, { onWarning: (w) => warnings.push(w) })).map((f) => f.file_path)).toEqual(['ok.py']);
+    expect(warnings).toEqual([expect.stringMatching(/its name is not valid UTF-8 \(rename it to index it\)/)]);
+  });
+
+  it('refuses negative limits naming the option', async () => {
+    await put('ok.py', 'x = 1\n');
+    await expect(walkCorpus(root, { maxFileBytes: -1 })).rejects.toThrow(/maxFileBytes must be an integer ≥ 0/);
+  });
+});

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { chunkCorpus, DEFAULT_MAX_CHUNK_SIZE, type CorpusFile } from '@rag/chunking';
+import { chunkCorpus, DEFAULT_MAX_CHUNK_SIZE, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_LENGTH, type CorpusFile } from '@rag/chunking';
 import { isRagError, readIndex, writeIndex, type Chunk, type IndexManifest, type LoadedIndex, type ProgressFn, type RetrieverRegistry } from '@rag/core';
 import { createDefaultRetrieverRegistry } from './retrievers.js';
 
@@ -15,6 +15,10 @@ export interface BuildIndexOptions {
   retrievers?: RetrieverRegistry;
   /** Largest chunk in code points. Default `DEFAULT_MAX_CHUNK_SIZE` of @rag/chunking. */
   maxChunkSize?: number;
+  /** Skip files over this many bytes; 0 = no limit. Default `DEFAULT_MAX_FILE_BYTES` of @rag/chunking. */
+  maxFileBytes?: number;
+  /** Skip files with a longer line (minified, generated); 0 = no limit. Default `DEFAULT_MAX_LINE_LENGTH`. */
+  maxLineLength?: number;
   /** Version of the tool writing the index; a different one in the old index forces a full rebuild. */
   toolVersion: string;
   /** Rebuild from scratch even when the old index could be updated. Default `false`. */
@@ -78,7 +82,10 @@ function round(seconds: number): number {
 export async function buildIndex(options: BuildIndexOptions): Promise<BuildIndexReport> {
   const started = performance.now();
   const maxChunkSize = options.maxChunkSize ?? DEFAULT_MAX_CHUNK_SIZE;
-  const chunking = { maxChunkSize };
+  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const maxLineLength = options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH;
+  // Everything that decides which files and chunks there are: a change means a full rebuild.
+  const chunking = { maxChunkSize, maxFileBytes, maxLineLength };
   const factory = (options.retrievers ?? createDefaultRetrieverRegistry()).get(options.retriever);
   const previous = await openPrevious(options, chunking);
   const old = previous.index;
@@ -100,6 +107,8 @@ export async function buildIndex(options: BuildIndexOptions): Promise<BuildIndex
     };
     const corpus = await chunkCorpus(options.corpusDir, {
       maxChunkSize,
+      maxFileBytes,
+      maxLineLength,
       ...(old ? { reuse } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(options.onWarning ? { onWarning: options.onWarning } : {}),

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_CHUNK_SIZE } from '@rag/chunking';
+import { DEFAULT_MAX_CHUNK_SIZE, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_LENGTH } from '@rag/chunking';
 import { assertReplaceableIndexDir, RagError } from '@rag/core';
 import { buildIndex, DEFAULT_RETRIEVER } from '@rag/service';
 import { INDEX_DIR_FLAG, JSON_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
@@ -19,6 +19,8 @@ export const indexCommand: Command = {
     INDEX_DIR_FLAG,
     { name: 'retriever', type: 'string', metavar: 'NAME', description: 'Retriever to build: bm25, embedding or hybrid', defaultLabel: DEFAULT_RETRIEVER },
     EMBEDDING_MODEL_FLAG,
+    { name: 'max_file_size', type: 'integer', metavar: 'BYTES', min: 0, max: 1_000_000_000_000, description: 'Skip larger files (0: no limit)', defaultLabel: String(DEFAULT_MAX_FILE_BYTES) },
+    { name: 'max_line_length', type: 'integer', metavar: 'N', min: 0, max: 1_000_000_000, description: 'Skip files with a longer line, which look minified or generated (0: no limit)', defaultLabel: String(DEFAULT_MAX_LINE_LENGTH) },
     { name: 'full', type: 'boolean', description: 'Rebuild from scratch instead of re-chunking only added and changed files' },
     JSON_FLAG,
     QUIET_FLAG,
@@ -52,6 +54,8 @@ export const indexCommand: Command = {
       retriever: factory.name,
       retrievers: registry,
       maxChunkSize,
+      ...(flags.max_file_size === undefined ? {} : { maxFileBytes: flags.max_file_size as number }),
+      ...(flags.max_line_length === undefined ? {} : { maxLineLength: flags.max_line_length as number }),
       toolVersion: VERSION,
       full: flags.full === true,
       onProgress: (e) => progress.update(e),
