@@ -27,6 +27,10 @@ function normalizeFlagName(raw: string): string {
 
 function convert(spec: FlagSpec, raw: string): string | number {
   if (spec.type === 'string') {
+    // An empty value is never meant: `--corpus_dir ''` would silently mean the current folder.
+    if (raw.trim() === '') {
+      throw new RagError('INVALID_ARGUMENT', `--${spec.name} is empty.`, { hint: `Pass a value: --${spec.name} ${spec.metavar ?? 'VALUE'}.` });
+    }
     return raw;
   }
   const value = Number(raw);

@@ -1,4 +1,6 @@
+import { RagError } from '@rag/core';
 import type { GeneratorSettings } from '@rag/generation';
+import { MODEL_DTYPES } from '@rag/models';
 import { openAnswerGenerator, type OpenedGenerator } from '@rag/service';
 import type { FlagSpec, ParsedFlags } from './args.js';
 import { resolveUserPath } from './paths.js';
@@ -18,6 +20,13 @@ export function openGenerator(flags: ParsedFlags, indexDir: string, context: { k
   if (flags.model_dir) settings.modelDir = resolveUserPath(flags.model_dir as string);
   if (flags.max_new_tokens) settings.maxNewTokens = flags.max_new_tokens as number;
   if (flags.context_tokens) settings.contextTokens = flags.context_tokens as number;
-  if (flags.dtype) settings.dtype = flags.dtype as GeneratorSettings['dtype'];
+  if (flags.dtype) {
+    // Checked whatever the generator: a typo must not pass silently because extractive ignores it.
+    const valid = ['auto', ...MODEL_DTYPES];
+    if (!valid.includes(flags.dtype as string)) {
+      throw new RagError('INVALID_ARGUMENT', `--dtype ${String(flags.dtype)} is not a weight format.`, { hint: `Use one of: ${valid.join(', ')}.` });
+    }
+    settings.dtype = flags.dtype as GeneratorSettings['dtype'];
+  }
   return openAnswerGenerator({ name: flags.generator as string | undefined, settings, indexDir, noCache: flags.no_cache === true, context });
 }

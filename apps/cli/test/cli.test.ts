@@ -240,3 +240,35 @@ describe('rag verify', () => {
     }
   });
 });
+
+describe('bad paths and values on the command line', () => {
+  it('refuses an empty --corpus_dir instead of indexing the current folder', () => {
+    const result = rag(['index', '--corpus_dir', '', '--index_dir', join(work, 'empty-corpus-index')]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/--corpus_dir is empty/);
+  });
+
+  it('refuses an output folder that is a file, or on /proc, with a hint, without hanging', () => {
+    for (const target of ['/etc/passwd', '/proc/rag-out']) {
+      const result = rag(['search_dataset', '--dataset_path', MINI_QUESTIONS, '--save_directory', target, '--index_dir', indexDir, '--quiet']);
+      expect(result.status, target).toBe(2);
+      expect(result.stderr).toMatch(/is a file, not a folder|virtual file system/);
+      expect(result.stderr).toMatch(/hint: /);
+      expect(result.stderr).not.toMatch(/unexpected failure/);
+    }
+  });
+
+  it('refuses a dataset that repeats a question_id, naming it', () => {
+    const dataset = join(work, 'dupes.json');
+    writeFileSync(dataset, JSON.stringify({ rag_questions: [{ question_id: 'q1', question: 'a?' }, { question_id: 'q1', question: 'b?' }] }));
+    const result = rag(['search_dataset', '--dataset_path', dataset, '--save_directory', join(work, 'dupes-out'), '--index_dir', indexDir]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/repeats question_id q1/);
+  });
+
+  it('refuses a --dtype that is no weight format even for the extractive generator', () => {
+    const result = rag(['answer', '--query', 'default port', '--index_dir', indexDir, '--generator', 'extractive', '--dtype', 'bogus']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/--dtype bogus is not a weight format/);
+  });
+});

@@ -1,10 +1,53 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, basename, join } from 'node:path';
+import { constants } from 'node:fs';
+import { access, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { RagError } from './errors.js';
 
 function temporarySibling(path: string): string {
   return join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+}
+
+/** Pseudo file systems where creating folders makes no sense (and recursive mkdir can loop forever). */
+const VIRTUAL_ROOTS = ['/proc', '/sys', '/dev'];
+
+/**
+ * Creates folder `dir` (and its parents) or says clearly why it cannot: a file in the way,
+ * a parent that is not writable, a virtual file system. Errors are `INVALID_ARGUMENT` (the
+ * path given is wrong) or `IO_ERROR`, always with a hint.
+ */
+export async function ensureDirectory(dir: string): Promise<void> {
+  const absolute = resolve(dir);
+  const virtual = VIRTUAL_ROOTS.find((root) => absolute === root || absolute.startsWith(`${root}/`));
+  if (virtual) {
+    throw new RagError('INVALID_ARGUMENT', `Cannot create ${absolute}: ${virtual} is a virtual file system.`, {
+      hint: 'Choose a folder on a real disk, such as ./out or /tmp/out.',
+    });
+  }
+  // The nearest part of the path that exists decides what can be done.
+  let existing = absolute;
+  for (;;) {
+    const info = await stat(existing).catch(() => undefined);
+    if (info) {
+      if (!info.isDirectory()) {
+        throw new RagError('INVALID_ARGUMENT', `Cannot create ${absolute}: ${existing} is a file, not a folder.`, { hint: 'Choose a folder path that does not run through a file.' });
+      }
+      break;
+    }
+    const parent = dirname(existing);
+    if (parent === existing) break;
+    existing = parent;
+  }
+  if (existing === absolute) return;
+  try {
+    await access(existing, constants.W_OK);
+    await mkdir(absolute, { recursive: true });
+  } catch (error) {
+    throw new RagError('IO_ERROR', `Cannot create ${absolute}: ${(error as Error).message}`, {
+      hint: `Check that ${existing} is writable, or choose another folder.`,
+      cause: error,
+    });
+  }
 }
 
 /**
@@ -12,7 +55,7 @@ function temporarySibling(path: string): string {
  * one: write to a temporary sibling, then rename over the target.
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  await ensureDirectory(dirname(path));
   const temporary = temporarySibling(path);
   try {
     await writeFile(temporary, data);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RagError } from './errors.js';
-import { fsyncPath, fsyncTree, writeFileAtomic, writeFileDurable } from './fs.js';
+import { ensureDirectory, fsyncPath, fsyncTree, writeFileAtomic, writeFileDurable } from './fs.js';
 import { checksumTree, indexDamagedError, sha256Of, verifyChecksums, type IndexChecksums } from './index-integrity.js';
 import { acquireIndexLock, INDEX_LOCK_FILE } from './index-lock.js';
 import { openTexts, TEXT_OFFSETS_FILE, TEXTS_FILE, writeTexts, type TextStore } from './index-texts.js';
@@ -223,7 +223,7 @@ async function removeFormatOneFiles(indexDir: string): Promise<void> {
  */
 export async function writeIndex(dir: string, input: WriteIndexInput, options: WriteIndexOptions = {}): Promise<IndexManifest> {
   await assertReplaceableIndexDir(dir);
-  await mkdir(join(dir, GENERATIONS_DIR), { recursive: true });
+  await ensureDirectory(join(dir, GENERATIONS_DIR));
   const release = await acquireIndexLock(dir);
   const step = async (name: PublishStep): Promise<void> => {
     await options.onStep?.(name);

@@ -68,7 +68,16 @@ function parseWith<T>(schema: z.ZodType<T>, text: string, label: string, code: R
 
 /** Parses a dataset file's text; `label` (usually the path) names it in errors. */
 export function parseDataset(text: string, label: string): Dataset {
-  return parseWith(datasetSchema, text, label, 'DATASET_INVALID', '{"rag_questions": [{"question_id", "question", ...}]}');
+  const dataset = parseWith(datasetSchema, text, label, 'DATASET_INVALID', '{"rag_questions": [{"question_id", "question", ...}]}');
+  // Results are keyed by question_id: two questions with one id would be scored as one.
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const { question_id } of dataset.rag_questions) (seen.has(question_id) ? repeated : seen).add(question_id);
+  if (repeated.size > 0) {
+    const shown = [...repeated].slice(0, 5).join(', ') + (repeated.size > 5 ? ` and ${repeated.size - 5} more` : '');
+    throw new RagError('DATASET_INVALID', `${label} repeats question_id ${shown}.`, { hint: 'Give every question its own question_id.' });
+  }
+  return dataset;
 }
 
 /** Parses a search-results file's text; `label` (usually the path) names it in errors. */

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -67,5 +67,23 @@ describe('replaceDirectoryAtomic', () => {
     expect(await readdir(target())).toEqual(['old.txt']);
     expect(await readFile(join(target(), 'old.txt'), 'utf8')).toBe('old');
     expect(await readdir(root)).toEqual(['index']);
+  });
+});
+
+describe('ensureDirectory says why a folder cannot be made', () => {
+  it('refuses a path through a file, a virtual file system, and an unwritable parent, with hints', async () => {
+    const { ensureDirectory } = await import('../src/index.js');
+    const base = await mkdtemp(join(tmpdir(), 'rag-ensure-'));
+    try {
+      await writeFile(join(base, 'file'), 'x');
+      await expect(ensureDirectory(join(base, 'file'))).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('is a file, not a folder'), hint: expect.any(String) });
+      await expect(ensureDirectory(join(base, 'file', 'sub'))).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+      await expect(ensureDirectory('/proc/rag-test/out')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('/proc is a virtual file system') });
+      await ensureDirectory(join(base, 'a', 'b', 'c'));
+      expect((await stat(join(base, 'a', 'b', 'c'))).isDirectory()).toBe(true);
+      await ensureDirectory(join(base, 'a')); // already there
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
   });
 });
