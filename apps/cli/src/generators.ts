@@ -3,6 +3,7 @@ import type { GeneratorSettings } from '@rag/generation';
 import { MODEL_DTYPES } from '@rag/models';
 import { openAnswerGenerator, type OpenedGenerator } from '@rag/service';
 import type { FlagSpec, ParsedFlags } from './args.js';
+import { writeErr } from './command.js';
 import { resolveUserPath } from './paths.js';
 
 export const GENERATOR_FLAGS: FlagSpec[] = [
@@ -28,5 +29,12 @@ export function openGenerator(flags: ParsedFlags, indexDir: string, context: { k
     }
     settings.dtype = flags.dtype as GeneratorSettings['dtype'];
   }
-  return openAnswerGenerator({ name: flags.generator as string | undefined, settings, indexDir, noCache: flags.no_cache === true, context });
+  return openAnswerGenerator({
+    name: flags.generator as string | undefined,
+    settings,
+    indexDir,
+    noCache: flags.no_cache === true,
+    context,
+    onCacheError: (error) => writeErr(`warning: the answer could not be stored in the cache (${(error as Error).message}); it will be computed again next time.`, flags.quiet === true),
+  });
 }

@@ -1,12 +1,39 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { writeFileAtomic } from '@rag/core';
+import { writeFileAtomic, z } from '@rag/core';
 import { sha256Hex, stableStringify } from './hash.js';
 import { sourceHash } from './sources.js';
 import type { AnswerResult, GenerateOptions, GenerateRequest, GenerationEvent, Generator, GeneratorIdentity, SourceForAnswer } from './types.js';
 
 /** Bumped when the key recipe or the entry layout changes: old entries are then misses. */
-const CACHE_FORMAT_VERSION = 1;
+const CACHE_FORMAT_VERSION = 2;
+
+const spanSchema = z.object({ first_character_index: z.number().int().min(0), last_character_index: z.number().int().min(0) });
+
+/** What a stored result must look like to be served: anything else is a miss, then rewritten. */
+const resultSchema = z.object({
+  answer: z.string(),
+  citedSources: z.array(
+    spanSchema.extend({
+      file_path: z.string(),
+      n: z.number().int().min(1),
+      start_line: z.number().int().min(0),
+      end_line: z.number().int().min(0),
+      symbol: z.string(),
+      quotes: z.array(spanSchema).optional(),
+    }),
+  ),
+  droppedCitations: z.array(z.number().int()),
+  generator: z.string(),
+  modelId: z.string().optional(),
+  sourcesUsed: z.number().int().min(0),
+  truncatedSource: z.boolean(),
+  promptTokens: z.number().min(0),
+  generatedTokens: z.number().min(0),
+  finishReason: z.enum(['stop', 'length']),
+  elapsedMs: z.number().min(0),
+  cached: z.boolean(),
+});
 const CACHE_FORMAT = 'rag-answer-cache';
 
 /** Retrieval settings that shaped the sources, recorded in the key. */
@@ -56,6 +83,8 @@ interface CacheEntry {
   key: string;
   storedAt: string;
   result: AnswerResult;
+  /** sha256 of the result as stored: an entry edited by hand (or damaged) is a miss. */
+  resultSha256: string;
 }
 
 /** An answer cache in `dir`: one JSON file per answer, fanned out by the key's first two hex digits. */
@@ -67,14 +96,17 @@ export function createAnswerCache(dir: string): AnswerCache {
     async get(key) {
       try {
         const entry = JSON.parse(await readFile(pathOf(key), 'utf8')) as Partial<CacheEntry>;
-        if (entry.format !== CACHE_FORMAT || entry.version !== CACHE_FORMAT_VERSION || entry.key !== key || !entry.result) return undefined;
-        return entry.result;
+        if (entry.format !== CACHE_FORMAT || entry.version !== CACHE_FORMAT_VERSION || entry.key !== key) return undefined;
+        if (entry.resultSha256 !== sha256Hex(stableStringify(entry.result ?? null))) return undefined;
+        const parsed = resultSchema.safeParse(entry.result);
+        return parsed.success ? (entry.result as AnswerResult) : undefined;
       } catch {
         return undefined;
       }
     },
     async set(key, result) {
-      const entry: CacheEntry = { format: CACHE_FORMAT, version: CACHE_FORMAT_VERSION, key, storedAt: new Date().toISOString(), result: { ...result, cached: false } };
+      const stored = { ...result, cached: false };
+      const entry: CacheEntry = { format: CACHE_FORMAT, version: CACHE_FORMAT_VERSION, key, storedAt: new Date().toISOString(), result: stored, resultSha256: sha256Hex(stableStringify(stored)) };
       await writeFileAtomic(pathOf(key), JSON.stringify(entry));
     },
   };
@@ -82,9 +114,16 @@ export function createAnswerCache(dir: string): AnswerCache {
 
 /**
  * `generator` behind `cache`: a hit streams the stored answer as one token event and a
- * `done` event with `cached: true`; a miss runs the generator and stores its result.
+ * `done` event with `cached: true`; a miss runs the generator and stores its result. A
+ * failed store (a full disk, a read-only folder) never fails the answer: the cache is an
+ * optimisation, `onCacheError` hears about it.
  */
-export function withAnswerCache(generator: Generator, cache: AnswerCache, context: AnswerCacheContext = {}): Generator {
+export function withAnswerCache(
+  generator: Generator,
+  cache: AnswerCache,
+  context: AnswerCacheContext = {},
+  onCacheError: (error: unknown) => void = () => undefined,
+): Generator {
   async function* generate(request: GenerateRequest, options?: GenerateOptions): AsyncGenerator<GenerationEvent> {
     const key = answerCacheKey({ ...context, question: request.question, generator: generator.identity, sources: request.sources });
     const hit = await cache.get(key);
@@ -94,7 +133,7 @@ export function withAnswerCache(generator: Generator, cache: AnswerCache, contex
       return;
     }
     for await (const event of generator.generate(request, options)) {
-      if (event.type === 'done') await cache.set(key, event.result);
+      if (event.type === 'done') await cache.set(key, event.result).catch(onCacheError);
       yield event;
     }
   }

@@ -1,4 +1,4 @@
-import { readdir, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answer, createAnswerCache, createExtractiveGenerator, withAnswerCache } from '../src/index.js';
@@ -84,5 +84,32 @@ describe('withAnswerCache', () => {
     expect(await cache.get(key)).toBeUndefined();
     expect((await answer(withAnswerCache(extractive, cache), request)).cached).toBe(false);
     expect((await cache.get(key))?.answer).toContain('8421');
+  });
+
+  it('serves no entry that fails its schema or its checksum, and rewrites it', async () => {
+    const dir = join(root, 'tampered');
+    const cache = createAnswerCache(dir);
+    const key = answerCacheKey({ question: request.question, generator: extractive.identity, sources: request.sources });
+    await answer(withAnswerCache(extractive, cache), request);
+    const path = join(dir, key.slice(0, 2), `${key}.json`);
+    const entry = JSON.parse(await readFile(path, 'utf8')) as { result: Record<string, unknown> };
+    // `result: {}` once made every later answer to the question fail forever.
+    await writeFile(path, JSON.stringify({ ...entry, result: {} }));
+    expect(await cache.get(key)).toBeUndefined();
+    // An edited answer (checksum no longer matches) is not served either.
+    await writeFile(path, JSON.stringify({ ...entry, result: { ...entry.result, answer: 'DEFAULT_PORT = 9999' } }));
+    expect(await cache.get(key)).toBeUndefined();
+    const again = await answer(withAnswerCache(extractive, cache), request);
+    expect(again.cached).toBe(false);
+    expect(again.answer).toContain('8421');
+    expect((await cache.get(key))?.answer).toContain('8421');
+  });
+
+  it('still answers when the cache cannot be written, and says so to onCacheError', async () => {
+    const failing = { dir: '/nowhere', get: async () => undefined, set: async () => Promise.reject(new Error('ENOSPC: no space left on device')) };
+    const errors: unknown[] = [];
+    const result = await answer(withAnswerCache(extractive, failing, {}, (error) => errors.push(error)), request);
+    expect(result.answer).toContain('8421');
+    expect(errors).toHaveLength(1);
   });
 });

@@ -18,6 +18,8 @@ export interface AnswerGeneratorOptions {
   noCache?: boolean;
   /** What the cache key records besides the sources: how many were retrieved, and by what. */
   context: { k: number; retriever: string };
+  /** Told when an answer could not be stored in the cache (the answer itself still stands). */
+  onCacheError?: (error: unknown) => void;
 }
 
 export interface OpenedGenerator {
@@ -40,5 +42,5 @@ export async function openAnswerGenerator(options: AnswerGeneratorOptions): Prom
   const name = options.name ?? (settings.modelDir ? settings.modelDir : chooseDefaultGenerator(settings));
   const generator = await createGeneratorRegistry().create(name, settings);
   if (options.noCache) return { generator, name };
-  return { generator: withAnswerCache(generator, createAnswerCache(answerCacheDir(options.indexDir)), options.context), name };
+  return { generator: withAnswerCache(generator, createAnswerCache(answerCacheDir(options.indexDir)), options.context, options.onCacheError), name };
 }
