@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -119,5 +120,31 @@ describe('the /mcp endpoint', () => {
     const response = await fetch(`${server.url}/mcp`);
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('POST');
+  });
+});
+
+describe('MCP over stdio answers lines it cannot read, as JSON-RPC requires', () => {
+  it('replies -32700 to text that is not JSON and -32600 to JSON that is no message, then keeps serving', async () => {
+    const child = spawn(process.execPath, [MCP_STDIO_FIXTURE, indexDir], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    try {
+      const replies: Record<string, unknown>[] = [];
+      let buffer = '';
+      child.stdout.on('data', (data: Buffer) => {
+        buffer += data.toString();
+        let end;
+        while ((end = buffer.indexOf('\n')) >= 0) {
+          replies.push(JSON.parse(buffer.slice(0, end)) as Record<string, unknown>);
+          buffer = buffer.slice(end + 1);
+        }
+      });
+      child.stdin.write('garbage\n{"jsonrpc":"2.0","id":1}\n');
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
+      for (let i = 0; i < 600 && replies.length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(replies[0]).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+      expect(replies[1]).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+      expect(replies[2]).toMatchObject({ jsonrpc: '2.0', id: 7, result: { serverInfo: expect.any(Object) } });
+    } finally {
+      child.kill();
+    }
   });
 });

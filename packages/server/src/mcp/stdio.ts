@@ -19,6 +19,18 @@ export async function serveMcpOverStdio(options: McpStdioOptions): Promise<McpSt
   const service = await openRagService({ ...options, generator: 'extractive' }, { loadGenerator: false });
   const server = createMcpServer(service);
   const transport = new StdioServerTransport();
+  // The SDK drops a line it cannot read; JSON-RPC 2.0 requires an answer with id null:
+  // -32700 for text that is not JSON, -32600 for JSON that is not a valid message.
+  transport.onerror = (error) => {
+    const notJson = error instanceof SyntaxError;
+    const invalid = !notJson && (error as { name?: string }).name === 'ZodError';
+    if (!notJson && !invalid) return;
+    void transport.send({
+      jsonrpc: '2.0',
+      id: null,
+      error: notJson ? { code: -32700, message: 'Parse error: the line is not JSON.' } : { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 request, notification or response.' },
+    } as unknown as Parameters<typeof transport.send>[0]);
+  };
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     process.stdin.once('end', () => resolve());
