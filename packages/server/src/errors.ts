@@ -12,13 +12,27 @@ export interface ClassifiedError {
   body: ErrorBody;
 }
 
+/** An absolute path after a space, quote, bracket or backtick (not `//` inside a URL). */
+const ABSOLUTE_PATH = /(^|[\s(\[`'"])(?:\/[^\s`'")\],;]+|~\/[^\s`'")\],;]*)/g;
+
+/**
+ * Replaces absolute paths in a message with `<path>`: where the index, the corpus or the
+ * model cache live on the server's machine is none of a client's business. The server's
+ * own log keeps the full error.
+ */
+export function redactPaths(text: string): string {
+  return text.replace(ABSOLUTE_PATH, (_match, before: string) => `${before}<path>`);
+}
+
 /**
  * The HTTP status (from @rag/core's one code → status table) and body for `error`;
  * unexpected errors become a 500 without internals.
  */
 export function classifyError(error: unknown): ClassifiedError {
   if (isRagError(error)) {
-    const { code, message, hint } = error;
+    const { code } = error;
+    const message = redactPaths(error.message);
+    const hint = error.hint === undefined ? undefined : redactPaths(error.hint);
     return { status: statusOfCode(code), body: hint ? { code, message, hint } : { code, message } };
   }
   return {

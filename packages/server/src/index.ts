@@ -8,7 +8,7 @@ export {
   type ResolvedServerOptions,
   type ServerOptions,
 } from './options.js';
-export { classifyError, type ErrorBody } from './errors.js';
+export { classifyError, redactPaths, type ErrorBody } from './errors.js';
 export { createMcpServer, MCP_SERVER_NAME } from './mcp/tools.js';
 export { serveMcpOverStdio, type McpStdioOptions, type McpStdioServer } from './mcp/stdio.js';
 export { SERVER_VERSION } from './version.js';

@@ -203,3 +203,14 @@ describe('errors and hosts', () => {
     expect(ok.status).toBe(200);
   });
 });
+
+describe('error bodies keep the machine’s paths private', () => {
+  it('names no absolute path of the index in an error response, while the message still says what is wrong', async () => {
+    const response = await fetch(`${server.url}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'port', retriever: 'hybrid' }) });
+    expect(response.status).toBe(400);
+    const text = await response.text();
+    expect(text).toMatch(/not built with the \\"hybrid\\" retriever/);
+    expect(text).toContain('<path>');
+    expect(text).not.toContain(temp.dir);
+  });
+});
