@@ -65,7 +65,7 @@ for (const transport of transports) {
       expect(search.inputSchema.required).toEqual(['query']);
       expect(Object.keys(search.inputSchema.properties ?? {}).sort()).toEqual(['k', 'query']);
       const read = tools.find((t) => t.name === 'read_span')!;
-      expect(Object.keys(read.inputSchema.properties ?? {}).sort()).toEqual(['end', 'file_path', 'start']);
+      expect(Object.keys(read.inputSchema.properties ?? {}).sort()).toEqual(['end', 'file_path', 'first_character_index', 'last_character_index', 'start']);
       expect(read.annotations?.readOnlyHint).toBe(true);
     });
 
@@ -92,6 +92,19 @@ for (const transport of transports) {
       const span = result.structuredContent as Record<string, any>;
       expect(span.text).toMatch(/^# TCP port.*\nDEFAULT_PORT = 8421/s);
       expect(span).toMatchObject({ first_character_index: 293, last_character_index: 377, stale: false });
+    });
+
+    it('read_span takes a search_code hit’s own offset fields, so an agent can pass a hit as it is', async () => {
+      const search = await client.callTool({ name: 'search_code', arguments: { query: PORT_QUESTION, k: 1 } });
+      const hit = (search.structuredContent as { hits: Record<string, any>[] }).hits[0]!;
+      const result = await client.callTool({
+        name: 'read_span',
+        arguments: { file_path: hit.file_path, first_character_index: hit.first_character_index, last_character_index: hit.last_character_index },
+      });
+      const span = result.structuredContent as Record<string, any>;
+      expect(span.text).toBe(hit.text);
+      const clash = await client.callTool({ name: 'read_span', arguments: { file_path: hit.file_path, start: 0, first_character_index: 5 } });
+      expect(clash.isError).toBe(true);
     });
 
     it('read_span refuses paths outside the corpus as a tool error', async () => {

@@ -1,3 +1,4 @@
+import { RagError } from '@rag/core';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -112,6 +113,8 @@ export function createMcpServer(service: RagService): McpServer {
         file_path: z.string().min(1).max(4096).describe('As search_code returned it, or a path inside the corpus.'),
         start: z.number().int().min(0).optional().describe('First code point (inclusive), default 0.'),
         end: z.number().int().min(0).optional().describe('One past the last code point, default the end of the file.'),
+        first_character_index: z.number().int().min(0).optional().describe('Same as start: a search_code hit can be passed as it is.'),
+        last_character_index: z.number().int().min(0).optional().describe('Same as end.'),
       },
       outputSchema: {
         ...citation,
@@ -123,7 +126,13 @@ export function createMcpServer(service: RagService): McpServer {
       },
       annotations: readOnly,
     },
-    ({ file_path, start, end }) => guarded(async () => ({ ...(await service.readSpan({ file_path, start, end })) })),
+    ({ file_path, start, end, first_character_index, last_character_index }) =>
+      guarded(async () => {
+        if ((start !== undefined && first_character_index !== undefined && start !== first_character_index) || (end !== undefined && last_character_index !== undefined && end !== last_character_index)) {
+          throw new RagError('INVALID_ARGUMENT', 'start/end and first_character_index/last_character_index disagree.', { hint: 'Pass one pair: a hit’s own fields, or start and end.' });
+        }
+        return { ...(await service.readSpan({ file_path, start: start ?? first_character_index, end: end ?? last_character_index })) };
+      }),
   );
 
   server.registerTool(
