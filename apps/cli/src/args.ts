@@ -1,4 +1,5 @@
 import { RagError } from '@rag/core';
+import { nearestName } from './suggest.js';
 
 export type FlagType = 'string' | 'integer' | 'boolean';
 
@@ -69,7 +70,8 @@ export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[], 
       negated = true;
     }
     if (!spec) {
-      throw new RagError('INVALID_ARGUMENT', `Unknown flag --${rawName} for \`rag ${command}\`.`, {
+      const near = nearestName(rawName, specs.map((s) => s.name));
+      throw new RagError('INVALID_ARGUMENT', `Unknown flag --${rawName} for \`rag ${command}\`${near ? ` (did you mean --${near}?)` : ''}.`, {
         hint: `Valid flags: ${specs.map((s) => `--${s.name}`).join(', ')}.`,
       });
     }

@@ -10,6 +10,7 @@ import { searchCommand } from './commands/search-command.js';
 import { searchDatasetCommand } from './commands/search-dataset-command.js';
 import { serveCommand } from './commands/serve-command.js';
 import { verifyCommand } from './commands/verify-command.js';
+import { nearestName } from './suggest.js';
 import { VERSION } from './version.js';
 
 const COMMANDS: Command[] = [indexCommand, searchCommand, searchDatasetCommand, evaluateCommand, answerCommand, answerDatasetCommand, serveCommand, mcpCommand, verifyCommand];
@@ -36,6 +37,7 @@ function mainHelp(): string {
 /** Exit codes: 0 ok, 1 the work failed, 2 the command line was wrong. */
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === 'help' && rest[0] !== undefined) return main([rest[0], '--help']);
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(`${mainHelp()}\n`);
     return name === undefined ? 2 : 0;
@@ -46,7 +48,8 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = findCommand(name);
   if (!command) {
-    process.stderr.write(`error: unknown command "${name}".\n  hint: Valid commands: ${COMMANDS.map((c) => c.name).join(', ')}.\n`);
+    const near = nearestName(name.replaceAll('-', '_'), COMMANDS.map((c) => c.name));
+    process.stderr.write(`error: unknown command "${name}"${near ? ` (did you mean ${near}?)` : ''}.\n  hint: Valid commands: ${COMMANDS.map((c) => c.name).join(', ')}.\n`);
     return 2;
   }
   if (rest.includes('--help') || rest.includes('-h')) {

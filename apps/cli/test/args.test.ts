@@ -49,3 +49,13 @@ describe('formatHelp', () => {
     expect(help).toContain('rag t --corpus_dir a');
   });
 });
+
+describe('suggestions for mistyped names', () => {
+  it('suggests the nearest flag, and nothing for a name far from every flag', async () => {
+    const { nearestName } = await import('../src/suggest.js');
+    expect(nearestName('corpus_dri', ['corpus_dir', 'k', 'index_dir'])).toBe('corpus_dir');
+    expect(nearestName('serach', ['search', 'serve', 'index'])).toBe('search');
+    expect(nearestName('zzzzzz', ['search', 'serve', 'index'])).toBeUndefined();
+    expect(() => parseFlags(['--corpus_dri', 'a'], specs, 't')).toThrow(/did you mean --corpus_dir\?/);
+  });
+});

@@ -220,6 +220,15 @@ describe('help', () => {
     expect(sub.stdout).toContain('--dataset_path');
     expect(sub.stdout).toContain('--save_directory');
   });
+
+  it('`rag help <command>` shows that command’s help; a mistyped command suggests the nearest', () => {
+    const help = rag(['help', 'verify']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('--index_dir');
+    const typo = rag(['serach', '--query', 'x']);
+    expect(typo.status).toBe(2);
+    expect(typo.stderr).toMatch(/unknown command "serach" \(did you mean search\?\)/);
+  });
 });
 
 describe('rag verify', () => {
