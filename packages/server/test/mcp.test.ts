@@ -107,6 +107,17 @@ for (const transport of transports) {
       expect(clash.isError).toBe(true);
     });
 
+    it('refuses arguments a tool does not know, and index_stats declares its output', async () => {
+      const unknown = await client.callTool({ name: 'read_span', arguments: { file_path: 'datasets/mini/corpus/tinyserve/defaults.py', begin: 3 } });
+      expect(unknown.isError).toBe(true);
+      expect(textOf(unknown)).toMatch(/begin/);
+      const { tools } = await client.listTools();
+      expect(tools.find((t) => t.name === 'index_stats')!.outputSchema?.properties).toHaveProperty('stale');
+      const stats = await client.callTool({ name: 'index_stats', arguments: {} });
+      expect(stats.isError).toBeFalsy();
+      expect(stats.structuredContent).toMatchObject({ chunks: expect.any(Number), stale: false });
+    });
+
     it('read_span refuses paths outside the corpus as a tool error', async () => {
       const result = await client.callTool({ name: 'read_span', arguments: { file_path: '../../../etc/passwd' } });
       expect(result.isError).toBe(true);

@@ -54,10 +54,11 @@ export function createMcpServer(service: RagService): McpServer {
       description:
         'Find the spans of the indexed corpus that best answer a question or match keywords. Each hit has an exact ' +
         'citation (file_path, code-point offsets, lines), its symbol, its indexed text, and a stale flag.',
-      inputSchema: {
+      // Strict: an argument the tool does not know is refused, not silently ignored.
+      inputSchema: z.strictObject({
         query: z.string().min(1).max(MAX_QUERY_LENGTH).describe('The question or keywords.'),
         k: z.number().int().min(1).max(MAX_K).optional().describe(`Number of hits, default ${DEFAULT_SEARCH_K}.`),
-      },
+      }),
       outputSchema: {
         question: z.string(),
         retriever: z.string(),
@@ -109,13 +110,13 @@ export function createMcpServer(service: RagService): McpServer {
       description:
         'The exact current text of a span of an indexed file, by code-point offsets (end exclusive). Leave start and ' +
         'end out for the whole file. Only files of the indexed corpus can be read.',
-      inputSchema: {
+      inputSchema: z.strictObject({
         file_path: z.string().min(1).max(4096).describe('As search_code returned it, or a path inside the corpus.'),
         start: z.number().int().min(0).optional().describe('First code point (inclusive), default 0.'),
         end: z.number().int().min(0).optional().describe('One past the last code point, default the end of the file.'),
         first_character_index: z.number().int().min(0).optional().describe('Same as start: a search_code hit can be passed as it is.'),
         last_character_index: z.number().int().min(0).optional().describe('Same as end.'),
-      },
+      }),
       outputSchema: {
         ...citation,
         start_line: z.number().int(),
@@ -140,7 +141,27 @@ export function createMcpServer(service: RagService): McpServer {
     {
       title: 'Index statistics',
       description: 'Files and chunks indexed, index age, retriever and generator, and whether any indexed file changed on disk since indexing.',
-      inputSchema: {},
+      inputSchema: z.strictObject({}),
+      outputSchema: {
+        index_dir: z.string(),
+        corpus_dir: z.string(),
+        files: z.number().int(),
+        chunks: z.number().int(),
+        index_created_at: z.string(),
+        index_age_seconds: z.number(),
+        tool_version: z.string(),
+        retriever: z.string(),
+        retrievers: z.array(z.string()),
+        generator: z.string(),
+        generators: z.array(z.string()),
+        stale: z.boolean().describe('True when any indexed file changed or disappeared since indexing.'),
+        changed_count: z.number().int(),
+        missing_count: z.number().int(),
+        changed_files: z.array(z.string()),
+        missing_files: z.array(z.string()),
+        answers: z.object({}).passthrough(),
+        uptime_seconds: z.number(),
+      },
       annotations: readOnly,
     },
     () => guarded(async () => ({ ...(await service.stats()) })),
