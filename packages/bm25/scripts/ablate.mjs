@@ -3,7 +3,7 @@
 // turn), searches the answered datasets at k = 10, scores them with @rag/eval and prints a
 // Markdown table. Uses the built packages (`pnpm turbo run build --filter @rag/cli...`).
 //
-//   node packages/bm25/scripts/ablate.mjs                       # vLLM corpus, both public sets
+//   node packages/bm25/scripts/ablate.mjs                       # vLLM (public + dev sets), click+requests (dev)
 //   node packages/bm25/scripts/ablate.mjs --only defaults --misses 5
 //   node packages/bm25/scripts/ablate.mjs --corpus datasets/mini/corpus \
 //        --prefix datasets/mini/corpus/ --datasets datasets/mini/questions.json
@@ -28,7 +28,7 @@ const CONFIGURATIONS = [
   { name: 'defaults (all on)' },
   { name: 'nested chunks off', chunking: { nestedChunkSize: 0 } },
   { name: 'table header context off', settings: { context: { tableHeaders: false } } },
-  { name: 'query aliases off', settings: { query: { aliases: false } } },
+  { name: 'query aliases off', settings: { query: { aliases: {} } } },
   { name: 'abbreviations at 0.5', settings: { query: { abbreviations: 0.5 } } },
   { name: 'abbreviations at 1', settings: { query: { abbreviations: 1 } } },
   { name: 'second stage off', settings: { rerank: { depth: 0 } } },
@@ -48,7 +48,7 @@ const CONFIGURATIONS = [
   {
     name: 'all off (lexical baseline)',
     chunking: { nestedChunkSize: 0 },
-    settings: { context: { tableHeaders: false }, query: { aliases: false }, rerank: { depth: 0 } },
+    settings: { context: { tableHeaders: false }, query: { aliases: {} }, rerank: { depth: 0 } },
   },
 ];
 
@@ -62,21 +62,39 @@ function parseArgs(argv) {
 }
 
 const flags = parseArgs(process.argv.slice(2));
-const corpus = resolve(ROOT, flags.corpus ?? join(SHARED, 'data/raw'));
-const prefix = flags.prefix ?? 'data/raw/';
-const datasetPaths = flags.datasets
-  ? String(flags.datasets).split(',').map((path) => resolve(ROOT, path))
-  : ['dataset_code_public', 'dataset_docs_public'].map((name) => join(SHARED, 'data/datasets/AnsweredQuestions', `${name}.json`));
 const only = flags.only ? String(flags.only).split(',') : undefined;
 const configurations = CONFIGURATIONS.filter((c) => !only || only.some((name) => c.name.startsWith(name)));
+const publicSet = (name) => join(SHARED, 'data/datasets/AnsweredQuestions', `${name}.json`);
+const devSet = (name) => join(ROOT, 'datasets/dev', `${name}.json`);
 
-const datasets = await Promise.all(
-  datasetPaths.map(async (path) => ({ name: path.split('/').pop().replace(/\.json$/, ''), dataset: parseDataset(await readFile(path, 'utf8'), path) })),
-);
+/**
+ * Corpora with their question sets. By default: vLLM with the public sets (tuned on) and
+ * the development sets about unseen vLLM files, then click + requests with theirs
+ * (`python3 datasets/dev/prepare_corpora.py` first). `--corpus` runs one corpus instead.
+ */
+const suites = flags.corpus
+  ? [
+      {
+        corpus: resolve(ROOT, String(flags.corpus)),
+        prefix: flags.prefix ?? 'data/raw/',
+        datasetPaths: flags.datasets ? String(flags.datasets).split(',').map((path) => resolve(ROOT, path)) : [publicSet('dataset_code_public'), publicSet('dataset_docs_public')],
+      },
+    ]
+  : [
+      { corpus: join(SHARED, 'data/raw'), prefix: 'data/raw/', datasetPaths: [publicSet('dataset_code_public'), publicSet('dataset_docs_public'), devSet('dev_vllm_code'), devSet('dev_vllm_docs')] },
+      { corpus: join(ROOT, '.bench/dev-corpora/other'), prefix: 'other/', datasetPaths: [devSet('dev_other_code'), devSet('dev_other_docs')] },
+    ];
+
+for (const suite of suites) {
+  suite.datasets = await Promise.all(
+    suite.datasetPaths.map(async (path) => ({ name: path.split('/').pop().replace(/\.json$/, ''), dataset: parseDataset(await readFile(path, 'utf8'), path) })),
+  );
+}
+const datasets = suites.flatMap((suite) => suite.datasets.map((d) => ({ ...d, prefix: suite.prefix })));
 
 const chunkings = new Map();
-async function chunksFor(options = {}) {
-  const key = JSON.stringify(options);
+async function chunksFor(corpus, options = {}) {
+  const key = corpus + JSON.stringify(options);
   if (!chunkings.has(key)) {
     const started = performance.now();
     const { chunks } = await chunkCorpus(corpus, options);
@@ -85,47 +103,46 @@ async function chunksFor(options = {}) {
   return chunkings.get(key);
 }
 
-function toSource(chunk) {
-  return { file_path: prefix + chunk.file_path, first_character_index: chunk.first_character_index, last_character_index: chunk.last_character_index };
-}
-
 const rows = [];
 const timings = [];
 let defaultReports;
 for (const configuration of configurations) {
-  const { chunks, seconds: chunkSeconds } = await chunksFor(configuration.chunking);
-  const fitStarted = performance.now();
-  const retriever = createBm25Retriever(chunks, configuration.settings ?? {});
-  const fitSeconds = (performance.now() - fitStarted) / 1000;
   const cells = [configuration.name];
   const reports = [];
-  let searched = 0;
-  let searchSeconds = 0;
-  for (const { dataset } of datasets) {
-    const questions = dataset.rag_questions;
-    // One warm-up pass so the timed pass measures steady-state queries/s.
-    for (const q of questions) retriever.searchSync(q.question, { k: 10 });
-    const started = performance.now();
-    const results = questions.map((q) => ({ question_id: q.question_id, retrieved_sources: retriever.searchSync(q.question, { k: 10 }).map((hit) => toSource(chunks[hit.chunkId])) }));
-    searchSeconds += (performance.now() - started) / 1000;
-    searched += questions.length;
-    const report = evaluate(dataset, { search_results: results, k: 10 });
-    reports.push({ report, results });
-    cells.push([1, 3, 5, 10].map((k) => report.recall[k].toFixed(2)).join(' / '), report.mrr.toFixed(3), String(Math.round(report.meanSpanLength)));
+  for (const suite of suites) {
+    const { chunks, seconds: chunkSeconds } = await chunksFor(suite.corpus, configuration.chunking);
+    const toSource = (chunk) => ({ file_path: suite.prefix + chunk.file_path, first_character_index: chunk.first_character_index, last_character_index: chunk.last_character_index });
+    const fitStarted = performance.now();
+    const retriever = createBm25Retriever(chunks, configuration.settings ?? {});
+    const fitSeconds = (performance.now() - fitStarted) / 1000;
+    let searched = 0;
+    let searchSeconds = 0;
+    for (const { dataset } of suite.datasets) {
+      const questions = dataset.rag_questions;
+      // One warm-up pass so the timed pass measures steady-state queries/s.
+      for (const q of questions) retriever.searchSync(q.question, { k: 10 });
+      const started = performance.now();
+      const results = questions.map((q) => ({ question_id: q.question_id, retrieved_sources: retriever.searchSync(q.question, { k: 10 }).map((hit) => toSource(chunks[hit.chunkId])) }));
+      searchSeconds += (performance.now() - started) / 1000;
+      searched += questions.length;
+      const report = evaluate(dataset, { search_results: results, k: 10 });
+      reports.push({ report, results });
+      cells.push([1, 3, 5, 10].map((k) => report.recall[k].toFixed(2)).join(' / '), report.mrr.toFixed(3));
+    }
+    timings.push([configuration.name, suite.prefix, String(chunks.length), chunkSeconds.toFixed(2), fitSeconds.toFixed(2), String(Math.round(searched / searchSeconds))]);
   }
   if (!defaultReports) defaultReports = reports;
   rows.push(cells);
-  timings.push([configuration.name, String(chunks.length), chunkSeconds.toFixed(2), fitSeconds.toFixed(2), String(Math.round(searched / searchSeconds))]);
 }
 
-const header = ['configuration', ...datasets.flatMap(({ name }) => [`${name} R@1/3/5/10`, 'MRR', 'span@5'])];
+const header = ['configuration', ...datasets.flatMap(({ name }) => [`${name} R@1/3/5/10`, 'MRR'])];
 const line = (cells) => `| ${cells.join(' | ')} |`;
 console.log(line(header));
 console.log(line(header.map(() => '---')));
 for (const row of rows) console.log(line(row));
 console.log();
-console.log(line(['configuration', 'chunks', 'chunk s', 'fit s', 'queries/s']));
-console.log(line(['---', '---', '---', '---', '---']));
+console.log(line(['configuration', 'corpus', 'chunks', 'chunk s', 'fit s', 'queries/s']));
+console.log(line(['---', '---', '---', '---', '---', '---']));
 for (const row of timings) console.log(line(row));
 
 if (flags.misses && defaultReports) {
@@ -135,7 +152,7 @@ if (flags.misses && defaultReports) {
     for (const q of report.perQuestion) {
       if (q.firstHitRank !== null && q.firstHitRank <= within) continue;
       const gold = q.gold[0];
-      const where = gold ? `${gold.file_path.slice(prefix.length)} ${gold.first_character_index}-${gold.last_character_index}` : '(no gold)';
+      const where = gold ? `${gold.file_path.slice(datasets[i].prefix.length)} ${gold.first_character_index}-${gold.last_character_index}` : '(no gold)';
       console.log(`- ${q.question_id.slice(0, 8)} rank ${q.firstHitRank ?? '>10'}: ${q.question} [${where}]`);
     }
   }
