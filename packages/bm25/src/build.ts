@@ -1,6 +1,7 @@
 import { RagError, type Chunk, type ProgressFn } from '@rag/core';
 import { fingerprintChunks } from './checksum.js';
 import { TermDictionary } from './dictionary.js';
+import { anchorTexts } from './anchors.js';
 import { tableHeaderContexts } from './context.js';
 import { fieldTexts } from './fields.js';
 import { FIELD_NAMES, type Bm25Options } from './options.js';
@@ -33,9 +34,9 @@ export interface Bm25IndexData {
 }
 
 /**
- * The terms of each chunk in order: its body, its path field, then its symbol field
- * (symbol or heading path plus any context), `body.lengths[d] + path.lengths[d] +
- * symbol.lengths[d]` entries for chunk d, in `FIELD_NAMES` order. An entry is a term id, with `CONTINUES_SEGMENT` set when the term comes from the same
+ * The terms of each chunk in order: its body, its path field, its symbol field (symbol or
+ * heading path plus any context), then its anchor text: the sum of the fields' lengths of
+ * chunk d, in `FIELD_NAMES` order. An entry is a term id, with `CONTINUES_SEGMENT` set when the term comes from the same
  * word or identifier as the entry before it (`max_num_seqs` → `max_num_seqs`, `max`, `num`,
  * `seq`: one position, four terms), so positions count words, not expansions.
  */
@@ -209,11 +210,12 @@ export function buildIndexData(chunks: readonly Chunk[], options: Bm25Options, o
   const touched = new Int32Buffer();
   const termIds = new Int32Buffer();
   const contexts = options.context.tableHeaders ? tableHeaderContexts(chunks) : undefined;
+  const anchors = options.context.anchors ? anchorTexts(chunks) : undefined;
   const sequence = new Int32Buffer();
   const sequenceOffsets = new Uint32Array(docCount + 1);
 
   for (let d = 0; d < docCount; d++) {
-    const texts = fieldTexts(chunks[d]!, contexts?.[d]);
+    const texts = fieldTexts(chunks[d]!, contexts?.[d], anchors?.[d]);
     for (let f = 0; f < FIELD_NAMES.length; f++) {
       const field = pairs[f]!;
       termIds.length = 0;

@@ -17,9 +17,10 @@ export function pathFieldText(filePath: string): string {
 }
 
 /**
- * Text of each indexed field of a chunk, in `FIELD_NAMES` order (body, path, symbol). The
- * symbol field also carries `context` (see `tableHeaderContexts`) on a line of its own.
+ * Text of each indexed field of a chunk, in `FIELD_NAMES` order (body, path, symbol,
+ * anchor). The symbol field also carries `context` (see `tableHeaderContexts`) on a line
+ * of its own; `anchor` is the chunk's anchor text (see `anchorTexts`).
  */
-export function fieldTexts(chunk: Chunk, context = ''): [string, string, string] {
-  return [chunk.text, pathFieldText(chunk.file_path), context === '' ? chunk.symbol : `${chunk.symbol}\n${context}`];
+export function fieldTexts(chunk: Chunk, context = '', anchor = ''): [string, string, string, string] {
+  return [chunk.text, pathFieldText(chunk.file_path), context === '' ? chunk.symbol : `${chunk.symbol}\n${context}`, anchor];
 }

@@ -14,7 +14,7 @@ import {
 import { DEFAULT_RERANK_OPTIONS, type RerankOptions } from './rerank/options.js';
 
 /** The fields of a chunk that are indexed separately (BM25F). */
-export const FIELD_NAMES = ['body', 'path', 'symbol'] as const;
+export const FIELD_NAMES = ['body', 'path', 'symbol', 'anchor'] as const;
 export type FieldName = (typeof FIELD_NAMES)[number];
 
 export interface FieldOptions {
@@ -31,7 +31,9 @@ export interface Bm25Options {
    * Per-field weight and b. `body` is the chunk text (default weight 1, b 0.75); `path`
    * the directory and file-name words of `file_path` plus its dotted module name
    * (default weight 1, b 0.3); `symbol` the chunk's qualified symbol or heading path
-   * (default weight 3, b 0.3).
+   * (default weight 3, b 0.3); `anchor` the documentation paragraphs that name what a
+   * code chunk defines (see `ContextOptions.anchors`; default weight 0.5, b 0.75: borrowed
+   * words count less than the chunk's own).
    */
   fields: Record<FieldName, FieldOptions>;
   tokenizer: TokenizerOptions;
@@ -48,9 +50,16 @@ export interface ContextOptions {
    * names ("LoRA", "Tensor parallel") say what the rows' check marks mean. Default `true`.
    */
   tableHeaders: boolean;
+  /**
+   * Index with each code chunk, in the `anchor` field, the documentation paragraphs that
+   * name a function, class or method it defines as inline code (`` `launch` ``,
+   * :func:`~click.launch`), with their section's heading path: the words the docs use for
+   * what the code does reach the code. Default `true`.
+   */
+  anchors: boolean;
 }
 
-export const DEFAULT_CONTEXT_OPTIONS: Readonly<ContextOptions> = Object.freeze({ tableHeaders: true });
+export const DEFAULT_CONTEXT_OPTIONS: Readonly<ContextOptions> = Object.freeze({ tableHeaders: true, anchors: true });
 
 /** What callers may pass (e.g. as `BuildContext.settings`): any subset; `b` is shorthand for `fields.body.b`. */
 export interface Bm25Settings {
@@ -69,6 +78,7 @@ export const DEFAULT_BM25_OPTIONS: Readonly<Bm25Options> = Object.freeze({
     body: Object.freeze({ weight: 1, b: 0.75 }),
     path: Object.freeze({ weight: 1, b: 0.3 }),
     symbol: Object.freeze({ weight: 3, b: 0.3 }),
+    anchor: Object.freeze({ weight: 0.5, b: 0.75 }),
   }),
   tokenizer: DEFAULT_TOKENIZER_OPTIONS,
   query: DEFAULT_QUERY_OPTIONS,
@@ -92,16 +102,21 @@ const RERANK_SCHEMA = z.strictObject({
   explanation: weight.optional(),
   sectionSupport: weight.optional(),
   dedupe: z.boolean().optional(),
+  fileShare: z.number().gt(0).max(1).optional(),
+  kindShare: z.number().gt(0).max(1).optional(),
+  kindLean: unit.optional(),
 });
 
 /** The schema of {@link Bm25Settings}: unknown keys are refused at every level. */
 export const BM25_SETTINGS_SCHEMA = z.strictObject({
   k1: z.number().gt(0).optional(),
   b: unit.optional(),
-  fields: z.strictObject({ body: FIELD_SCHEMA.optional(), path: FIELD_SCHEMA.optional(), symbol: FIELD_SCHEMA.optional() }).optional(),
+  fields: z
+    .strictObject({ body: FIELD_SCHEMA.optional(), path: FIELD_SCHEMA.optional(), symbol: FIELD_SCHEMA.optional(), anchor: FIELD_SCHEMA.optional() })
+    .optional(),
   tokenizer: TOKENIZER_SETTINGS_SCHEMA.optional(),
   query: QUERY_SETTINGS_SCHEMA.optional(),
-  context: z.strictObject({ tableHeaders: z.boolean().optional() }).optional(),
+  context: z.strictObject({ tableHeaders: z.boolean().optional(), anchors: z.boolean().optional() }).optional(),
   rerank: RERANK_SCHEMA.optional(),
 });
 
@@ -134,7 +149,7 @@ export function resolveBm25Options(settings: unknown = {}): Bm25Options {
     fields,
     tokenizer: withTokenizerDefaults(parsed.tokenizer ?? {}),
     query: withQueryDefaults(parsed.query ?? {}),
-    context: { tableHeaders: parsed.context?.tableHeaders ?? d.context.tableHeaders },
+    context: { tableHeaders: parsed.context?.tableHeaders ?? d.context.tableHeaders, anchors: parsed.context?.anchors ?? d.context.anchors },
     rerank: resolvedRerank,
   };
 }

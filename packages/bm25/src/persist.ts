@@ -22,7 +22,7 @@ import { FIELD_NAMES, resolveBm25Options, type Bm25Options } from './options.js'
  */
 export const BM25_FORMAT = 'rag-bm25';
 /** Bumped whenever the layout or the meaning of a stored number changes. */
-export const BM25_FORMAT_VERSION = 3;
+export const BM25_FORMAT_VERSION = 4;
 /** File name of the index inside a retriever directory. */
 export const BM25_FILE_NAME = 'bm25.bin';
 

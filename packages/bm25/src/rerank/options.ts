@@ -70,6 +70,28 @@ export interface RerankOptions {
    * The better scored of the two is kept. Default `true`.
    */
   dedupe: boolean;
+  /**
+   * Most of the k results one file may take, as a share of k (rounded up, at least one):
+   * a file whose every function matches the question's words would otherwise fill the
+   * list, and a second file with the answer would not be seen. Hits over the limit are
+   * moved behind the others, not dropped. In (0, 1]; 1 turns it off. Default `1`.
+   */
+  fileShare: number;
+  /**
+   * Most of the k results code — or prose — may take, as a share of k (rounded up, at
+   * least one). A question rarely says whether it wants the implementation or the page
+   * that documents it, and a page that repeats the question's words can push every code
+   * hit out of the first five; the cap keeps the best of the other kind in view. Hits
+   * over the limit are moved behind the others, not dropped. In (0, 1]; 1 turns it off.
+   * Default `1`.
+   */
+  kindShare: number;
+  /**
+   * `kindShare` applies only to questions whose docs-versus-code lean (see `modality`) is
+   * within ±`kindLean`: a question whose words clearly belong to prose (or to code) gets
+   * the list its words ask for. In [0, 1]; 1 applies the cap to every question. Default `1`.
+   */
+  kindLean: number;
 }
 
 export const DEFAULT_RERANK_OPTIONS: Readonly<RerankOptions> = Object.freeze({
@@ -83,4 +105,7 @@ export const DEFAULT_RERANK_OPTIONS: Readonly<RerankOptions> = Object.freeze({
   explanation: 0.3,
   sectionSupport: 0.1,
   dedupe: true,
+  fileShare: 1,
+  kindShare: 1,
+  kindLean: 1,
 });

@@ -6,22 +6,10 @@ import type { RerankOptions } from './options.js';
 import { AUXILIARY, AUXILIARY_QUERY_WORDS, chunkFlags, PROSE, termModalities } from './priors.js';
 import { ChunkScan, coverageScore, phraseScore, type QueryPair } from './proximity.js';
 import { createQueryShaper, type QueryShape } from './query.js';
+import { selectHits } from './select.js';
 import { sectionSupport, unitPaths } from './sections.js';
 
-/** The first `k` of `ranked` (best first) that overlap no better hit of the same file. */
-export function selectDisjoint(ranked: readonly Hit[], chunks: readonly Chunk[], k: number): Hit[] {
-  const kept: Hit[] = [];
-  for (const hit of ranked) {
-    if (kept.length === k) break;
-    const chunk = chunks[hit.chunkId]!;
-    const overlaps = kept.some((other) => {
-      const o = chunks[other.chunkId]!;
-      return o.file_path === chunk.file_path && o.first_character_index < chunk.last_character_index && chunk.first_character_index < o.last_character_index;
-    });
-    if (!overlaps) kept.push(hit);
-  }
-  return kept;
-}
+export { selectDisjoint } from './select.js';
 
 /** Everything the second stage computes once per query. */
 interface PreparedQuery {
@@ -82,7 +70,7 @@ export class Reranker {
     const { options } = index;
     this.#options = options.rerank;
     this.#flags = chunkFlags(chunks);
-    this.#modalities = options.rerank.modality > 0 ? termModalities(index.data, this.#flags) : undefined;
+    this.#modalities = options.rerank.modality > 0 || options.rerank.kindShare < 1 ? termModalities(index.data, this.#flags) : undefined;
     this.#auxiliaryTerms = new Set(tokenize(AUXILIARY_QUERY_WORDS, options.tokenizer));
     this.#shape = createQueryShaper(options.tokenizer, options.query);
     this.#slotOf = new Int32Array(index.data.dictionary.size).fill(-1);
@@ -126,7 +114,9 @@ export class Reranker {
       );
       const rescored = candidates.map((hit, i) => ({ chunkId: hit.chunkId, score: this.#parts(prepared, hit.chunkId, hit.score, top, support?.[i] ?? 0).score }));
       rescored.sort((a, b) => b.score - a.score || a.chunkId - b.chunkId);
-      return this.#options.dedupe ? selectDisjoint(rescored, this.#chunks, k) : rescored.slice(0, k);
+      const o = this.#options;
+      const kindShare = Math.abs(prepared.lean) <= o.kindLean ? o.kindShare : 1;
+      return selectHits(rescored, this.#chunks, this.#flags, k, { dedupe: o.dedupe, fileShare: o.fileShare, kindShare });
     } finally {
       this.#release(prepared);
     }

@@ -1,0 +1,106 @@
+import type { Chunk, Language } from '@rag/core';
+
+const PROSE: ReadonlySet<Language> = new Set<Language>(['markdown', 'rst', 'text']);
+
+/** Inline code in Markdown and RST (`name`, ``name``), RST roles included (:func:`~pkg.name`). */
+const INLINE_CODE = /``?([^`\n]{1,120}?)``?/g;
+/** What a mention must look like once cleaned: a plain or dotted Python name. */
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+
+/** Tunables of anchor text; each has a reason, none a corpus. */
+export const ANCHOR_LIMITS = Object.freeze({
+  /** A name defined by more chunks than this (`__init__`, `forward`) says too little about which one a paragraph means. */
+  maxDefinitions: 3,
+  /** Longest paragraph carried (characters): past this a paragraph is about more than the name. */
+  maxParagraph: 1200,
+  /** Most anchor text one chunk collects (characters), so a name every page cites does not grow without bound. */
+  maxPerChunk: 6000,
+});
+
+/**
+ * The name an inline-code mention refers to: `~click.launch` → `click.launch`,
+ * `Session.mount()` → `Session.mount`, `Response <requests.Response>` → `requests.Response`;
+ * undefined for anything that is not a Python name (a command line, a literal, a path).
+ */
+export function mentionedName(code: string): string | undefined {
+  let text = code.trim();
+  const target = /<([^<>]+)>$/.exec(text);
+  if (target) text = target[1]!.trim();
+  text = text.replace(/^[~!.]+/, '').replace(/\(\)$/, '');
+  return NAME.test(text) ? text : undefined;
+}
+
+/** The last dotted component of a chunk symbol (`Session.mount` → `mount`); '' for none. */
+function lastPart(symbol: string): string {
+  const dot = symbol.lastIndexOf('.');
+  return dot < 0 ? symbol : symbol.slice(dot + 1);
+}
+
+/** Code chunks by the last part of their symbol. */
+function definitionsByName(chunks: readonly Chunk[]): Map<string, number[]> {
+  const byName = new Map<string, number[]>();
+  for (let i = 0; i < chunks.length; i++) {
+    const chunk = chunks[i]!;
+    if (PROSE.has(chunk.language) || chunk.symbol === '') continue;
+    const name = lastPart(chunk.symbol);
+    const list = byName.get(name);
+    if (list) list.push(i);
+    else byName.set(name, [i]);
+  }
+  return byName;
+}
+
+/** The code chunks a mention resolves to: the symbols that end with the whole dotted name, else with its last part. */
+function resolveMention(name: string, chunks: readonly Chunk[], byName: Map<string, number[]>): number[] {
+  const candidates = byName.get(lastPart(name)) ?? [];
+  if (name.includes('.')) {
+    // `click.launch` names a module-level function `launch`; `Session.mount` a method. Keep
+    // the candidates whose symbol or module path agrees with the qualified part.
+    const qualified = candidates.filter((id) => {
+      const chunk = chunks[id]!;
+      const module = chunk.file_path.replace(/\.py$/, '').replaceAll('/', '.');
+      const full = `${module}.${chunk.symbol}`;
+      return full === name || full.endsWith(`.${name}`) || chunk.symbol === name || chunk.symbol.endsWith(`.${name}`);
+    });
+    if (qualified.length > 0) return qualified.length <= ANCHOR_LIMITS.maxDefinitions ? qualified : [];
+  }
+  return candidates.length <= ANCHOR_LIMITS.maxDefinitions ? candidates : [];
+}
+
+/**
+ * Per chunk, anchor text (`''` for none): the documentation paragraphs that name a
+ * function, class or method this code chunk defines, as inline code, each with the heading
+ * path of its section. Documentation describes behaviour in the words people ask in
+ * ("open the default application associated with a URL"), while the code says `launch`;
+ * indexed with the definition (in a field of its own, never in its text or span), those
+ * words let a question that never names the function reach it. Like a link's anchor text
+ * on the web. A paragraph counts once per chunk however often it repeats (a section and
+ * its nested pieces share paragraphs).
+ */
+export function anchorTexts(chunks: readonly Chunk[]): string[] {
+  const anchors: string[] = new Array<string>(chunks.length).fill('');
+  const byName = definitionsByName(chunks);
+  if (byName.size === 0) return anchors;
+  const seen: (Set<string> | undefined)[] = new Array(chunks.length);
+  for (const chunk of chunks) {
+    if (!PROSE.has(chunk.language)) continue;
+    for (const paragraph of chunk.text.split(/\n[ \t]*\n/)) {
+      if (paragraph.length > ANCHOR_LIMITS.maxParagraph || !paragraph.includes('`')) continue;
+      const targets = new Set<number>();
+      for (const match of paragraph.matchAll(INLINE_CODE)) {
+        const name = mentionedName(match[1]!);
+        if (name) for (const id of resolveMention(name, chunks, byName)) targets.add(id);
+      }
+      for (const id of targets) {
+        const known = (seen[id] ??= new Set());
+        if (known.has(paragraph)) continue;
+        const addition = known.has(chunk.symbol) || chunk.symbol === '' ? paragraph : `${chunk.symbol}\n${paragraph}`;
+        if (anchors[id]!.length + addition.length > ANCHOR_LIMITS.maxPerChunk) continue;
+        known.add(paragraph);
+        known.add(chunk.symbol);
+        anchors[id] = anchors[id] === '' ? addition : `${anchors[id]}\n${addition}`;
+      }
+    }
+  }
+  return anchors;
+}
