@@ -38,7 +38,7 @@ export function makeChunks(specs: readonly ChunkSpec[]): Chunk[] {
 
 /** Settings that switch off everything but plain BM25 on the body, for hand computation. */
 export const PLAIN_BM25 = {
-  fields: { path: { weight: 0 }, symbol: { weight: 0 } },
+  fields: { path: { weight: 0 }, symbol: { weight: 0 }, anchor: { weight: 0 } },
   tokenizer: { stem: false, splitIdentifiers: false, dottedNames: false },
   query: { questionWords: [] },
 };

@@ -50,7 +50,7 @@ describe('resolveBm25Options', () => {
   });
 
   it('refuses weights that leave nothing to match', async () => {
-    const error = await rejection(() => resolveBm25Options({ fields: { body: { weight: 0 }, path: { weight: 0 }, symbol: { weight: 0 } } }));
+    const error = await rejection(() => resolveBm25Options({ fields: { body: { weight: 0 }, path: { weight: 0 }, symbol: { weight: 0 }, anchor: { weight: 0 } } }));
     expect(error.code).toBe('INVALID_ARGUMENT');
   });
 

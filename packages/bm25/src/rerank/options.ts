@@ -31,7 +31,8 @@ export interface RerankOptions {
    * Weight of the docs-versus-code prior. The corpus itself says how much more often each
    * query term occurs in prose (Markdown, RST, text) than in code; their mean log ratio,
    * squashed to (−1, 1), lifts prose chunks for prose-like questions and code chunks for
-   * code-like ones. 0 turns it off. In [0, 10]. Default `0.2`.
+   * code-like ones. 0 turns it off. In [0, 10]. Default `0.1` (questions that describe code
+   * behaviour in plain words read as prose, so a strong prior sends them to the docs).
    */
   modality: number;
   /**
@@ -83,7 +84,7 @@ export interface RerankOptions {
    * that documents it, and a page that repeats the question's words can push every code
    * hit out of the first five; the cap keeps the best of the other kind in view. Hits
    * over the limit are moved behind the others, not dropped. In (0, 1]; 1 turns it off.
-   * Default `1`.
+   * Default `0.7`: at most 3 of the first 4 results, 4 of the first 5, 7 of the first 10.
    */
   kindShare: number;
   /**
@@ -99,13 +100,13 @@ export const DEFAULT_RERANK_OPTIONS: Readonly<RerankOptions> = Object.freeze({
   proximity: 0.2,
   coverage: 0.2,
   proximityWindow: 3,
-  modality: 0.2,
+  modality: 0.1,
   auxiliaryFactor: 0.8,
   definition: 0.3,
   explanation: 0.3,
   sectionSupport: 0.1,
   dedupe: true,
   fileShare: 1,
-  kindShare: 1,
+  kindShare: 0.7,
   kindLean: 1,
 });
