@@ -22,12 +22,26 @@ export const DEFAULT_EXTENSIONS: Readonly<Record<string, Language>> = Object.fre
 
 /** Folder names never descended into (besides every folder whose name starts with a dot). */
 export const DEFAULT_IGNORED_DIRS: readonly string[] = Object.freeze([
-  'node_modules',
+  // version control
+  '.git',
+  '.hg',
+  '.svn',
+  '.bzr',
+  // caches of Python tools
   '__pycache__',
+  '.mypy_cache',
+  '.pytest_cache',
+  '.ruff_cache',
+  '.hypothesis',
+  '.ipynb_checkpoints',
+  // virtual environments and installed packages
+  '.venv',
   'venv',
-  'build',
-  'dist',
+  '.tox',
+  '.nox',
+  '.eggs',
   'site-packages',
+  'node_modules',
 ]);
 
 export interface ChunkerOptions {

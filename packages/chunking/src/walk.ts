@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Dirent } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { extname, join, relative, resolve, sep } from 'node:path';
+import ignore, { type Ignore } from 'ignore';
 import { RagError, codePointLength, optionError } from '@rag/core';
 import type { FileRecord, Language } from '@rag/core';
 import { MAX_MARKDOWN_NESTING, markdownNesting } from './nesting.js';
@@ -17,11 +18,18 @@ export interface WalkOptions {
    */
   extensions?: Readonly<Record<string, Language>>;
   /**
-   * Folder names never descended into, compared exactly. Folders whose name starts with
-   * a dot (`.git`, `.venv`, `.tox`, …) are always skipped as well.
-   * Default {@link DEFAULT_IGNORED_DIRS}.
+   * Folder names never descended into, compared exactly: version control, tool caches and
+   * virtual environments. Other folders whose name starts with a dot (`.github` with its
+   * issue templates and workflows) are walked. Default {@link DEFAULT_IGNORED_DIRS}.
    */
   ignoredDirs?: readonly string[];
+  /**
+   * Honour `.gitignore` and `.ignore` files, nested ones included, as git and ripgrep do:
+   * generated and vendored files a repository ignores would otherwise compete with its
+   * real sources. A deeper file's rules win over a shallower one's; a folder a rule
+   * excludes is not descended into. Default `true`.
+   */
+  ignoreFiles?: boolean;
   /** Called once per skipped file (binary, not UTF-8, unreadable, link outside). Default: silent. */
   onWarning?: (message: string) => void;
   /**
@@ -106,19 +114,55 @@ async function openRoot(dir: string): Promise<string> {
  * under its own path is dropped for the same reason. Links leading outside the corpus
  * are skipped with a warning.
  */
+/** The rules of one folder's ignore files, for paths relative to that folder. */
+interface IgnoreRules {
+  base: string;
+  rules: Ignore;
+}
+
+/** Files whose rules say what not to index, in the order they are read (later wins). */
+const IGNORE_FILES = ['.gitignore', '.ignore'];
+
+/** The rules of `dir`'s ignore files, or undefined when it has none. */
+async function readIgnoreRules(dir: string, base: string): Promise<IgnoreRules | undefined> {
+  let rules: Ignore | undefined;
+  for (const name of IGNORE_FILES) {
+    const text = await readFile(join(dir, name), 'utf8').catch(() => undefined);
+    if (text !== undefined) (rules ??= ignore()).add(text);
+  }
+  return rules ? { base, rules } : undefined;
+}
+
+/** Whether the innermost rules that speak about `path` (relative to the root) exclude it. */
+function isIgnored(stack: readonly IgnoreRules[], path: string, isDir: boolean): boolean {
+  for (let i = stack.length - 1; i >= 0; i--) {
+    const { base, rules } = stack[i]!;
+    const inner = base === '' ? path : path.slice(base.length + 1);
+    const verdict = rules.test(isDir ? `${inner}/` : inner);
+    if (verdict.ignored) return true;
+    if (verdict.unignored) return false;
+  }
+  return false;
+}
+
 async function listCandidates(
   root: string,
   extensions: ReadonlyMap<string, Language>,
   ignored: ReadonlySet<string>,
+  useIgnoreFiles: boolean,
   warn: (message: string) => void,
 ): Promise<Candidate[]> {
   const candidates: (Candidate & { real: string; linked: boolean })[] = [];
   const visited = new Set<string>();
-  const linkedDirs: string[] = [];
-  const skipDir = (name: string): boolean => name.startsWith('.') || ignored.has(name);
-  const visit = async (dir: string, real: string): Promise<void> => {
+  const linkedDirs: { path: string; stack: IgnoreRules[] }[] = [];
+  const skipDir = (name: string): boolean => ignored.has(name);
+  const visit = async (dir: string, real: string, parentStack: IgnoreRules[]): Promise<void> => {
     if (visited.has(real)) return;
     visited.add(real);
+    const base = toPosix(relative(root, dir));
+    const own = useIgnoreFiles ? await readIgnoreRules(dir, base) : undefined;
+    const stack = own ? [...parentStack, own] : parentStack;
+    const excluded = (relativePath: string, isDir: boolean): boolean => stack.length > 0 && isIgnored(stack, relativePath, isDir);
     let entries: Dirent[];
     try {
       entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -136,10 +180,10 @@ async function listCandidates(
         continue;
       }
       if (entry.isDirectory()) {
-        if (!skipDir(entry.name)) subdirs.push(entry.name);
+        if (!skipDir(entry.name) && !excluded(relativePath, true)) subdirs.push(entry.name);
       } else if (entry.isFile()) {
         const language = extensions.get(extname(entry.name).toLowerCase());
-        if (language) candidates.push({ relativePath, absolutePath: path, language, real: join(real, entry.name), linked: false });
+        if (language && !excluded(relativePath, false)) candidates.push({ relativePath, absolutePath: path, language, real: join(real, entry.name), linked: false });
       } else if (entry.isSymbolicLink()) {
         let target: string;
         try {
@@ -154,19 +198,19 @@ async function listCandidates(
         }
         const info = await stat(target).catch(() => undefined);
         if (info?.isDirectory()) {
-          if (!skipDir(entry.name)) linkedDirs.push(path);
+          if (!skipDir(entry.name) && !excluded(relativePath, true)) linkedDirs.push({ path, stack });
         } else if (info?.isFile()) {
           const language = extensions.get(extname(entry.name).toLowerCase());
-          if (language) candidates.push({ relativePath, absolutePath: path, language, real: target, linked: true });
+          if (language && !excluded(relativePath, false)) candidates.push({ relativePath, absolutePath: path, language, real: target, linked: true });
         }
       }
     }
-    for (const name of subdirs) await visit(join(dir, name), join(real, name));
+    for (const name of subdirs) await visit(join(dir, name), join(real, name), stack);
   };
-  await visit(root, root);
+  await visit(root, root, []);
   for (let i = 0; i < linkedDirs.length; i++) {
     const link = linkedDirs[i]!;
-    await visit(link, await realpath(link));
+    await visit(link.path, await realpath(link.path), link.stack);
   }
   candidates.sort((a, b) => (a.relativePath < b.relativePath ? -1 : a.relativePath > b.relativePath ? 1 : 0));
   const taken = new Set(candidates.filter((c) => !c.linked).map((c) => c.real));
@@ -249,7 +293,7 @@ export async function walkCorpus(dir: string, options: WalkOptions = {}): Promis
   const warn = options.onWarning ?? (() => undefined);
   const root = await openRoot(dir);
   const map = extensionMap(extensions);
-  const candidates = await listCandidates(root, map, new Set(options.ignoredDirs ?? DEFAULT_IGNORED_DIRS), warn);
+  const candidates = await listCandidates(root, map, new Set(options.ignoredDirs ?? DEFAULT_IGNORED_DIRS), options.ignoreFiles ?? true, warn);
   const limits: ReadLimits = {
     maxFileBytes: checkLimit('maxFileBytes', options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES),
     maxLineLength: checkLimit('maxLineLength', options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH),
@@ -278,7 +322,7 @@ export async function walkCorpus(dir: string, options: WalkOptions = {}): Promis
   if (read.length === 0) {
     const names = [...map.keys()].join(', ');
     throw new RagError('CORPUS_EMPTY', `No indexable files in ${dir}.`, {
-      hint: `Only files ending in ${names || '(no extensions configured)'} are indexed, outside ignored and hidden folders; point --corpus_dir at a folder with such files.`,
+      hint: `Only files ending in ${names || '(no extensions configured)'} are indexed, outside skipped folders and what .gitignore/.ignore files exclude; point --corpus_dir at a folder with such files.`,
     });
   }
   return read;

@@ -23,21 +23,55 @@ afterEach(async () => {
 });
 
 describe('walkCorpus', () => {
-  it('indexes the default extensions in sorted order and skips ignored and hidden folders', async () => {
+  it('indexes the default extensions in sorted order and skips VCS, cache and virtualenv folders', async () => {
     await put('b.py', 'x = 1\n');
     await put('a/readme.md', '# A\n');
     await put('a/notes.TXT', 'notes\n');
     await put('guide.rst', 'Guide\n=====\n');
     await put('image.png', 'not indexed');
-    for (const dir of ['node_modules', '.git', '__pycache__', '.venv', 'venv', 'build', 'dist', '.tox', '.mypy_cache']) {
+    // Other dot-folders hold real project files: issue templates, workflows, contributing guides.
+    await put('.github/ISSUE_TEMPLATE/bug.md', '# Bug report\n');
+    for (const dir of ['node_modules', '.git', '__pycache__', '.venv', 'venv', '.tox', '.mypy_cache', '.pytest_cache', 'site-packages']) {
       await put(`${dir}/skipped.py`, 'x = 1\n');
     }
     const files = await walkCorpus(root);
     expect(files.map((f) => [f.file_path, f.language])).toEqual([
+      ['.github/ISSUE_TEMPLATE/bug.md', 'markdown'],
       ['a/notes.TXT', 'text'],
       ['a/readme.md', 'markdown'],
       ['b.py', 'python'],
       ['guide.rst', 'rst'],
+    ]);
+    // The skip list is an option: an empty list walks every folder.
+    const all = await walkCorpus(root, { ignoredDirs: [] });
+    expect(all.map((f) => f.file_path)).toContain('.venv/skipped.py');
+  });
+
+  it('honours .gitignore and .ignore files, nested ones included, unless told not to', async () => {
+    await put('.gitignore', 'build/\n*.gen.py\n!keep.gen.py\n');
+    await put('.ignore', 'vendor/\n');
+    await put('src/app.py', 'x = 1\n');
+    await put('src/schema.gen.py', 'x = 2\n');
+    await put('src/keep.gen.py', 'x = 3\n');
+    await put('build/out.py', 'x = 4\n');
+    await put('vendor/lib.py', 'x = 5\n');
+    // A deeper file's rules win: docs/.gitignore re-includes one generated page and drops a draft.
+    await put('docs/.gitignore', '!api.gen.py\ndraft.md\n');
+    await put('docs/api.gen.py', 'x = 6\n');
+    await put('docs/draft.md', '# Draft\n');
+    await put('docs/index.md', '# Docs\n');
+    const files = await walkCorpus(root);
+    expect(files.map((f) => f.file_path)).toEqual(['docs/api.gen.py', 'docs/index.md', 'src/app.py', 'src/keep.gen.py']);
+    const everything = await walkCorpus(root, { ignoreFiles: false });
+    expect(everything.map((f) => f.file_path)).toEqual([
+      'build/out.py',
+      'docs/api.gen.py',
+      'docs/draft.md',
+      'docs/index.md',
+      'src/app.py',
+      'src/keep.gen.py',
+      'src/schema.gen.py',
+      'vendor/lib.py',
     ]);
   });
 
@@ -79,9 +113,9 @@ describe('walkCorpus', () => {
     await symlink(join(root, 'notes', 'todo.txt'), join(root, 'notes', 'todo-link.txt'));
     await symlink(join(root, 'notes', 'todo-link.txt'), join(root, 'todo-again.txt'));
     const files = await walkCorpus(root);
-    // `alias`, `copy.py`, `loop` and both links to todo.txt lead to files indexed under
-    // their real paths; `docs` leads into a hidden folder, reachable only through the link.
-    expect(files.map((f) => f.file_path)).toEqual(['docs/guide.md', 'notes/todo.txt', 'pkg/mod.py']);
+    // `alias`, `copy.py`, `loop`, `docs` and both links to todo.txt lead to files indexed
+    // under their real paths (a dot-folder such as `.hidden` is walked like any other).
+    expect(files.map((f) => f.file_path)).toEqual(['.hidden/docs/guide.md', 'notes/todo.txt', 'pkg/mod.py']);
   });
 
   it('skips links that lead outside the corpus, with a warning', async () => {

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { chunkCorpus, DEFAULT_MAX_CHUNK_SIZE, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_LENGTH, type CorpusFile } from '@rag/chunking';
+import { chunkCorpus, DEFAULT_IGNORED_DIRS, DEFAULT_MAX_CHUNK_SIZE, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_LENGTH, type CorpusFile } from '@rag/chunking';
 import { isRagError, readIndex, writeIndex, type Chunk, type IndexManifest, type LoadedIndex, type ProgressFn, type RetrieverRegistry } from '@rag/core';
 import { createDefaultRetrieverRegistry } from './retrievers.js';
 
@@ -19,6 +19,10 @@ export interface BuildIndexOptions {
   maxFileBytes?: number;
   /** Skip files with a longer line (minified, generated); 0 = no limit. Default `DEFAULT_MAX_LINE_LENGTH`. */
   maxLineLength?: number;
+  /** Folder names never walked. Default `DEFAULT_IGNORED_DIRS` of @rag/chunking (VCS, caches, virtualenvs). */
+  ignoredDirs?: readonly string[];
+  /** Honour .gitignore and .ignore files. Default `true`. */
+  ignoreFiles?: boolean;
   /** Version of the tool writing the index; a different one in the old index forces a full rebuild. */
   toolVersion: string;
   /** Rebuild from scratch even when the old index could be updated. Default `false`. */
@@ -85,7 +89,9 @@ export async function buildIndex(options: BuildIndexOptions): Promise<BuildIndex
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const maxLineLength = options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH;
   // Everything that decides which files and chunks there are: a change means a full rebuild.
-  const chunking = { maxChunkSize, maxFileBytes, maxLineLength };
+  const ignoredDirs = [...(options.ignoredDirs ?? DEFAULT_IGNORED_DIRS)];
+  const ignoreFiles = options.ignoreFiles ?? true;
+  const chunking = { maxChunkSize, maxFileBytes, maxLineLength, ignoredDirs, ignoreFiles };
   const factory = (options.retrievers ?? createDefaultRetrieverRegistry()).get(options.retriever);
   const previous = await openPrevious(options, chunking);
   const old = previous.index;
@@ -109,6 +115,8 @@ export async function buildIndex(options: BuildIndexOptions): Promise<BuildIndex
       maxChunkSize,
       maxFileBytes,
       maxLineLength,
+      ignoredDirs,
+      ignoreFiles,
       ...(old ? { reuse } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(options.onWarning ? { onWarning: options.onWarning } : {}),

@@ -2,7 +2,9 @@
  * Splits text into segments: runs of word characters (letters, digits, combining marks,
  * `_`), where a `.` between word characters joins a dotted name (`vllm.entrypoints.llm`,
  * `0.10.1`) and a `-` followed by a letter joins a kebab-case name (`max-model-len`,
- * `--tensor-parallel-size` without its dashes). Everything else separates. Hand-written,
+ * `--tensor-parallel-size` without its dashes), and a short version number after a plain
+ * word stays with it (`HTTP/2`, `utf-8`, which the expander also spells `http2`, `utf8`:
+ * the digit alone is too short to index). Everything else separates. Hand-written,
  * with a table for ASCII, because it sees every character of the corpus.
  */
 
@@ -11,6 +13,28 @@ const NON_ASCII_LETTER = /^[\p{L}\p{M}]$/u;
 
 const DOT = 46;
 const DASH = 45;
+const SLASH = 47;
+
+function isAsciiLetter(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+}
+
+/**
+ * Length of the `/2` or `-8` that follows the plain word text[start, end): the separator
+ * and one or two digits that end the word; 0 when there is none. Only after a word of two
+ * or more ASCII letters (`HTTP`, `utf`), so `seq_len-1` and `x-1` stay apart.
+ */
+function versionTail(text: string, start: number, end: number): number {
+  const c = text.charCodeAt(end);
+  if ((c !== SLASH && c !== DASH) || end - start < 2) return 0;
+  for (let i = start; i < end; i++) if (!isAsciiLetter(text.charCodeAt(i))) return 0;
+  let j = end + 1;
+  while (j < text.length && j - end - 1 < 3 && text.charCodeAt(j) >= 48 && text.charCodeAt(j) <= 57) j++;
+  const digits = j - end - 1;
+  if (digits < 1 || digits > 2) return 0;
+  if (j < text.length && (wordWidth(text, j, false) > 0 || (text.charCodeAt(j) === DOT && j + 1 < text.length && wordWidth(text, j + 1, false) > 0))) return 0;
+  return 1 + digits;
+}
 
 const WORD = 1;
 const LETTER = 2;
@@ -55,6 +79,7 @@ export function forEachSegmentRange(text: string, visit: (start: number, end: nu
       }
       break;
     }
+    i += versionTail(text, start, i);
     visit(start, i);
   }
 }

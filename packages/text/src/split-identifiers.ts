@@ -10,6 +10,8 @@ const DIGIT = 3;
 const OTHER = 4;
 
 const UNDERSCORE = 95;
+/** A segment the segmenter joined from a word and its version number (`HTTP/2`, `utf-8`). */
+const VERSIONED = /^([A-Za-z]{2,})[/-](\d{1,2})$/;
 const DASH = 45;
 
 const NON_ASCII_UPPER = /^\p{Lu}$/u;
@@ -193,6 +195,14 @@ export class SegmentExpander {
 
   /** Emits the terms of one segment as produced by `forEachSegment`. */
   expand(raw: string, emit: TermSink): void {
+    const versioned = VERSIONED.exec(raw);
+    if (versioned) {
+      // `HTTP/2` → `http2` (how code spells it) and `http`; `utf-8` → `utf8`, `utf`.
+      const joined = `${versioned[1]!}${versioned[2]!}`.toLowerCase();
+      if (this.#fitsLength(joined)) emit(joined, false);
+      this.expand(versioned[1]!, emit);
+      return;
+    }
     // Composed and decomposed accents, full-width letters and ligatures spell the same word.
     const segment = isAscii(raw) ? raw : raw.normalize('NFKC');
     if (!segment.includes('.')) {

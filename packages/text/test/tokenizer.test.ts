@@ -56,6 +56,16 @@ describe('tokenize: identifiers', () => {
 });
 
 describe('tokenize: words', () => {
+  it('keeps a short version number with the word it follows (HTTP/2, utf-8)', () => {
+    // The digit alone is too short to index, so "HTTP/2" used to search for "http" only;
+    // joined, it meets code that writes `http2` and `utf8`.
+    expect(tokenize('Does it support HTTP/2?', { stem: false })).toEqual(['support', 'http2', 'http']);
+    expect(tokenize('utf-8', { stem: false })).toEqual(['utf8', 'utf']);
+    expect(tokenize('http2=True', { stem: false })).toEqual(['http2', 'true']);
+    // Not after identifiers or one letter (arithmetic), nor before a longer number.
+    expect(tokenize('seq_len-1 x-1 HTTP/1.1 ISO-8859-1', { stem: false })).toEqual(['seq_len', 'seq', 'len', 'http', '1.1', 'iso', '8859']);
+  });
+
   it('handles letters of any script, lowercased, with astral characters intact', () => {
     expect(tokenize('Café NAÏVE Größe 東京 𠮷野家 🚀rocket', { stem: false })).toEqual(['café', 'naïve', 'größe', '東京', '𠮷野家', 'rocket']);
   });

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_CHUNK_SIZE, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_LENGTH } from '@rag/chunking';
+import { DEFAULT_IGNORED_DIRS, DEFAULT_MAX_CHUNK_SIZE, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_LENGTH } from '@rag/chunking';
 import { assertReplaceableIndexDir, RagError } from '@rag/core';
 import { buildIndex, DEFAULT_RETRIEVER } from '@rag/service';
 import { INDEX_DIR_FLAG, JSON_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
@@ -21,6 +21,8 @@ export const indexCommand: Command = {
     EMBEDDING_MODEL_FLAG,
     { name: 'max_file_size', type: 'integer', metavar: 'BYTES', min: 0, max: 1_000_000_000_000, description: 'Skip larger files (0: no limit)', defaultLabel: String(DEFAULT_MAX_FILE_BYTES) },
     { name: 'max_line_length', type: 'integer', metavar: 'N', min: 0, max: 1_000_000_000, description: 'Skip files with a longer line, which look minified or generated (0: no limit)', defaultLabel: String(DEFAULT_MAX_LINE_LENGTH) },
+    { name: 'skip_dirs', type: 'string', metavar: 'NAMES', description: 'Comma-separated folder names never walked (replaces the default list; "" walks every folder)', defaultLabel: DEFAULT_IGNORED_DIRS.join(',') },
+    { name: 'no_ignore', type: 'boolean', description: 'Also index files that .gitignore and .ignore files exclude' },
     { name: 'full', type: 'boolean', description: 'Rebuild from scratch instead of re-chunking only added and changed files' },
     JSON_FLAG,
     QUIET_FLAG,
@@ -56,6 +58,8 @@ export const indexCommand: Command = {
       maxChunkSize,
       ...(flags.max_file_size === undefined ? {} : { maxFileBytes: flags.max_file_size as number }),
       ...(flags.max_line_length === undefined ? {} : { maxLineLength: flags.max_line_length as number }),
+      ...(flags.skip_dirs === undefined ? {} : { ignoredDirs: (flags.skip_dirs as string).split(',').map((name) => name.trim()).filter((name) => name !== '') }),
+      ignoreFiles: flags.no_ignore !== true,
       toolVersion: VERSION,
       full: flags.full === true,
       onProgress: (e) => progress.update(e),
