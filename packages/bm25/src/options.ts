@@ -104,7 +104,6 @@ const RERANK_SCHEMA = z.strictObject({
   dedupe: z.boolean().optional(),
   fileShare: z.number().gt(0).max(1).optional(),
   kindShare: z.number().gt(0).max(1).optional(),
-  kindLean: unit.optional(),
 });
 
 /** The schema of {@link Bm25Settings}: unknown keys are refused at every level. */

@@ -87,12 +87,6 @@ export interface RerankOptions {
    * Default `0.7`: at most 3 of the first 4 results, 4 of the first 5, 7 of the first 10.
    */
   kindShare: number;
-  /**
-   * `kindShare` applies only to questions whose docs-versus-code lean (see `modality`) is
-   * within ±`kindLean`: a question whose words clearly belong to prose (or to code) gets
-   * the list its words ask for. In [0, 1]; 1 applies the cap to every question. Default `1`.
-   */
-  kindLean: number;
 }
 
 export const DEFAULT_RERANK_OPTIONS: Readonly<RerankOptions> = Object.freeze({
@@ -108,5 +102,4 @@ export const DEFAULT_RERANK_OPTIONS: Readonly<RerankOptions> = Object.freeze({
   dedupe: true,
   fileShare: 1,
   kindShare: 0.7,
-  kindLean: 1,
 });

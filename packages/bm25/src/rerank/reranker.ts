@@ -70,7 +70,7 @@ export class Reranker {
     const { options } = index;
     this.#options = options.rerank;
     this.#flags = chunkFlags(chunks);
-    this.#modalities = options.rerank.modality > 0 || options.rerank.kindShare < 1 ? termModalities(index.data, this.#flags) : undefined;
+    this.#modalities = options.rerank.modality > 0 ? termModalities(index.data, this.#flags) : undefined;
     this.#auxiliaryTerms = new Set(tokenize(AUXILIARY_QUERY_WORDS, options.tokenizer));
     this.#shape = createQueryShaper(options.tokenizer, options.query);
     this.#slotOf = new Int32Array(index.data.dictionary.size).fill(-1);
@@ -115,8 +115,7 @@ export class Reranker {
       const rescored = candidates.map((hit, i) => ({ chunkId: hit.chunkId, score: this.#parts(prepared, hit.chunkId, hit.score, top, support?.[i] ?? 0).score }));
       rescored.sort((a, b) => b.score - a.score || a.chunkId - b.chunkId);
       const o = this.#options;
-      const kindShare = Math.abs(prepared.lean) <= o.kindLean ? o.kindShare : 1;
-      return selectHits(rescored, this.#chunks, this.#flags, k, { dedupe: o.dedupe, fileShare: o.fileShare, kindShare });
+      return selectHits(rescored, this.#chunks, this.#flags, k, { dedupe: o.dedupe, fileShare: o.fileShare, kindShare: o.kindShare });
     } finally {
       this.#release(prepared);
     }
