@@ -69,8 +69,10 @@ export interface QueryOptions {
   abbreviations: Readonly<Record<string, readonly string[]>>;
   /**
    * Weight of the added abbreviations relative to the word's own weight, in [0, 1]; 0
-   * adds none. Default 0: they lift code questions but cost docs questions as much, whose
-   * prose then matches `ctx`, `req`, `config` in unrelated code.
+   * adds none. Default 0.5. The bm25 retriever adds them only to questions whose own words
+   * lean to code (a docs question's prose would otherwise match `ctx`, `req`, `config` in
+   * unrelated code); on questions it was not tuned on they lift code recall, and docs
+   * recall does not move.
    */
   abbreviationWeight: number;
 }
@@ -91,7 +93,7 @@ export const DEFAULT_QUERY_OPTIONS: Readonly<QueryOptions> = Object.freeze({
   subwordWeight: 1,
   aliases: DEFAULT_ALIASES,
   abbreviations: DEFAULT_ABBREVIATIONS,
-  abbreviationWeight: 0,
+  abbreviationWeight: 0.5,
 });
 
 const unit = z.number().min(0).max(1);

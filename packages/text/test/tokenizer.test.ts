@@ -175,10 +175,10 @@ describe('tokenizeQuery', () => {
 });
 
 describe('query abbreviations', () => {
-  it('are off by default and, when weighted, add the short forms code writes', () => {
-    const plain = tokenizeQuery('the maximum number of sequences').map((t) => t.term);
+  it('add the short forms code writes at half weight by default, none at weight 0', () => {
+    const plain = tokenizeQuery('the maximum number of sequences', { query: { abbreviationWeight: 0 } }).map((t) => t.term);
     expect(plain).not.toContain('num');
-    const expanded = tokenizeQuery('the maximum number of sequences', { query: { abbreviationWeight: 0.5 } });
+    const expanded = tokenizeQuery('the maximum number of sequences');
     const byTerm = new Map(expanded.map((t) => [t.term, t.weight]));
     // max_num_seqs is indexed as max, num, seq (and the whole identifier).
     expect(byTerm.get('max')).toBe(0.5);
