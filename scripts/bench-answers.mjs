@@ -1,17 +1,21 @@
-// Answer benchmark: answers both public vLLM datasets from their search results and scores
-// the answers against the references — the share of answers that cite a gold source
-// (same file, IoU > 0.05, the retrieval rule applied to the cited sources), token F1 and
-// ROUGE-1 recall of the answer text, and questions/s. The extractive generator always
+// Answer benchmark: answers the public vLLM datasets and the development sets (datasets/dev:
+// unseen vLLM files, click + requests) from their search results and scores the answers
+// against the references — the share that state the reference's key facts (its numbers,
+// identifiers, flags, paths and quoted strings; "states the fact" = at least half of them in
+// the answer) and the ceiling (the same test on the retrieved spans), the share that cite a
+// gold source (same file, IoU > 0.05), token F1 and ROUGE-1 recall, the median answer length,
+// and questions/s. The extractive generator always
 // runs; an LLM runs too when a model folder is given (--model_dir) or named (--generator).
 //
 //   pnpm bench:answers [--k 5] [--results_dir DIR] [--model_dir DIR [--dtype q4]]
 //                      [--generator qwen3|<model>] [--llm_limit 20] [--max_new_tokens 200]
-//                      [--save_directory DIR] [--json]
+//                      [--save_directory DIR] [--json] [--show_misses N]
 //
-// Without --results_dir the script makes the search results itself: it chunks
-// ../shared/data/raw with @rag/chunking and searches with @rag/bm25 (k = 10). With
-// --results_dir it reads DIR/dataset_{code,docs}_public.json (what `rag search_dataset`
-// writes) and reads the spans from ../shared.
+// Without --results_dir the script makes the search results itself: it chunks each corpus
+// (../shared/data/raw; .bench/dev-corpora/other, prepared by datasets/dev/prepare_corpora.py)
+// with @rag/chunking and searches with @rag/bm25 (k = 10). With --results_dir it reads
+// DIR/dataset_{code,docs}_public.json (what `rag search_dataset` writes) for the public sets
+// only and reads the spans from ../shared.
 import { readFileSync, existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
@@ -37,7 +41,7 @@ async function importPackage(name, entry = 'index') {
 
 const generation = await importPackage('generation');
 const { mapCitations } = await importPackage('generation', 'internals');
-const { iou } = await importPackage('eval');
+const { iou, keyFacts, statesFacts } = await importPackage('eval');
 const { OffsetMap } = await importPackage('core');
 
 /** Lower-cased words and numbers; citation markers and punctuation are not words. */
@@ -67,40 +71,69 @@ function overlap(answer, reference) {
 
 const hitsGold = (sources, gold) => sources.some((s) => gold.some((g) => iou(s, g) > 0.05));
 
-/** The search results of one dataset, and a reader of their spans. */
+function median(values) {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+const devCorpora = join(REPO_ROOT, '.bench', 'dev-corpora');
+/** Question sets: the public vLLM sets and the development sets, with the corpus each is about. */
+const SETS = [
+  ...DATASETS.map((name) => ({ name, corpus: 'vllm', path: join(shared, 'data', 'datasets', 'AnsweredQuestions', `${name}.json`) })),
+  ...['dev_vllm_code', 'dev_vllm_docs', 'dev_other_code', 'dev_other_docs'].map((name) => ({
+    name,
+    corpus: name.startsWith('dev_vllm') ? 'vllm' : 'other',
+    path: join(REPO_ROOT, 'datasets', 'dev', `${name}.json`),
+  })),
+].filter((set) => !flags.results_dir || set.name.endsWith('_public'));
+const CORPORA = { vllm: { dir: join(shared, 'data', 'raw'), prefix: 'data/raw/' }, other: { dir: join(devCorpora, 'other'), prefix: 'other/' } };
+const questionsOf = (set) => JSON.parse(readFileSync(set.path, 'utf8')).rag_questions;
+
+/** The search results of every set, and a reader of their spans. */
 async function searchResultsFromCorpus() {
   const { chunkCorpus } = await importPackage('chunking');
   const { bm25RetrieverFactory } = await importPackage('bm25');
-  const t0 = performance.now();
-  const { chunks } = await chunkCorpus(join(shared, 'data', 'raw'), { onWarning: () => undefined });
-  const retriever = await bm25RetrieverFactory.build(chunks);
-  const indexSeconds = (performance.now() - t0) / 1000;
+  if (SETS.some((set) => set.corpus === 'other')) {
+    const { spawnSync } = await import('node:child_process');
+    const prepared = spawnSync('python3', [join(REPO_ROOT, 'datasets', 'dev', 'prepare_corpora.py'), '--out', devCorpora], { stdio: ['ignore', 'ignore', 'inherit'] });
+    if (prepared.status !== 0) fail('could not prepare the development corpora.', 'Install python3-click python-click-doc python3-requests python-requests-doc.');
+  }
   const bySpan = new Map();
-  const outputPath = (chunk) => `data/raw/${chunk.file_path}`;
-  for (const chunk of chunks) bySpan.set(`${outputPath(chunk)}:${chunk.first_character_index}:${chunk.last_character_index}`, chunk);
   const results = {};
-  for (const dataset of DATASETS) {
-    const questions = JSON.parse(readFileSync(join(shared, 'data', 'datasets', 'AnsweredQuestions', `${dataset}.json`), 'utf8')).rag_questions;
-    const searchResults = [];
-    for (const q of questions) {
-      const hits = await retriever.search(q.question, { k: 10 });
-      searchResults.push({
-        question_id: q.question_id,
-        question: q.question,
-        retrieved_sources: hits.map(({ chunkId }) => {
-          const c = chunks[chunkId];
-          return { file_path: outputPath(c), first_character_index: c.first_character_index, last_character_index: c.last_character_index };
-        }),
-      });
+  const notes = [];
+  for (const [corpus, { dir, prefix }] of Object.entries(CORPORA)) {
+    const sets = SETS.filter((set) => set.corpus === corpus);
+    if (sets.length === 0) continue;
+    const t0 = performance.now();
+    const { chunks } = await chunkCorpus(dir, { onWarning: () => undefined });
+    const retriever = await bm25RetrieverFactory.build(chunks);
+    notes.push(`${corpus}: bm25 over ${chunks.length} chunks (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+    const outputPath = (chunk) => `${prefix}${chunk.file_path}`;
+    for (const chunk of chunks) bySpan.set(`${outputPath(chunk)}:${chunk.first_character_index}:${chunk.last_character_index}`, chunk);
+    for (const set of sets) {
+      const questions = questionsOf(set);
+      const searchResults = [];
+      for (const q of questions) {
+        const hits = await retriever.search(q.question, { k: 10 });
+        searchResults.push({
+          question_id: q.question_id,
+          question: q.question,
+          retrieved_sources: hits.map(({ chunkId }) => {
+            const c = chunks[chunkId];
+            return { file_path: outputPath(c), first_character_index: c.first_character_index, last_character_index: c.last_character_index };
+          }),
+        });
+      }
+      results[set.name] = { search_results: searchResults, k: 10 };
     }
-    results[dataset] = { search_results: searchResults, k: 10 };
   }
   const readSpan = (source) => {
     const chunk = bySpan.get(`${source.file_path}:${source.first_character_index}:${source.last_character_index}`);
     if (!chunk) throw new Error(`no chunk for ${source.file_path}`);
     return generation.toSourceForAnswer(chunk, source.file_path);
   };
-  return { results, readSpan, note: `bm25 over ${chunks.length} chunks (chunk + index ${indexSeconds.toFixed(1)} s)` };
+  return { results, readSpan, note: notes.join('; ') };
 }
 
 function searchResultsFromFiles(dir) {
@@ -123,8 +156,9 @@ function searchResultsFromFiles(dir) {
   return { results, readSpan, note: `results from ${resolve(dir)}` };
 }
 
-async function runGenerator(generator, dataset, results, readSpan, limit) {
-  const questions = JSON.parse(readFileSync(join(shared, 'data', 'datasets', 'AnsweredQuestions', `${dataset}.json`), 'utf8')).rag_questions;
+async function runGenerator(generator, set, results, readSpan, limit) {
+  const dataset = set.name;
+  const questions = questionsOf(set);
   const byId = new Map(questions.map((q) => [q.question_id, q]));
   const subset = { ...results, search_results: results.search_results.slice(0, limit) };
   const run = await generation.answerDataset(subset, { generator, readSpan, k });
@@ -133,6 +167,10 @@ async function runGenerator(generator, dataset, results, readSpan, limit) {
   let f1 = 0;
   let recall = 0;
   let dropped = 0;
+  let withFacts = 0;
+  let stated = 0;
+  let ceiling = 0;
+  const lengths = [];
   const rows = [];
   for (const entry of run.output.search_results) {
     const q = byId.get(entry.question_id);
@@ -143,9 +181,16 @@ async function runGenerator(generator, dataset, results, readSpan, limit) {
     if (hitsGold(mapping.citedSources, gold)) cited++;
     if (hitsGold(shown, gold)) retrievedHit++;
     const o = overlap(entry.answer, q?.answer ?? '');
+    lengths.push(entry.answer.length);
+    const facts = keyFacts(q?.answer ?? '');
+    if (facts.length > 0) {
+      withFacts++;
+      if (statesFacts(entry.answer, facts)) stated++;
+      if (statesFacts(shown.map((source) => spanText(source)).join('\n'), facts)) ceiling++;
+    }
     f1 += o.f1;
     recall += o.recall;
-    rows.push({ question_id: entry.question_id, cited_gold: hitsGold(mapping.citedSources, gold), f1: o.f1, answer: entry.answer });
+    rows.push({ question_id: entry.question_id, question: q?.question, cited_gold: hitsGold(mapping.citedSources, gold), f1: o.f1, facts, stated: statesFacts(entry.answer, facts), inSources: statesFacts(shown.map((source) => spanText(source)).join('\n'), facts), answer: entry.answer });
   }
   const n = run.output.search_results.length;
   const label = generator.modelId && generator.modelId !== generator.name ? `${generator.name} (${basename(generator.modelId)})` : generator.name;
@@ -157,6 +202,10 @@ async function runGenerator(generator, dataset, results, readSpan, limit) {
     retrievedGold: retrievedHit / n,
     f1: f1 / n,
     rouge1Recall: recall / n,
+    withFacts,
+    statesFact: withFacts > 0 ? stated / withFacts : 0,
+    factCeiling: withFacts > 0 ? ceiling / withFacts : 0,
+    medianLength: median(lengths),
     droppedCitations: dropped,
     questionsPerSecond: n / (run.elapsedMs / 1000),
     tokensPerSecond: run.generatedTokens / (run.elapsedMs / 1000),
@@ -166,6 +215,11 @@ async function runGenerator(generator, dataset, results, readSpan, limit) {
 }
 
 const { results, readSpan, note } = flags.results_dir ? searchResultsFromFiles(String(flags.results_dir)) : await searchResultsFromCorpus();
+/** The text of a retrieved source (plain text whichever way `readSpan` returns it). */
+function spanText(source) {
+  const span = readSpan(source);
+  return typeof span === 'string' ? span : span.text;
+}
 const registry = generation.createGeneratorRegistry();
 const generators = [{ create: () => registry.create('extractive'), limit: Infinity }];
 const llmName = flags.generator ? String(flags.generator) : flags.model_dir ? 'qwen3' : undefined;
@@ -186,7 +240,7 @@ for (const entry of generators) {
     console.error(`skipping the LLM: ${error.format ? error.format() : error.message}`);
     continue;
   }
-  for (const dataset of DATASETS) reports.push(await runGenerator(generator, dataset, results[dataset], readSpan, entry.limit));
+  for (const set of SETS) reports.push(await runGenerator(generator, set, results[set.name], readSpan, entry.limit));
   await generator.dispose();
 }
 
@@ -196,26 +250,38 @@ if (flags.save_directory) {
   for (const r of reports) await writeFile(join(dir, `${r.dataset}.${r.generator.replace(/[^\w.-]+/g, '_')}.json`), `${JSON.stringify(r.output, null, 2)}\n`);
 }
 
+if (flags.show_misses) {
+  // Answers that leave out the reference's facts although the sources shown hold them.
+  for (const r of reports) {
+    const misses = r.rows.filter((row) => row.facts.length > 0 && !row.stated && row.inSources).slice(0, Number(flags.show_misses));
+    for (const row of misses) console.log(`--- ${r.dataset} ${row.question_id}: ${row.question}\n  facts: ${row.facts.join(' | ')}\n  answer: ${row.answer.replace(/\n/g, '\n          ')}`);
+  }
+}
+
 if (flags.json) {
   console.log(JSON.stringify(reports.map(({ output, rows, ...rest }) => rest), null, 2));
 } else {
-  console.log(`rag answer benchmark @ ${gitRevision()} — vLLM 0.10.1, answers from the top ${k} sources; ${note}`);
+  console.log(`rag answer benchmark @ ${gitRevision()} — answers from the top ${k} sources; ${note}`);
   console.log(
     formatTable(
-      ['generator', 'dataset', 'questions', 'cites gold', 'gold in top k', 'token F1', 'ROUGE-1 R', 'dropped [n]', 'questions/s', 'tokens/s'],
+      ['generator', 'dataset', 'questions', 'states fact', 'fact ceiling', 'cites gold', 'gold in top k', 'token F1', 'ROUGE-1 R', 'median chars', 'dropped [n]', 'questions/s', 'tokens/s'],
       reports.map((r) => [
         r.generator,
         r.dataset,
         r.questions,
+        `${r.statesFact.toFixed(3)} (${r.withFacts})`,
+        r.factCeiling.toFixed(3),
         r.citedGold.toFixed(3),
         r.retrievedGold.toFixed(3),
         r.f1.toFixed(3),
         r.rouge1Recall.toFixed(3),
+        r.medianLength,
         r.droppedCitations,
         r.questionsPerSecond.toFixed(1),
         r.tokensPerSecond.toFixed(0),
       ]),
     ),
   );
+  console.log('states fact: share of answers holding at least half of the reference answer\'s key facts (numbers, identifiers, flags, paths, quoted strings), over the questions whose reference has any (n); fact ceiling: the same test on the k sources shown.');
   console.log('cites gold: share of answers citing a source with the gold file and IoU > 0.05; gold in top k: the same for any of the k sources shown (the ceiling).');
 }

@@ -11,3 +11,4 @@ export {
 export type { BestRetrieved, EvaluationReport, QuestionReport } from './report.js';
 export { evaluate } from './evaluate.js';
 export { formatReport, type FormatReportOptions } from './format.js';
+export { countFacts, keyFacts, statesFacts } from './facts.js';

@@ -32,3 +32,4 @@ export {
   type AnswerProgress,
   type SpanReader,
 } from './dataset.js';
+export { ANSWER_KIND_RULES, answerKindInstruction, detectAnswerKind, type AnswerKind, type AnswerKindRule } from './answer-kind.js';

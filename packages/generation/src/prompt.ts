@@ -1,3 +1,4 @@
+import { answerKindInstruction, detectAnswerKind } from './answer-kind.js';
 import { RagError } from '@rag/core';
 import { sha256Hex, stableStringify } from './hash.js';
 import { DEFAULT_CONTEXT_TOKENS, DEFAULT_MIN_SOURCE_TOKENS, checkInteger } from './options.js';
@@ -5,7 +6,7 @@ import { describeSource } from './sources.js';
 import type { SourceForAnswer } from './types.js';
 
 /** Bumped whenever the layout of the user message changes (part of the template hash). */
-const PROMPT_LAYOUT_VERSION = 1;
+const PROMPT_LAYOUT_VERSION = 2;
 
 export const DEFAULT_SYSTEM_PROMPT = [
   'You answer questions about a software project using only the numbered sources the user gives you.',
@@ -69,10 +70,15 @@ function formatSource(n: number, shown: ShownSource): string {
   return `${label}\n${shown.text.trimEnd()}`;
 }
 
-/** The user message: numbered, labelled sources, then the question. */
+/**
+ * The user message: numbered, labelled sources, the question, and one line on the form the
+ * answer should take when the question asks for a particular kind of fact (see
+ * `detectAnswerKind`: a default, an error, a place, steps, a list, yes/no, a value).
+ */
 export function formatUserMessage(question: string, shown: readonly ShownSource[]): string {
   const blocks = shown.map((s, i) => formatSource(i + 1, s));
-  return `Sources:\n\n${blocks.length > 0 ? blocks.join('\n\n') : '(none)'}\n\nQuestion: ${question.trim()}`;
+  const instruction = answerKindInstruction(detectAnswerKind(question));
+  return `Sources:\n\n${blocks.length > 0 ? blocks.join('\n\n') : '(none)'}\n\nQuestion: ${question.trim()}${instruction ? `\nAnswer form: ${instruction}` : ''}`;
 }
 
 export function formatMessages(question: string, shown: readonly ShownSource[], systemPrompt: string): ChatMessage[] {

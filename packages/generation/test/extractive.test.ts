@@ -98,15 +98,17 @@ describe('createExtractiveGenerator', () => {
     const result = await answer(generator, { question: 'What port does the server use?', sources: [source('# Port the server listens on.\nPORT = 8421\n'), source('The server port is 8421 by default.', { file_path: 'docs/a.md' })] }, { onToken: (t) => tokens.push(t) });
     expect(tokens.join('')).toBe(result.answer);
     expect(result.generator).toBe('extractive');
-    expect(result.answer).toBe('- `PORT = 8421` — Port the server listens on. [1]\n- The server port is 8421 by default. [2]');
+    // The direct answer leads on its own line; supporting quotes follow as a list.
+    expect(result.answer).toBe('`PORT = 8421` — Port the server listens on. [1]\n- The server port is 8421 by default. [2]');
     expect(result.citedSources.map((c) => c.n)).toEqual([1, 2]);
     expect(result.generatedTokens).toBe(result.answer.split(/\s+/).length);
   });
 
-  it('says so when no retrieved text matches the question', async () => {
+  it('says so when no retrieved text matches the question, and names the closest sources', async () => {
     const result = await answer(createExtractiveGenerator(), { question: 'How are quaternions normalised?', sources: [source('x = 1')] });
-    expect(result.answer).toBe(NOT_FOUND_ANSWER);
-    expect(result.citedSources).toEqual([]);
+    expect(result.answer.startsWith(NOT_FOUND_ANSWER)).toBe(true);
+    expect(result.answer).toContain('The closest sources: [1]');
+    expect(result.citedSources.map((c) => [c.n, c.quotes])).toEqual([[1, undefined]]);
   });
 
   it('keeps to maxQuotes and validates its options', () => {

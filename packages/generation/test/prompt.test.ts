@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PreTrainedTokenizer } from '@huggingface/transformers';
-import { DEFAULT_SYSTEM_PROMPT } from '../src/index.js';
-import { buildPrompt, formatMessages, promptTemplateHash, renderChat, toPromptTokenizer, type PromptTokenizer } from '../src/internals.js';
+import { answerKindInstruction, DEFAULT_SYSTEM_PROMPT } from '../src/index.js';
+import { buildPrompt, formatMessages, formatUserMessage, promptTemplateHash, renderChat, toPromptTokenizer, type PromptTokenizer } from '../src/internals.js';
 import { qwen3Tokenizer } from './helpers/qwen3.js';
 import { source } from './helpers/sources.js';
 
@@ -32,7 +32,13 @@ describe('the real Qwen3 chat template', () => {
   it('is rendered with thinking disabled: the generation prompt ends in an empty think block', () => {
     const rendered = renderChat(tokenizer, formatMessages('What is the port?', [{ source: port, text: port.text, truncated: false }], DEFAULT_SYSTEM_PROMPT));
     expect(rendered.startsWith(`<|im_start|>system\n${DEFAULT_SYSTEM_PROMPT}<|im_end|>\n<|im_start|>user\nSources:\n\n[1] tinyserve/defaults.py:11-12 (DEFAULT_PORT)\n# TCP port`)).toBe(true);
-    expect(rendered.endsWith(`Question: What is the port?<|im_end|>\n${QWEN3_NO_THINKING_TAIL}`)).toBe(true);
+    // A value question gets one line on the answer's form after it (see detectAnswerKind).
+    expect(rendered.endsWith(`Question: What is the port?\nAnswer form: ${answerKindInstruction('value')}<|im_end|>\n${QWEN3_NO_THINKING_TAIL}`)).toBe(true);
+  });
+
+  it('adds no answer-form line to a question that asks for an explanation', () => {
+    const message = formatUserMessage('Why does the router compile patterns once?', []);
+    expect(message.endsWith('Question: Why does the router compile patterns once?')).toBe(true);
   });
 
   it('counts the prompt with the special tokens as single ids', () => {

@@ -1,15 +1,39 @@
 import { OffsetMap } from '@rag/core';
+import { tokenize } from '@rag/text';
 import { toCitedSource } from '../citations.js';
 import { sha256Hex, stableStringify } from '../hash.js';
 import { throwIfAborted } from '../errors.js';
 import { NO_SOURCES_ANSWER, NOT_FOUND_ANSWER } from '../messages.js';
 import type { AnswerResult, CitedSource, GenerateOptions, GenerateRequest, GenerationEvent, Generator, SourceForAnswer, Span } from '../types.js';
 import { resolveExtractiveOptions, type ExtractiveOptions, type ResolvedExtractiveOptions } from './options.js';
-import { collectStatistics, queryTerms, scoreUnits, unitTerms, type ScoredUnit } from './score.js';
-import { splitIntoUnits } from './units.js';
+import { detectAnswerKind, type AnswerKind } from '../answer-kind.js';
+import { describeSource } from '../sources.js';
+import { collectStatistics, COVERAGE_IDF_FLOOR, inverseFrequency, queryTerms, scoreUnits, unitTerms, type ScoredUnit, type ScoringStatistics } from './score.js';
+import { isCodePath, splitIntoUnits } from './units.js';
 
 /** Bumped whenever the algorithm changes what it answers (part of the cache key). */
-const EXTRACTIVE_VERSION = 1;
+const EXTRACTIVE_VERSION = 2;
+/**
+ * Below this share of the question's idf-weighted terms, the best sentence or line is only
+ * near the question, not an answer to it: say so and list the closest sources instead of
+ * quoting it as if it answered.
+ */
+const MIN_ANSWER_COVERAGE = 0.1;
+/**
+ * Up to this coverage, the answer is also "not found" when most of the question's weight
+ * lies in words that no retrieved sentence contains at all: the sources are about something
+ * near, and the thing asked (a driver, a protocol, a limit) is not in them.
+ */
+const WEAK_COVERAGE = 0.2;
+const MAX_ABSENT_SHARE = 0.8;
+/** Share of the answer budget the leading quote (the direct answer) may take. */
+const LEAD_SHARE = 0.6;
+/** Most closest sources listed when the answer is not found. */
+const CLOSEST_LISTED = 3;
+/** A `class` or `def` line says only that something exists; its first body lines say what it holds. */
+const HEADER = /^(async\s+)?(def|class)\s/;
+/** Body lines quoted after a leading `class` or `def` line. */
+const BODY_LINES = 4;
 
 export const EXTRACTIVE_GENERATOR_NAME = 'extractive';
 
@@ -18,11 +42,13 @@ const MIN_PROSE_TERMS = 2;
 function scoredUnitsOf(sources: readonly SourceForAnswer[]): ScoredUnit[] {
   const units: ScoredUnit[] = [];
   sources.forEach((source, sourceIndex) => {
+    const fromDocs = !isCodePath(source.file_path);
+    const placeTerms = new Set(tokenize(`${source.symbol}\n${source.file_path}`));
     for (const unit of splitIntoUnits(source.text, source.file_path)) {
       const terms = unitTerms(unit);
       // A one-word sentence ("Example::", "Note") says nothing on its own.
       if (unit.kind === 'prose' && terms.terms.size < MIN_PROSE_TERMS) continue;
-      units.push({ unit, sourceIndex, ...terms, score: 0, matched: 0 });
+      units.push({ unit, sourceIndex, ...terms, score: 0, matched: 0, coverage: 0, fromDocs, placeTerms });
     }
   });
   return units;
@@ -100,6 +126,42 @@ function quoteSpans(source: SourceForAnswer, units: readonly ScoredUnit[]): Span
 export interface ExtractiveAnswer {
   lines: string[];
   citedSources: CitedSource[];
+  /** The kind of answer the question asked for (see `detectAnswerKind`). */
+  kind: AnswerKind;
+  /** Share of the question's idf-weighted terms the leading quote holds (0 when nothing was quoted). */
+  coverage: number;
+}
+
+/** `path` line N (`symbol`): where a quote of `source` stands, for the lead of a where-question. */
+function placeOf(source: SourceForAnswer, unit: ScoredUnit): string {
+  const before = source.text.slice(0, unit.unit.start);
+  const line = source.start_line > 0 ? source.start_line + (before.match(/\n/g)?.length ?? 0) : 0;
+  const at = line > 0 ? `${source.file_path}:${line}` : source.file_path;
+  return source.symbol ? `In \`${at}\` (\`${source.symbol}\`):` : `In \`${at}\`:`;
+}
+
+/** Share of the question's idf-weighted terms that no retrieved unit contains. */
+function absentShare(query: readonly { term: string; weight: number }[], statistics: ScoringStatistics): number {
+  let total = 0;
+  let absent = 0;
+  for (const { term, weight } of query) {
+    const w = weight * Math.max(COVERAGE_IDF_FLOOR, inverseFrequency(statistics, term));
+    total += w;
+    if (!statistics.documentFrequency.has(term)) absent += w;
+  }
+  return total > 0 ? absent / total : 0;
+}
+
+/** The answer when no retrieved sentence answers the question: say so, and name the closest sources. */
+function notFound(sources: readonly SourceForAnswer[], kind: AnswerKind, coverage: number): ExtractiveAnswer {
+  const closest = sources.slice(0, CLOSEST_LISTED);
+  const listed = closest.map((source, i) => `[${i + 1}] ${describeSource(source)}`).join('; ');
+  return {
+    lines: [`${NOT_FOUND_ANSWER} The closest sources: ${listed}.`],
+    citedSources: closest.map((source, i) => toCitedSource(i + 1, source)),
+    kind,
+    coverage,
+  };
 }
 
 /**
@@ -109,22 +171,55 @@ export interface ExtractiveAnswer {
  */
 export function answerExtractively(question: string, sources: readonly SourceForAnswer[], options: ExtractiveOptions = {}): ExtractiveAnswer {
   const resolved = resolveExtractiveOptions(options);
-  if (sources.length === 0) return { lines: [NO_SOURCES_ANSWER], citedSources: [] };
+  const kind = detectAnswerKind(question);
+  if (sources.length === 0) return { lines: [NO_SOURCES_ANSWER], citedSources: [], kind, coverage: 0 };
   const units = scoredUnitsOf(sources);
-  scoreUnits(units, queryTerms(question), collectStatistics(units));
+  const query = queryTerms(question);
+  const statistics = collectStatistics(units);
+  scoreUnits(units, query, statistics, kind);
   const picked = pickUnits(units, resolved);
-  if (picked.length === 0) return { lines: [NOT_FOUND_ANSWER], citedSources: [] };
-  const groups = groupBySource(picked);
-  const perQuote = Math.floor(resolved.maxAnswerChars / picked.length);
-  const lines = groups.map((group) => {
-    const quotes = group.units.map((u) => formatQuote(u, perQuote));
-    return `${joinQuotes(group.units, quotes)} [${group.sourceIndex + 1}]`;
+  const lead = picked[0];
+  if (!lead || lead.coverage < MIN_ANSWER_COVERAGE || (lead.coverage < WEAK_COVERAGE && absentShare(query, statistics) >= MAX_ABSENT_SHARE)) {
+    return notFound(sources, kind, lead?.coverage ?? 0);
+  }
+  // The direct answer first, on its own line; then the supporting quotes, by source.
+  const leadBudget = picked.length === 1 ? resolved.maxAnswerChars : Math.floor(resolved.maxAnswerChars * LEAD_SHARE);
+  const leadSource = sources[lead.sourceIndex]!;
+  // A leading `class X:` or `def f(…):` line is followed by its first body lines (fields,
+  // enum members, the first statements), and a sentence that ends in a colon ("Two main
+  // reasons:") by what it introduces: that is where the asked-about facts are.
+  const header = lead.unit.kind === 'code' && HEADER.test(lead.unit.display);
+  const introduces = lead.unit.kind === 'prose' && lead.unit.display.endsWith(':');
+  const body =
+    header || introduces
+      ? units
+          .filter((u) => u.sourceIndex === lead.sourceIndex && u.unit.start >= lead.unit.end && (introduces || u.unit.kind === 'code'))
+          .sort((a, b) => a.unit.start - b.unit.start)
+          .slice(0, BODY_LINES)
+      : [];
+  const shownBody = body.filter((u) => !picked.includes(u));
+  let leadQuote = formatQuote(lead, leadBudget);
+  for (const unit of shownBody) {
+    const next = formatQuote(unit, leadBudget);
+    if (leadQuote.length + next.length + 1 > leadBudget) break;
+    leadQuote += ` ${next}`;
+    lead.unit.end = Math.max(lead.unit.end, unit.unit.end);
+  }
+  const lines = [`${kind === 'where' ? `${placeOf(leadSource, lead)} ` : ''}${leadQuote} [${lead.sourceIndex + 1}]`];
+  const supporting = picked.slice(1);
+  const groups = groupBySource(supporting);
+  const perQuote = supporting.length > 0 ? Math.floor((resolved.maxAnswerChars - Math.min(leadQuote.length, leadBudget)) / supporting.length) : 0;
+  for (const group of groups) {
+    const quotes = group.units.map((u) => formatQuote(u, Math.max(40, perQuote)));
+    lines.push(`- ${joinQuotes(group.units, quotes)} [${group.sourceIndex + 1}]`);
+  }
+  const bySource = new Map<number, ScoredUnit[]>();
+  for (const unit of picked) bySource.set(unit.sourceIndex, [...(bySource.get(unit.sourceIndex) ?? []), unit]);
+  const citedSources = [...bySource].map(([index, quoted]) => {
+    const source = sources[index]!;
+    return toCitedSource(index + 1, source, quoteSpans(source, quoted.sort((a, b) => a.unit.start - b.unit.start)));
   });
-  const citedSources = groups.map((group) => {
-    const source = sources[group.sourceIndex]!;
-    return toCitedSource(group.sourceIndex + 1, source, quoteSpans(source, group.units));
-  });
-  return { lines: lines.length > 1 ? lines.map((l) => `- ${l}`) : lines, citedSources };
+  return { lines, citedSources, kind, coverage: lead.coverage };
 }
 
 /**

@@ -3,14 +3,14 @@ import { integerIn, parseOptions, z } from '@rag/core';
 /** Most sentences or lines quoted in one extractive answer. */
 export const DEFAULT_MAX_QUOTES = 3;
 /** Budget of the whole answer in characters (a single long quote is shortened to fit). */
-export const DEFAULT_MAX_ANSWER_CHARS = 600;
+export const DEFAULT_MAX_ANSWER_CHARS = 500;
 /** A unit is quoted only when it scores at least this share of the best unit's score. */
 export const DEFAULT_MIN_RELATIVE_SCORE = 0.35;
 
 export interface ExtractiveOptions {
   /** Most sentences or lines quoted. Integer in [1, 20]. Default {@link DEFAULT_MAX_QUOTES} (3). */
   maxQuotes?: number;
-  /** Longest answer in characters. Integer in [40, 20,000]. Default {@link DEFAULT_MAX_ANSWER_CHARS} (600). */
+  /** Longest answer in characters. Integer in [40, 20,000]. Default {@link DEFAULT_MAX_ANSWER_CHARS} (500). */
   maxAnswerChars?: number;
   /**
    * Quote a unit only when its score is at least this share of the best one, in (0, 1]:

@@ -1,4 +1,6 @@
 import { definedNames, tokenize, tokenizeQuery } from '@rag/text';
+import type { AnswerKind } from '../answer-kind.js';
+import { carriesKind } from './evidence.js';
 import type { TextUnit } from './units.js';
 
 /** A unit of one source with what scoring needs. */
@@ -13,6 +15,12 @@ export interface ScoredUnit {
   score: number;
   /** How many distinct query terms the unit contains. */
   matched: number;
+  /** Share of the question's idf-weighted terms the unit contains, in [0, 1]. */
+  coverage: number;
+  /** The unit comes from documentation, not from a code file. */
+  fromDocs: boolean;
+  /** Terms of the unit's source's symbol and path: where it stands, counted for coverage only. */
+  placeTerms: ReadonlySet<string>;
 }
 
 export interface ScoringStatistics {
@@ -30,6 +38,17 @@ const RANK_DECAY = 0.3;
  * attribute or parameter asked about) is likely the answer rather than a mere use of it.
  */
 const DEFINITION_BOOST = 1.2;
+/**
+ * A unit that carries the kind of fact the question asks for (the assignment for a default,
+ * the `raise` for an error, …; see `carriesKind`) is what the answer should lead with.
+ */
+const KIND_BOOST = 1.5;
+/**
+ * Coverage weighs terms by idf over the retrieved units, but never below this: among two or
+ * three short sources a word they all share ("port", "server") would otherwise weigh nothing
+ * and the question would seem to be about its one missing filler word.
+ */
+export const COVERAGE_IDF_FLOOR = 1;
 export function collectStatistics(units: readonly { terms: Set<string> }[]): ScoringStatistics {
   const documentFrequency = new Map<string, number>();
   for (const unit of units) for (const term of unit.terms) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
@@ -55,21 +74,33 @@ export function queryTerms(question: string): { term: string; weight: number }[]
  * Scores `units` for the question, in place: the idf-weighted query terms each unit
  * contains, damped for long units and later-ranked sources, raised for definition lines.
  */
-export function scoreUnits(units: ScoredUnit[], query: readonly { term: string; weight: number }[], stats: ScoringStatistics): void {
+export function scoreUnits(units: ScoredUnit[], query: readonly { term: string; weight: number }[], stats: ScoringStatistics, kind: AnswerKind = 'explain'): void {
   const idf = new Map(query.map((q) => [q.term, inverseFrequency(stats, q.term)]));
   const asked = new Set(query.map((q) => q.term));
+  const coverageWeight = new Map(query.map((q) => [q.term, q.weight * Math.max(COVERAGE_IDF_FLOOR, idf.get(q.term)!)]));
+  let total = 0;
+  for (const { term } of query) total += coverageWeight.get(term)!;
   for (const scored of units) {
     let sum = 0;
     let matched = 0;
+    let covered = 0;
     for (const { term, weight } of query) {
-      if (!scored.terms.has(term)) continue;
+      if (!scored.terms.has(term)) {
+        if (scored.placeTerms.has(term)) covered += coverageWeight.get(term)!;
+        continue;
+      }
       sum += weight * idf.get(term)!;
+      covered += coverageWeight.get(term)!;
       matched++;
     }
     const lengthDamping = 1 / (1 + Math.max(0, scored.length - LENGTH_PIVOT) / (2 * LENGTH_PIVOT));
     const rankDamping = 1 / (1 + RANK_DECAY * scored.sourceIndex);
-    const boost = matched > 0 && scored.unit.kind === 'code' && definedNames(scored.unit.display).some((n) => asked.has(n)) ? DEFINITION_BOOST : 1;
-    scored.score = sum * lengthDamping * rankDamping * boost;
+    const defines = matched > 0 && scored.unit.kind === 'code' && definedNames(scored.unit.display).some((n) => asked.has(n));
+    const carries = matched > 0 && carriesKind(scored.unit, kind, scored.fromDocs);
+    scored.score = sum * lengthDamping * rankDamping * (defines ? DEFINITION_BOOST : 1) * (carries ? KIND_BOOST : 1);
     scored.matched = matched;
+    // A line of `Llama.forward` answers a question about "Llama's forward method" without
+    // repeating the class name: the place counts for coverage, not for the score.
+    scored.coverage = total > 0 ? covered / total : 0;
   }
 }

@@ -11,6 +11,8 @@ export interface TextUnit {
   note?: string;
   /** Counted for matching but not shown: a table row's column headers. */
   context?: string;
+  /** A list item of prose (its marker is not shown). */
+  item?: true;
   start: number;
   end: number;
 }
@@ -160,8 +162,12 @@ function proseUnits(source: string, start: number, end: number, out: TextUnit[])
   pieces.push([pieceStart, end]);
   for (const [a, b] of pieces) {
     const [s, e] = trimmedRange(source, a, b);
-    const display = collapse(source.slice(s, e).replace(LIST_ITEM, '').replace(/``([^`]+)``/g, '`$1`'));
-    if (/[\p{L}\p{N}]/u.test(display)) out.push({ kind: 'prose', display, start: s, end: e });
+    const raw = source.slice(s, e);
+    const display = collapse(raw.replace(LIST_ITEM, '').replace(/``([^`]+)``/g, '`$1`'));
+    if (!/[\p{L}\p{N}]/u.test(display)) continue;
+    const unit: TextUnit = { kind: 'prose', display, start: s, end: e };
+    if (LIST_ITEM.test(raw)) unit.item = true;
+    out.push(unit);
   }
 }
 

@@ -1,0 +1,47 @@
+/**
+ * Key facts of a reference answer: what an answer must contain to be of use without
+ * opening the source. Inline code, quoted strings, flags, paths, identifiers (snake_case,
+ * dotted, camelCase, PascalCase with an inner capital, UPPER_CASE) and numbers, lower-cased;
+ * prose words are not facts ("The default is 16" has one fact, `16`).
+ */
+export function keyFacts(reference: string): string[] {
+  const facts = new Set<string>();
+  const add = (fact: string): void => {
+    const normal = fact.trim().replace(/[.,;:]+$/, '').toLowerCase();
+    if (normal.length > 0) facts.add(normal);
+  };
+  for (const m of reference.matchAll(/`([^`\n]+)`/g)) add(m[1]!);
+  let rest = reference.replace(/`[^`\n]+`/g, ' ');
+  for (const m of rest.matchAll(/"([^"\n]{2,60})"|'([^'\n]{2,60})'/g)) add((m[1] ?? m[2])!);
+  rest = rest.replace(/"[^"\n]{2,60}"|'[^'\n]{2,60}'/g, ' ');
+  for (const m of rest.matchAll(/(?<![\w-])--?[A-Za-z][\w-]*/g)) add(m[0]);
+  rest = rest.replace(/(?<![\w-])--?[A-Za-z][\w-]*/g, ' ');
+  for (const m of rest.matchAll(/[\w.~-]*\/[\w./-]+/g)) if (/[A-Za-z]/.test(m[0])) add(m[0]);
+  rest = rest.replace(/[\w.~-]*\/[\w./-]+/g, ' ');
+  const identifier =
+    /\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\b|\b[A-Za-z0-9]*_[A-Za-z0-9_]+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b|\b[A-Z][A-Z0-9]{2,}\b/g;
+  for (const m of rest.matchAll(identifier)) add(m[0]);
+  for (const m of rest.matchAll(/(?<![\w.])\d+(?:\.\d+)*(?:e-?\d+)?(?!\w)/gi)) add(m[0]);
+  return [...facts];
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** How many of `facts` (from `keyFacts`) `text` contains; a number counts only standing alone (16 is not in 160). */
+export function countFacts(text: string, facts: readonly string[]): number {
+  const lowered = text.toLowerCase();
+  let found = 0;
+  for (const fact of facts) {
+    if (/^[\d.e-]+$/.test(fact)) {
+      if (new RegExp(`(?<![\\d.])${escapeRegExp(fact)}(?!\\d|\\.\\d)`).test(lowered)) found++;
+    } else if (lowered.includes(fact)) found++;
+  }
+  return found;
+}
+
+/** Whether `text` states the fact: it holds at least half of the reference's key facts (false when there are none). */
+export function statesFacts(text: string, facts: readonly string[]): boolean {
+  return facts.length > 0 && countFacts(text, facts) * 2 >= facts.length;
+}

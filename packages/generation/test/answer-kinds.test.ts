@@ -1,0 +1,104 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { answerKindInstruction, detectAnswerKind } from '../src/index.js';
+import { answerExtractively, NOT_FOUND_ANSWER } from '../src/internals.js';
+import { source } from './helpers/sources.js';
+
+// The project's own mini corpus (datasets/mini): whole files as the retrieved sources, in the
+// order a retriever would plausibly return them (the right one is not always first).
+const CORPUS = join(import.meta.dirname, '..', '..', '..', 'datasets', 'mini', 'corpus');
+const file = (path: string) => source(readFileSync(join(CORPUS, path), 'utf8'), { file_path: path });
+const defaults = file('tinyserve/defaults.py');
+const routing = file('tinyserve/routing.py');
+const app = file('tinyserve/app.py');
+const readme = file('README.md');
+const guide = file('docs/guide.md');
+const deployment = file('docs/deployment.rst');
+
+/** The answer's leading line (the direct answer) and the file its citation points at. */
+function lead(question: string, sources: ReturnType<typeof file>[]) {
+  const answer = answerExtractively(question, sources);
+  const first = answer.lines[0]!;
+  const n = Number(/\[(\d+)\]$/.exec(first)?.[1] ?? 0);
+  return { first, cited: sources[n - 1]?.file_path, kind: answer.kind, answer };
+}
+
+describe('answer kinds read from the question', () => {
+  it.each([
+    ['What is the default port?', 'default'],
+    ['Which exception is raised when no route matches?', 'error'],
+    ['Where is the router implemented?', 'where'],
+    ['How do I install tinyserve?', 'how'],
+    ['Is Windows supported in production?', 'yesno'],
+    ['Which Python versions are supported?', 'list'],
+    ['How many worker threads serve requests?', 'value'],
+    ['Why does the last middleware run first?', 'explain'],
+  ] as const)('%s → %s', (question, kind) => {
+    expect(detectAnswerKind(question)).toBe(kind);
+    expect(answerKindInstruction(kind) === '').toBe(kind === 'explain');
+  });
+});
+
+describe('the extractive answer leads with the fact the question asks for', () => {
+  it('a default: the assignment, not the sentence around it', () => {
+    // The guide's table row says 8421 too; the constant with its comment is the definition.
+    const { first, cited } = lead('What TCP port does the development server use by default?', [guide, defaults, app]);
+    expect(first).toContain('DEFAULT_PORT = 8421');
+    expect(cited).toBe('tinyserve/defaults.py');
+  });
+
+  it('an error: the raise with its condition', () => {
+    const { first, cited } = lead('Which exception is raised when a path matches no route?', [routing, guide, app]);
+    expect(first).toMatch(/LookupError/);
+    expect(cited).toBe('tinyserve/routing.py');
+  });
+
+  it('a place: file, line and symbol first', () => {
+    const { first, cited } = lead('Where is the Router class defined?', [app, routing]);
+    expect(first).toMatch(/^In `tinyserve\/routing\.py:\d+`/);
+    expect(first).toContain('class Router');
+    expect(cited).toBe('tinyserve/routing.py');
+  });
+
+  it('how to: the command to run', () => {
+    const { first, cited } = lead('How do I install tinyserve?', [guide, readme]);
+    expect(first).toContain('pip install tinyserve==0.3.1');
+    expect(cited).toBe('docs/guide.md');
+  });
+
+  it('yes or no: the sentence with the condition', () => {
+    const { first, cited } = lead('Is Windows supported for production use?', [readme, deployment]);
+    expect(first).toContain('not for production use');
+    expect(cited).toBe('README.md');
+  });
+
+  it('a list: what a sentence ending in a colon introduces comes with it', () => {
+    // "Every setting has … that overrides it:" leads, followed by the table rows it introduces
+    // (those the answer quotes separately are not repeated in the lead).
+    const { first, answer } = lead('Which settings have an environment variable that overrides them?', [guide, defaults]);
+    expect(first).toMatch(/^Every setting has a default and an environment variable that overrides it: \S/);
+    const all = answer.lines.join('\n');
+    for (const variable of ['TINYSERVE_HOST', 'TINYSERVE_PORT', 'TINYSERVE_WORKERS']) expect(all).toContain(variable);
+  });
+
+  it('a value: the literal with its unit', () => {
+    const { first, cited } = lead('How many seconds may a handler run before the request gets 504?', [defaults, guide]);
+    expect(first).toContain('30');
+    expect(cited).toBe('tinyserve/defaults.py');
+  });
+});
+
+describe('questions the sources cannot answer', () => {
+  it.each([
+    'Which database driver does tinyserve use for PostgreSQL connections?',
+    'How do I configure TLS certificates for HTTPS?',
+    'Which template engine renders HTML pages?',
+  ])('%s → not found, with the closest sources named and no quote', (question) => {
+    const answer = answerExtractively(question, [readme, deployment, guide]);
+    expect(answer.lines).toHaveLength(1);
+    expect(answer.lines[0]!.startsWith(NOT_FOUND_ANSWER)).toBe(true);
+    expect(answer.lines[0]).toContain('[1] README.md');
+    expect(answer.citedSources.every((cited) => cited.quotes === undefined)).toBe(true);
+  });
+});
