@@ -64,6 +64,15 @@ describe('rag answer_dataset', () => {
     }
   });
 
+  it('summarises the run as JSON with --json', () => {
+    const searched = join(work, 'searched-json');
+    expect(rag(['search_dataset', '--dataset_path', MINI_QUESTIONS, '--k', '3', '--save_directory', searched, '--index_dir', indexDir, '--quiet']).status).toBe(0);
+    const answers = join(work, 'answers-json');
+    const result = rag(['answer_dataset', '--student_search_results_path', join(searched, 'questions.json'), '--save_directory', answers, '--index_dir', indexDir, '--json', '--quiet']);
+    expect(result.status, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ answered: 18, resumed: 0, generator: 'extractive', output_path: join(answers, 'questions.json') });
+  });
+
   it('reads only files of the index: a results file citing /etc/passwd is refused and nothing of it is printed', () => {
     const results = join(work, 'hostile.json');
     writeFileSync(results, JSON.stringify({ k: 1, search_results: [{ question_id: 'q1', question: 'who are the users?', retrieved_sources: [{ file_path: '/etc/passwd', first_character_index: 0, last_character_index: 200 }] }] }));

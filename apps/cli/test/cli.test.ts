@@ -60,18 +60,46 @@ describe('rag search', () => {
     expect(out.question).toBe('request body size limit');
     expect(out.retrieved_sources.length).toBeGreaterThan(0);
     expect(out.retrieved_sources.length).toBeLessThanOrEqual(3);
-    for (const source of out.retrieved_sources) {
-      expect(Object.keys(source)).toEqual(['file_path', 'first_character_index', 'last_character_index']);
+    for (const [i, source] of out.retrieved_sources.entries()) {
+      // The benchmark's three fields first, then where and what the hit is; no text unless --text.
+      expect(Object.keys(source)).toEqual(['file_path', 'first_character_index', 'last_character_index', 'start_line', 'end_line', 'symbol', 'kind', 'rank', 'score']);
+      expect(source.rank).toBe(i + 1);
+      expect(source.start_line).toBeGreaterThan(0);
+      expect(source.end_line).toBeGreaterThanOrEqual(source.start_line);
       expect(source.file_path.startsWith(`${MINI_CORPUS}/`)).toBe(true);
       expect(existsSync(join(REPO_ROOT, source.file_path))).toBe(true);
       expect(source.last_character_index - source.first_character_index).toBeLessThanOrEqual(2000);
     }
   });
 
-  it('prints path, line range, symbol and score for humans', () => {
+  it('gives each hit its text with --json --text, exactly the cited span', () => {
+    const result = rag(['search', '--query', 'request body size limit', '--k', '2', '--index_dir', indexDir, '--json', '--text']);
+    expect(result.status, result.stderr).toBe(0);
+    for (const source of JSON.parse(result.stdout).retrieved_sources) {
+      const file = Array.from(readFileSync(join(REPO_ROOT, source.file_path), 'utf8'));
+      expect(source.text).toBe(file.slice(source.first_character_index, source.last_character_index).join(''));
+    }
+  });
+
+  it('prints path, line range, symbol and score for humans, with the matching lines numbered as in the file', () => {
     const result = rag(['search', '--query', 'request body size limit', '--k', '2', '--index_dir', indexDir]);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^ 1\. datasets\/mini\/corpus\/\S+:\d+-\d+ .*score \d+\.\d{3}/m);
+    // ripgrep's layout: `NUMBER:` for a line that matches, `NUMBER-` for context; never colour when piped.
+    const first = /^ 1\. (\S+):(\d+)-\d+/m.exec(result.stdout)!;
+    const match = /^\s+(\d+): (.*)$/m.exec(result.stdout)!;
+    const lines = readFileSync(join(REPO_ROOT, first[1]!), 'utf8').split('\n');
+    expect(lines[Number(match[1]) - 1]!.trimStart()).toBe(match[2]!.trimStart());
+    expect(result.stdout).not.toContain('\u001b[');
+  });
+
+  it('summarises search_dataset as JSON with --json', () => {
+    const out = join(work, 'sd-json');
+    const result = rag(['search_dataset', '--dataset_path', join(REPO_ROOT, 'datasets/mini/questions.json'), '--save_directory', out, '--index_dir', indexDir, '--json', '--quiet']);
+    expect(result.status, result.stderr).toBe(0);
+    const summary = JSON.parse(result.stdout);
+    expect(summary).toMatchObject({ questions: 18, k: 10, retriever: 'bm25', output_path: join(out, 'questions.json') });
+    expect(existsSync(summary.output_path)).toBe(true);
   });
 
   it('writes paths relative to the directory it was started from', () => {

@@ -45,6 +45,35 @@ it('`rag serve` listens on loopback, answers /search, and stops on SIGTERM', asy
   }
 });
 
+it('`rag serve --log` writes one JSON log line per request to stderr, nothing to stdout', async () => {
+  const child = spawn(process.execPath, [CLI, 'serve', '--index_dir', indexDir, '--port', '0', '--log', '--generator', 'extractive'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (data: Buffer) => (stdout += data.toString()));
+  child.stderr!.on('data', (data: Buffer) => (stderr += data.toString()));
+  try {
+    const url = await listeningUrl(child);
+    const response = await fetch(`${url}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'default port', k: 1 }) });
+    expect(response.status).toBe(200);
+    await response.text();
+    const parse = () =>
+      stderr
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { req?: { url?: string }; res?: { statusCode?: number } });
+    // The completion line is written when the response finishes; wait for it (bounded by the test timeout).
+    while (!parse().some((entry) => entry.res?.statusCode === 200)) await new Promise((resolve) => setTimeout(resolve, 20));
+    const logged = parse();
+    expect(logged.some((entry) => entry.req?.url === '/search')).toBe(true);
+    expect(logged.some((entry) => entry.res?.statusCode === 200)).toBe(true);
+    expect(stdout).toBe('');
+  } finally {
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }
+});
+
 describe('`rag serve` opens every built-in retriever’s index', () => {
   for (const retriever of ['embedding', 'hybrid']) {
     it(`serves a ${retriever} index and searches it with that retriever`, async () => {

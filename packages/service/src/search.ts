@@ -39,6 +39,8 @@ export async function openSearchSession(indexDir: string, options: SearchSession
 export interface RankedSource extends Source {
   /** The file's path inside the corpus (as the manifest records it). */
   fileInCorpus: string;
+  /** The chunk's id in the session (`session.chunks[chunkId]`, for its text). */
+  chunkId: number;
   rank: number;
   score: number;
   start_line: number;
@@ -55,6 +57,7 @@ export async function searchSources(session: SearchSession, query: string, k: nu
     return {
       file_path: session.outputPath(chunk.file_path),
       fileInCorpus: chunk.file_path,
+      chunkId: hit.chunkId,
       first_character_index: chunk.first_character_index,
       last_character_index: chunk.last_character_index,
       rank: i + 1,

@@ -20,3 +20,4 @@ export { DEFAULT_ABBREVIATIONS } from './word-lists/abbreviations.js';
 export { foldDerivation, stemWord } from './stem.js';
 export { hasInnerSeparator, identifierTerm, isIdentifierSpelling } from './identifiers.js';
 export { definedNames, definesName, explainsName } from './definitions.js';
+export { markTerms, matchLines, type MatchedLine, type MatchLinesOptions } from './match-lines.js';

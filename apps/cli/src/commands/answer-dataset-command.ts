@@ -2,7 +2,7 @@ import { basename, join } from 'node:path';
 import { parseSearchResults } from '@rag/core';
 import { answerDatasetToFile, checkpointPathFor } from '@rag/generation';
 import { createIndexedSpanReader } from '@rag/service';
-import { assertNotInput, INDEX_DIR_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
+import { assertNotInput, INDEX_DIR_FLAG, JSON_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { GENERATOR_FLAGS, openGenerator } from '../generators.js';
 import { indexDirFrom, invocationDir, resolveUserPath } from '../paths.js';
 import { createProgress } from '../progress.js';
@@ -18,6 +18,7 @@ export const answerDatasetCommand: Command = {
     { name: 'k', type: 'integer', metavar: 'N', min: 1, max: 1000, description: 'Answer from at most the first k sources', defaultLabel: "the results file's k" },
     ...GENERATOR_FLAGS,
     INDEX_DIR_FLAG,
+    JSON_FLAG,
     QUIET_FLAG,
     VERBOSE_FLAG,
   ],
@@ -47,6 +48,17 @@ export const answerDatasetCommand: Command = {
       });
       progress.done();
       if (result.resumed > 0) writeErr(`resumed ${result.resumed} answers from ${checkpointPathFor(outPath)}`, quiet);
+      if (flags.json) {
+        const seconds = result.elapsedMs / 1000;
+        writeOut(
+          JSON.stringify(
+            { results_path: resultsPath, output_path: outPath, answered: result.answered, resumed: result.resumed, generator: generator.name, seconds, tokens_per_second: tokensPerSecond },
+            null,
+            2,
+          ),
+        );
+        return;
+      }
       writeOut(
         `Answered ${result.answered} questions with ${generator.name} in ${(result.elapsedMs / 1000).toFixed(2)}s (${tokensPerSecond.toFixed(0)} tokens/s) → ${outPath}`,
       );

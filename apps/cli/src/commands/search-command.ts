@@ -1,4 +1,5 @@
-import { findStaleFiles, searchSources, toMinimalSource } from '@rag/service';
+import { findStaleFiles, searchSources, type RankedSource } from '@rag/service';
+import { markTerms, matchLines } from '@rag/text';
 import { INDEX_DIR_FLAG, JSON_FLAG, QUIET_FLAG, readQuery, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { openSessionFromFlags } from '../session.js';
 import { describeStale } from '../stale.js';
@@ -10,6 +11,28 @@ export const MAX_K = 1000;
 export const K_FLAG = { name: 'k', type: 'integer', metavar: 'N', min: 1, max: MAX_K, description: 'Number of sources to return', defaultLabel: String(DEFAULT_K) } as const;
 export const RETRIEVER_FLAG = { name: 'retriever', type: 'string', metavar: 'NAME', description: 'Retriever to use', defaultLabel: 'the one the index was built with' } as const;
 
+/** A hit in `--json` output: the benchmark's three fields first, then where and what it is. */
+function jsonHit(s: RankedSource, text: string | undefined): Record<string, unknown> {
+  const hit: Record<string, unknown> = {
+    file_path: s.file_path,
+    first_character_index: s.first_character_index,
+    last_character_index: s.last_character_index,
+    start_line: s.start_line,
+    end_line: s.end_line,
+    symbol: s.symbol,
+    kind: s.kind,
+    rank: s.rank,
+    score: s.score,
+  };
+  if (text !== undefined) hit.text = text;
+  return hit;
+}
+
+/** Colour on a terminal unless NO_COLOR is set (https://no-color.org). */
+function useColour(): boolean {
+  return process.stdout.isTTY === true && !process.env.NO_COLOR;
+}
+
 export const searchCommand: Command = {
   name: 'search',
   summary: 'Find the spans of the indexed corpus that best match a question.',
@@ -20,10 +43,11 @@ export const searchCommand: Command = {
     RETRIEVER_FLAG,
     EMBEDDING_MODEL_FLAG,
     JSON_FLAG,
+    { name: 'text', type: 'boolean', description: "With --json, also give each hit's text" },
     QUIET_FLAG,
     VERBOSE_FLAG,
   ],
-  examples: ['rag search --query "How do I set the maximum batch size?" --k 5', 'rag search --query "parse_config" --json'],
+  examples: ['rag search --query "How do I set the maximum batch size?" --k 5', 'rag search --query "parse_config" --json', 'rag search --query "parse_config" --json --text'],
   async run(flags) {
     const query = readQuery(flags);
     const k = (flags.k as number | undefined) ?? DEFAULT_K;
@@ -33,19 +57,28 @@ export const searchCommand: Command = {
     const warning = describeStale([...stale]);
     if (warning) writeErr(warning, flags.quiet === true);
     if (flags.json) {
-      writeOut(JSON.stringify({ question: query, retrieved_sources: sources.map(toMinimalSource) }, null, 2));
+      const withText = flags.text === true;
+      writeOut(JSON.stringify({ question: query, retrieved_sources: sources.map((s) => jsonHit(s, withText ? session.chunks[s.chunkId]!.text : undefined)) }, null, 2));
       return;
     }
     if (sources.length === 0) {
       writeOut(`No matches for "${query}" (retriever ${session.retriever.name}).`);
       return;
     }
-    const lines = sources.map((s) => {
+    const mark = useColour() ? (word: string) => `\u001b[1;33m${word}\u001b[0m` : undefined;
+    const blocks = sources.map((s) => {
       const where = `${s.file_path}:${s.start_line}-${s.end_line}`;
       const what = s.symbol ? `  ${s.kind} ${s.symbol}` : `  ${s.kind}`;
       const changed = stale.has(s.file_path) ? '  (changed since indexing)' : '';
-      return `${String(s.rank).padStart(2)}. ${where}${what}  [chars ${s.first_character_index}-${s.last_character_index}]  score ${s.score.toFixed(3)}${changed}`;
+      const header = `${String(s.rank).padStart(2)}. ${where}${what}  [chars ${s.first_character_index}-${s.last_character_index}]  score ${s.score.toFixed(3)}${changed}`;
+      // The lines around the best match, numbered as in the file, as ripgrep shows them.
+      const shown = matchLines(session.chunks[s.chunkId]!.text, query).map(({ line, text, matches }) => {
+        const number = String(s.start_line + line).padStart(6);
+        const shownText = mark ? markTerms(text, query, mark) : text;
+        return `${number}${matches ? ':' : '-'}${shownText ? ` ${shownText}` : ''}`;
+      });
+      return [header, ...shown].join('\n');
     });
-    writeOut(lines.join('\n'));
+    writeOut(blocks.join('\n'));
   },
 };

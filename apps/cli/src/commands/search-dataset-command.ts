@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parseDataset, RagError, writeFileAtomic } from '@rag/core';
-import { assertNotInput, INDEX_DIR_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
+import { assertNotInput, INDEX_DIR_FLAG, JSON_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { findStaleFiles, searchSources, toMinimalSource } from '@rag/service';
 import { resolveUserPath } from '../paths.js';
 import { createProgress } from '../progress.js';
@@ -30,6 +30,7 @@ export const searchDatasetCommand: Command = {
     INDEX_DIR_FLAG,
     RETRIEVER_FLAG,
     EMBEDDING_MODEL_FLAG,
+    JSON_FLAG,
     QUIET_FLAG,
     VERBOSE_FLAG,
   ],
@@ -59,6 +60,11 @@ export const searchDatasetCommand: Command = {
     const warning = describeStale(await findStaleFiles(session, cited));
     if (warning) writeErr(warning, quiet);
     await writeFileAtomic(outPath, `${JSON.stringify({ search_results: results, k }, null, 2)}\n`);
+    if (flags.json) {
+      const questionsPerSecond = seconds > 0 ? total / seconds : null;
+      writeOut(JSON.stringify({ dataset_path: datasetPath, output_path: outPath, questions: total, k, retriever: session.retriever.name, seconds, questions_per_second: questionsPerSecond }, null, 2));
+      return;
+    }
     writeOut(`Searched ${total} questions with ${session.retriever.name} (k=${k}) in ${seconds.toFixed(2)}s → ${outPath}`);
   },
 };

@@ -35,7 +35,8 @@ function send(statusCode: number, body: ErrorBody): ErrorBody & { statusCode: nu
 export async function buildApp(service: RagService, options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     bodyLimit: options.bodyLimit,
-    logger: options.logRequests ? { level: 'info' } : false,
+    // Request logs go to stderr: stdout stays free for whatever the process is piped into.
+    logger: options.logRequests ? { level: 'info', stream: process.stderr } : false,
     // Open event streams and keep-alive sockets must not hold `close()` up.
     forceCloseConnections: true,
     // Unknown fields are errors, not silently dropped, so a typo (`kk`) is reported; and
