@@ -96,12 +96,48 @@ describe('the web page in Chromium', () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it('shows a server error in the status line', async () => {
-    // The Answer button is not a submit button, so the form's own max=100 check does not stop it.
-    await page.fill('#k', '500');
+  it('refuses a k outside 1..100 in the page instead of quietly using 5', async () => {
+    // The Answer button is not a submit button, so the form's own min/max check (which stops
+    // the Search button) does not apply: the page checks k itself and sends nothing.
     await page.fill('#query', 'router');
-    await page.click('#answer-button');
-    await expect.poll(() => page.textContent('#status')).toMatch(/k must be <= 100/);
-    expect(await page.getAttribute('#status', 'class')).toMatch(/error/);
+    for (const [k, button] of [
+      ['0', '#answer-button'],
+      ['500', '#answer-button'],
+      ['', '#answer-button'],
+    ] as const) {
+      await page.fill('#k', k);
+      await page.evaluate(`document.getElementById('status').textContent = ''`);
+      await page.click(button);
+      await expect.poll(() => page.textContent('#status')).toMatch(new RegExp(`k must be a whole number from 1 to 100 \\(got "${k}"\\)`));
+      expect(await page.getAttribute('#status', 'class')).toMatch(/error/);
+    }
+    await page.fill('#k', '5');
+  });
+
+  it('shows a server error, message and hint, in the status line', async () => {
+    await page.route('**/answer', (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ code: 'BUSY', message: 'Too many answers are being generated.', hint: 'Retry in a moment.' }) }),
+    );
+    try {
+      await page.fill('#k', '5');
+      await page.fill('#query', 'router');
+      await page.click('#answer-button');
+      await expect.poll(() => page.textContent('#status')).toBe('Too many answers are being generated. — Retry in a moment.');
+      expect(await page.getAttribute('#status', 'class')).toMatch(/error/);
+    } finally {
+      await page.unroute('**/answer');
+    }
+  });
+
+  it('links each result path to its exact span', async () => {
+    await page.fill('#query', PORT_QUESTION);
+    await page.click('#search-button');
+    await page.waitForSelector('#results .result[data-loaded="true"]');
+    const href = await page.locator('#source-1 a.path').getAttribute('href');
+    const response = await page.request.get(new URL(href!, server.url).toString());
+    expect(response.status()).toBe(200);
+    const span = (await response.json()) as { file_path: string; text: string };
+    expect(span.file_path).toBe('datasets/mini/corpus/tinyserve/defaults.py');
+    expect(span.text).toContain('DEFAULT_PORT = 8421');
   });
 });

@@ -131,16 +131,16 @@ export const PAGE_SCRIPT = String.raw`'use strict';
     item.id = 'source-' + hit.rank;
     item.dataset.rank = String(hit.rank);
     var where = hit.file_path + ':' + hit.lines.start + (hit.lines.end > hit.lines.start ? '-' + hit.lines.end : '');
+    var url = '/sources?file_path=' + encodeURIComponent(hit.file_path) + '&start=' + hit.first_character_index + '&end=' + hit.last_character_index;
     item.innerHTML =
       '<div class="result-head">' +
       '<span class="rank">[' + hit.rank + ']</span> ' +
-      '<span class="path">' + escapeHtml(where) + '</span>' +
+      '<a class="path" href="' + escapeHtml(url) + '" title="The exact span, as the /sources API returns it">' + escapeHtml(where) + '</a>' +
       (hit.symbol ? ' <span class="symbol">' + escapeHtml(hit.symbol) + '</span>' : '') +
       ' <span class="kind muted">' + escapeHtml(hit.kind) + '</span>' +
       ' <span class="score muted">score ' + hit.score.toFixed(2) + '</span>' +
       (hit.stale ? ' <span class="stale" title="The file changed since it was indexed">changed on disk</span>' : '') +
       '</div><pre class="code"><code>Loading…</code></pre>';
-    var url = '/sources?file_path=' + encodeURIComponent(hit.file_path) + '&start=' + hit.first_character_index + '&end=' + hit.last_character_index;
     item.ready = fetch(url).then(function (response) {
       return response.json().then(function (body) {
         var code = item.querySelector('code');
@@ -218,14 +218,27 @@ export const PAGE_SCRIPT = String.raw`'use strict';
     return current.signal;
   }
 
+  /** The k the form asks for, or null (after saying why) when it is not a whole number in 1..100. */
+  function chosenK() {
+    var k = Number(kInput.value);
+    if (kInput.value === '' || !Number.isInteger(k) || k < 1 || k > 100) {
+      setStatus('k must be a whole number from 1 to 100 (got "' + kInput.value + '").', true);
+      kInput.focus();
+      return null;
+    }
+    return k;
+  }
+
   async function search(query) {
+    var k = chosenK();
+    if (k === null) return;
     var signal = cancelCurrent();
     answerSection.hidden = true;
     setStatus('Searching…');
     var response = await fetch('/search', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: query, k: Number(kInput.value) || 5 }),
+      body: JSON.stringify({ query: query, k: k }),
       signal: signal,
     });
     var body = await response.json();
@@ -259,6 +272,8 @@ export const PAGE_SCRIPT = String.raw`'use strict';
   }
 
   async function answer(query) {
+    var k = chosenK();
+    if (k === null) return;
     var signal = cancelCurrent();
     var streamed = '';
     var tokens = 0;
@@ -270,7 +285,7 @@ export const PAGE_SCRIPT = String.raw`'use strict';
     var response = await fetch('/answer', {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify({ query: query, k: Number(kInput.value) || 5, stream: true }),
+      body: JSON.stringify({ query: query, k: k, stream: true }),
       signal: signal,
     });
     if (!response.ok) {
