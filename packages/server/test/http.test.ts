@@ -1,3 +1,4 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -166,6 +167,18 @@ describe('GET /openapi.json', () => {
     expect(search.requestBody.content['application/json'].schema.properties.k.maximum).toBe(MAX_K);
     expect(body.paths['/sources'].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['end', 'file_path', 'start']);
     expect(body.paths['/answer'].post.description).toMatch(/text\/event-stream/);
+  });
+
+  it('is a valid OpenAPI document, with named operations and shared schemas in components', async () => {
+    const { body } = await getJson(`${server.url}/openapi.json`);
+    // A real validator (schema of OpenAPI 3.0 plus reference resolution), on a copy: it resolves in place.
+    await expect(SwaggerParser.validate(structuredClone(body))).resolves.toBeDefined();
+    const operations = Object.values(body.paths as Record<string, Record<string, { operationId?: string }>>).flatMap((methods) => Object.values(methods));
+    expect(operations.map((operation) => operation.operationId).sort()).toEqual(['answer', 'health', 'indexStats', 'mcp', 'readSpan', 'search']);
+    // Client generators name types after these instead of inventing Body1, InlineResponse200…
+    expect(Object.keys(body.components.schemas).sort()).toEqual(['CitedSource', 'Error', 'Hit', 'LineRange', 'SearchResult', 'Source']);
+    expect(JSON.stringify(body.paths)).toContain('#/components/schemas/Hit');
+    expect(JSON.stringify(body.paths)).not.toMatch(/def-\d/);
   });
 });
 

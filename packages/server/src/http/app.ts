@@ -1,4 +1,5 @@
 import swagger from '@fastify/swagger';
+import { SHARED_SCHEMAS } from './schemas.js';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { classifyError, type ErrorBody } from '../errors.js';
 import { isLoopbackHost } from '../options.js';
@@ -79,7 +80,10 @@ export async function buildApp(service: RagService, options: AppOptions): Promis
     reply.code(404).send(send(404, { code: 'NOT_FOUND', message: `No route ${request.method} ${request.url.split('?')[0]}.`, hint: 'GET /openapi.json lists the routes.' })),
   );
 
+  // Shared schemas first: routes refer to them by `$id`, and OpenAPI lists them by that name.
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   await app.register(swagger, {
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     openapi: {
       openapi: '3.0.3',
       info: {

@@ -10,29 +10,39 @@ const k = { type: 'integer', minimum: 1, maximum: MAX_K } as const;
 const name = { type: 'string', minLength: 1, maxLength: 200 } as const;
 const offset = { type: 'integer', minimum: 0, description: 'Unicode code-point offset into the file.' } as const;
 
+/** A reference to a shared schema (registered with `addSchema`, listed in OpenAPI `components`). */
+const ref = (id: string) => ({ $ref: `${id}#` }) as const;
+
 const lines = {
+  $id: 'LineRange',
   type: 'object',
   required: ['start', 'end'],
   properties: { start: { type: 'integer', description: '1-based first line' }, end: { type: 'integer', description: '1-based last line (inclusive)' } },
 } as const;
 
+const sourceProperties = {
+  file_path: { type: 'string' },
+  first_character_index: { type: 'integer', description: 'Code-point offset of the first character (inclusive).' },
+  last_character_index: { type: 'integer', description: 'Code-point offset one past the last character (exclusive).' },
+} as const;
+
 const source = {
+  $id: 'Source',
+  description: "A span of a file, in the benchmark's format.",
   type: 'object',
   required: ['file_path', 'first_character_index', 'last_character_index'],
-  properties: {
-    file_path: { type: 'string' },
-    first_character_index: { type: 'integer', description: 'Code-point offset of the first character (inclusive).' },
-    last_character_index: { type: 'integer', description: 'Code-point offset one past the last character (exclusive).' },
-  },
+  properties: sourceProperties,
 } as const;
 
 const hit = {
+  $id: 'Hit',
+  description: 'A search hit: the span, where it is, what it is and its score.',
   type: 'object',
   required: ['rank', 'file_path', 'first_character_index', 'last_character_index', 'lines', 'symbol', 'kind', 'score', 'stale'],
   properties: {
     rank: { type: 'integer' },
-    ...source.properties,
-    lines,
+    ...sourceProperties,
+    lines: ref('LineRange'),
     symbol: { type: 'string', description: "Qualified symbol or heading path; '' if none." },
     kind: { type: 'string' },
     score: { type: 'number' },
@@ -40,7 +50,9 @@ const hit = {
   },
 } as const;
 
-export const errorResponse = {
+const errorBody = {
+  $id: 'Error',
+  description: 'Every error response: a stable code, what went wrong and how to fix it.',
   type: 'object',
   required: ['statusCode', 'code', 'message'],
   properties: {
@@ -52,18 +64,22 @@ export const errorResponse = {
   },
 } as const;
 
+export const errorResponse = ref('Error');
+
 const searchResult = {
+  $id: 'SearchResult',
   type: 'object',
   required: ['question', 'retriever', 'retrieved_sources', 'hits'],
   properties: {
     question: { type: 'string' },
     retriever: { type: 'string' },
-    retrieved_sources: { type: 'array', items: source },
-    hits: { type: 'array', items: hit },
+    retrieved_sources: { type: 'array', items: ref('Source') },
+    hits: { type: 'array', items: ref('Hit') },
   },
 } as const;
 
 export const searchSchema = {
+  operationId: 'search',
   summary: 'Retrieve the spans that best match a question',
   tags: ['search'],
   body: {
@@ -72,16 +88,18 @@ export const searchSchema = {
     additionalProperties: false,
     properties: { query, k: { ...k, description: 'Number of hits (default 10).' }, retriever: { ...name, description: "One of the index's retrievers." } },
   },
-  response: { 200: searchResult, '4xx': errorResponse, '5xx': errorResponse },
+  response: { 200: ref('SearchResult'), '4xx': errorResponse, '5xx': errorResponse },
 } as const;
 
 const citedSource = {
+  $id: 'CitedSource',
+  description: 'A source the answer cites as [n], with the exact spans it quoted (extractive answers).',
   type: 'object',
   required: ['n', 'file_path', 'first_character_index', 'last_character_index', 'lines', 'symbol'],
   properties: {
     n: { type: 'integer', description: 'The [n] used in the answer: the n-th hit.' },
-    ...source.properties,
-    lines,
+    ...sourceProperties,
+    lines: ref('LineRange'),
     symbol: { type: 'string' },
     quotes: { type: 'array', items: { type: 'object', properties: { first_character_index: { type: 'integer' }, last_character_index: { type: 'integer' } } } },
   },
@@ -90,7 +108,7 @@ const citedSource = {
 const answerProperties = {
   question: { type: 'string' },
   answer: { type: 'string' },
-  cited_sources: { type: 'array', items: citedSource },
+  cited_sources: { type: 'array', items: ref('CitedSource') },
   dropped_citations: { type: 'array', items: { type: 'integer' } },
   generator: { type: 'string' },
   model_id: { type: 'string' },
@@ -102,6 +120,7 @@ const answerProperties = {
 } as const;
 
 export const answerSchema = {
+  operationId: 'answer',
   summary: 'Answer a question from the retrieved spans, with citations',
   description:
     'Returns JSON, or with `Accept: text/event-stream` or `"stream": true` a stream of server-sent events: ' +
@@ -126,7 +145,7 @@ export const answerSchema = {
       description: 'The answer (JSON), or a text/event-stream when streaming.',
       type: 'object',
       required: ['question', 'answer', 'cited_sources', 'generator', 'retrieved_sources', 'hits'],
-      properties: { ...answerProperties, retriever: { type: 'string' }, retrieved_sources: { type: 'array', items: source }, hits: { type: 'array', items: hit } },
+      properties: { ...answerProperties, retriever: { type: 'string' }, retrieved_sources: { type: 'array', items: ref('Source') }, hits: { type: 'array', items: ref('Hit') } },
     },
     '4xx': errorResponse,
     '5xx': errorResponse,
@@ -134,6 +153,7 @@ export const answerSchema = {
 } as const;
 
 export const sourcesSchema = {
+  operationId: 'readSpan',
   summary: 'The exact text of a span of an indexed file',
   description: 'Only files of the indexed corpus are served; `..`, absolute paths and links leading out of the corpus are refused.',
   tags: ['sources'],
@@ -152,7 +172,7 @@ export const sourcesSchema = {
       type: 'object',
       required: ['file_path', 'first_character_index', 'last_character_index', 'start_line', 'end_line', 'file_length', 'text', 'stale'],
       properties: {
-        ...source.properties,
+        ...sourceProperties,
         start_line: { type: 'integer' },
         end_line: { type: 'integer' },
         file_length: { type: 'integer', description: 'Length of the file in code points.' },
@@ -166,6 +186,7 @@ export const sourcesSchema = {
 } as const;
 
 export const healthSchema = {
+  operationId: 'health',
   summary: 'Liveness',
   tags: ['status'],
   response: {
@@ -180,6 +201,7 @@ export const healthSchema = {
 const stringList = { type: 'array', items: { type: 'string' } } as const;
 
 export const statsSchema = {
+  operationId: 'indexStats',
   summary: 'What is indexed, how old it is, and whether the corpus changed since',
   tags: ['status'],
   response: {
@@ -214,7 +236,11 @@ export const statsSchema = {
 } as const;
 
 export const mcpSchema = {
+  operationId: 'mcp',
   summary: 'Model Context Protocol endpoint (Streamable HTTP, stateless)',
   description: 'JSON-RPC 2.0 over POST. Tools: search_code {query, k}, read_span {file_path, start, end}, index_stats {}.',
   tags: ['mcp'],
 } as const;
+
+/** Schemas shared by several routes: registered once with `addSchema` (by `$id`), named in OpenAPI `components.schemas`. */
+export const SHARED_SCHEMAS = [lines, source, hit, errorBody, searchResult, citedSource] as const;
