@@ -35,14 +35,16 @@ function convert(spec: FlagSpec, raw: string): string | number {
     return raw;
   }
   const value = Number(raw);
+  const range = `${spec.min ?? '…'} to ${spec.max ?? '…'}`;
+  const hint = `Pass a whole number from ${range}: --${spec.name} ${spec.metavar ?? 'N'}.`;
   if (!/^[+-]?\d+$/.test(raw.trim()) || !Number.isSafeInteger(value)) {
-    throw new RagError('INVALID_ARGUMENT', `--${spec.name} must be a whole number, got "${raw}".`);
+    throw new RagError('INVALID_ARGUMENT', `--${spec.name} must be a whole number, got "${raw}".`, { hint });
   }
   if (spec.min !== undefined && value < spec.min) {
-    throw new RagError('INVALID_ARGUMENT', `--${spec.name} must be at least ${spec.min}, got ${value}.`);
+    throw new RagError('INVALID_ARGUMENT', `--${spec.name} must be at least ${spec.min}, got ${value}.`, { hint });
   }
   if (spec.max !== undefined && value > spec.max) {
-    throw new RagError('INVALID_ARGUMENT', `--${spec.name} must be at most ${spec.max}, got ${value}.`);
+    throw new RagError('INVALID_ARGUMENT', `--${spec.name} must be at most ${spec.max}, got ${value}.`, { hint });
   }
   return value;
 }

@@ -175,8 +175,18 @@ async function readPointer(indexDir: string): Promise<IndexPointer | undefined> 
   try {
     text = await readFile(join(indexDir, INDEX_POINTER_FILE), 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new RagError('IO_ERROR', `Cannot read ${join(indexDir, INDEX_POINTER_FILE)}: ${(error as Error).message}`, { cause: error });
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ENOTDIR') {
+      throw new RagError('INDEX_NOT_FOUND', `${indexDir} is a file, not an index folder.`, {
+        hint: 'Pass the folder `rag index` wrote (--index_dir), or build one there with `rag index --corpus_dir <dir>`.',
+        cause: error,
+      });
+    }
+    throw new RagError('IO_ERROR', `Cannot read ${join(indexDir, INDEX_POINTER_FILE)}: ${(error as Error).message}`, {
+      hint: 'Check that the index folder is readable by this user.',
+      cause: error,
+    });
   }
   let pointer: Partial<IndexPointer>;
   try {
