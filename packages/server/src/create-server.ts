@@ -24,7 +24,7 @@ export interface RunningServer extends RagServer {
 export async function createServer(options: ServerOptions): Promise<RagServer> {
   const resolved = resolveServerOptions(options);
   const service = await openRagService(serviceOptionsOf(resolved));
-  const app = await buildApp(service, { bodyLimit: resolved.bodyLimit, logRequests: resolved.logRequests, host: resolved.host });
+  const app = await buildApp(service, { bodyLimit: resolved.bodyLimit, logRequests: resolved.logRequests, host: resolved.host, exposePaths: resolved.exposePaths });
   let closing: Promise<void> | undefined;
   return {
     app,

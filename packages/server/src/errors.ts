@@ -28,11 +28,12 @@ export function redactPaths(text: string): string {
  * The HTTP status (from @rag/core's one code → status table) and body for `error`;
  * unexpected errors become a 500 without internals.
  */
-export function classifyError(error: unknown): ClassifiedError {
+export function classifyError(error: unknown, exposePaths = false): ClassifiedError {
   if (isRagError(error)) {
     const { code } = error;
-    const message = redactPaths(error.message);
-    const hint = error.hint === undefined ? undefined : redactPaths(error.hint);
+    const shown = (text: string) => (exposePaths ? text : redactPaths(text));
+    const message = shown(error.message);
+    const hint = error.hint === undefined ? undefined : shown(error.hint);
     return { status: statusOfCode(code), body: hint ? { code, message, hint } : { code, message } };
   }
   return {

@@ -21,6 +21,12 @@ export interface ServerOptions extends ServiceOptions {
   bodyLimit?: number;
   /** Log each request to stderr (Fastify's logger). Default `false`. */
   logRequests?: boolean;
+  /**
+   * Show the machine's absolute paths (index and corpus folders, model caches) in error
+   * messages, hints and stats. Clients are told `<path>` instead by default: a shared
+   * server should not tell every client where it keeps things. Default `false`.
+   */
+  exposePaths?: boolean;
 }
 
 export interface ResolvedServerOptions extends ResolvedServiceOptions {
@@ -28,6 +34,7 @@ export interface ResolvedServerOptions extends ResolvedServiceOptions {
   host: string;
   bodyLimit: number;
   logRequests: boolean;
+  exposePaths: boolean;
 }
 
 const SERVER_OPTIONS_SCHEMA = SERVICE_OPTIONS_SCHEMA.extend({
@@ -35,6 +42,7 @@ const SERVER_OPTIONS_SCHEMA = SERVICE_OPTIONS_SCHEMA.extend({
   host: z.string().min(1).optional(),
   bodyLimit: integerIn(1024, 16 * 1024 * 1024).optional(),
   logRequests: z.boolean().optional(),
+  exposePaths: z.boolean().optional(),
 });
 
 /** The options with defaults applied; throws `INVALID_ARGUMENT` naming the bad option. */
@@ -46,6 +54,7 @@ export function resolveServerOptions(options: ServerOptions): ResolvedServerOpti
     host: parsed.host ?? DEFAULT_HOST,
     bodyLimit: parsed.bodyLimit ?? DEFAULT_BODY_LIMIT,
     logRequests: parsed.logRequests ?? false,
+    exposePaths: parsed.exposePaths ?? false,
   };
 }
 

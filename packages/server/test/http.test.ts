@@ -226,4 +226,26 @@ describe('error bodies keep the machine’s paths private', () => {
     expect(text).toContain('<path>');
     expect(text).not.toContain(temp.dir);
   });
+
+  it('leaves the index and corpus folders out of /stats', async () => {
+    const { status, body } = await getJson(`${server.url}/stats`);
+    expect(status).toBe(200);
+    expect(body.files).toBeGreaterThan(0);
+    expect(body).not.toHaveProperty('index_dir');
+    expect(body).not.toHaveProperty('corpus_dir');
+    expect(JSON.stringify(body)).not.toContain(temp.dir);
+  });
+
+  it('shows them when the operator asks (exposePaths, `rag serve --show_paths`)', async () => {
+    const open = await startTestServer({ indexDir: join(temp.dir, 'index'), exposePaths: true });
+    try {
+      const stats = await getJson(`${open.url}/stats`);
+      expect(stats.body.index_dir).toBe(join(temp.dir, 'index'));
+      const response = await fetch(`${open.url}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'port', retriever: 'hybrid' }) });
+      expect(response.status).toBe(400);
+      expect(await response.text()).toContain(temp.dir);
+    } finally {
+      await open.close();
+    }
+  });
 });

@@ -116,6 +116,9 @@ for (const transport of transports) {
       const stats = await client.callTool({ name: 'index_stats', arguments: {} });
       expect(stats.isError).toBeFalsy();
       expect(stats.structuredContent).toMatchObject({ chunks: expect.any(Number), stale: false });
+      // The machine's folders stay private unless the operator runs with --show_paths.
+      expect(stats.structuredContent).not.toHaveProperty('index_dir');
+      expect(stats.structuredContent).not.toHaveProperty('corpus_dir');
     });
 
     it('read_span refuses paths outside the corpus as a tool error', async () => {

@@ -6,7 +6,13 @@ import { RETRIEVER_FLAG } from './search-command.js';
 export const mcpCommand: Command = {
   name: 'mcp',
   summary: 'Serve the index to an MCP client over stdio (tools search_code, read_span, index_stats).',
-  flags: [INDEX_DIR_FLAG, RETRIEVER_FLAG, EMBEDDING_MODEL_FLAG, VERBOSE_FLAG],
+  flags: [
+    INDEX_DIR_FLAG,
+    RETRIEVER_FLAG,
+    EMBEDDING_MODEL_FLAG,
+    { name: 'show_paths', type: 'boolean', description: "Show this machine's absolute paths in tool errors and index_stats (hidden by default)" },
+    VERBOSE_FLAG,
+  ],
   examples: ['rag mcp --index_dir /path/to/.rag/index'],
   async run(flags) {
     // stdout carries the protocol: this command prints nothing there itself.
@@ -15,6 +21,7 @@ export const mcpCommand: Command = {
       indexDir: indexDirFrom(flags),
       retrievers: createRetrieverRegistry(flags.embedding_model as string | undefined),
       pathBase: invocationDir(),
+      exposePaths: flags.show_paths === true,
     };
     if (flags.retriever !== undefined) options.retriever = flags.retriever as string;
     const server = await serveMcpOverStdio(options);

@@ -26,6 +26,7 @@ export const serveCommand: Command = {
     { name: 'max_concurrent_answers', type: 'integer', metavar: 'N', min: 1, max: 64, description: 'Answers generated at once', defaultLabel: '1' },
     { name: 'max_queued_answers', type: 'integer', metavar: 'N', min: 0, max: 10_000, description: 'Answer requests that may wait; more get 503', defaultLabel: '8' },
     { name: 'log', type: 'boolean', description: 'Log every request to stderr' },
+    { name: 'show_paths', type: 'boolean', description: "Show this machine's absolute paths in error messages and /stats (hidden from clients by default)" },
     QUIET_FLAG,
     VERBOSE_FLAG,
   ],
@@ -39,6 +40,7 @@ export const serveCommand: Command = {
       retrievers: createRetrieverRegistry(flags.embedding_model as string | undefined),
       pathBase: invocationDir(),
       logRequests: flags.log === true,
+      exposePaths: flags.show_paths === true,
     };
     if (flags.port !== undefined) options.port = flags.port as number;
     if (flags.host !== undefined) options.host = flags.host as string;

@@ -18,6 +18,8 @@ export interface AppOptions {
   logRequests: boolean;
   /** The interface the server binds; on loopback, requests must name a loopback Host too. */
   host: string;
+  /** Absolute paths in errors and stats (see `ServerOptions.exposePaths`). Default `false`. */
+  exposePaths?: boolean;
 }
 
 /** `localhost:8000` → `localhost`, `[::1]:8000` → `::1`. */
@@ -71,7 +73,7 @@ export async function buildApp(service: RagService, options: AppOptions): Promis
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 && error.code?.startsWith('FST_')) {
       return reply.code(error.statusCode).send(send(error.statusCode, { code: error.code, message: error.message }));
     }
-    const { status, body } = classifyError(error);
+    const { status, body } = classifyError(error, options.exposePaths === true);
     if (status >= 500) request.log.error(error);
     if (body.code === 'QUEUE_FULL') reply.header('retry-after', '2');
     return reply.code(status).send(send(status, body));
@@ -98,10 +100,10 @@ export async function buildApp(service: RagService, options: AppOptions): Promis
   });
 
   registerSearchRoute(app, service);
-  registerAnswerRoute(app, service);
+  registerAnswerRoute(app, service, options.exposePaths === true);
   registerSourcesRoute(app, service);
-  registerStatusRoutes(app, service);
-  registerMcpRoute(app, service);
+  registerStatusRoutes(app, service, options.exposePaths === true);
+  registerMcpRoute(app, service, options.exposePaths === true);
   registerPageRoutes(app);
   return app;
 }

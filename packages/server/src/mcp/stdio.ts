@@ -2,7 +2,10 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { openRagService, type ServiceOptions } from '@rag/service';
 import { createMcpServer } from './tools.js';
 
-export type McpStdioOptions = Pick<ServiceOptions, 'indexDir' | 'retriever' | 'retrievers' | 'pathBase' | 'staleCheckIntervalMs'>;
+export type McpStdioOptions = Pick<ServiceOptions, 'indexDir' | 'retriever' | 'retrievers' | 'pathBase' | 'staleCheckIntervalMs'> & {
+  /** Absolute paths in errors and `index_stats`. Default `false`. */
+  exposePaths?: boolean;
+};
 
 export interface McpStdioServer {
   /** Resolves when the client closes the connection (stdin ends). */
@@ -16,8 +19,9 @@ export interface McpStdioServer {
  */
 export async function serveMcpOverStdio(options: McpStdioOptions): Promise<McpStdioServer> {
   // The tools neither answer nor generate, so no model is loaded.
-  const service = await openRagService({ ...options, generator: 'extractive' }, { loadGenerator: false });
-  const server = createMcpServer(service);
+  const { exposePaths, ...serviceOptions } = options;
+  const service = await openRagService({ ...serviceOptions, generator: 'extractive' }, { loadGenerator: false });
+  const server = createMcpServer(service, { exposePaths: exposePaths === true });
   const transport = new StdioServerTransport();
   // The SDK drops a line it cannot read; JSON-RPC 2.0 requires an answer with id null:
   // -32700 for text that is not JSON, -32600 for JSON that is not a valid message.

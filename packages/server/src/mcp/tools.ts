@@ -3,6 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { classifyError } from '../errors.js';
+import { withoutPaths } from '../paths.js';
 import { DEFAULT_SEARCH_K, MAX_K, MAX_QUERY_LENGTH } from '@rag/service';
 import type { RagService } from '@rag/service';
 import { SERVER_VERSION } from '../version.js';
@@ -27,16 +28,16 @@ function ok(structured: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(structured, null, 1) }], structuredContent: structured };
 }
 
-function failure(error: unknown): CallToolResult {
-  const { body } = classifyError(error);
+function failure(error: unknown, exposePaths: boolean): CallToolResult {
+  const { body } = classifyError(error, exposePaths);
   return { content: [{ type: 'text', text: `${body.code}: ${body.message}${body.hint ? `\nhint: ${body.hint}` : ''}` }], isError: true };
 }
 
-async function guarded(work: () => Promise<Record<string, unknown>>): Promise<CallToolResult> {
+async function guarded(work: () => Promise<Record<string, unknown>>, exposePaths: boolean): Promise<CallToolResult> {
   try {
     return ok(await work());
   } catch (error) {
-    return failure(error);
+    return failure(error, exposePaths);
   }
 }
 
@@ -44,7 +45,13 @@ async function guarded(work: () => Promise<Record<string, unknown>>): Promise<Ca
  * An MCP server exposing the three tools over any transport. Stateless: each HTTP request
  * gets its own, and stdio gets one for the life of the process.
  */
-export function createMcpServer(service: RagService): McpServer {
+export interface McpServerOptions {
+  /** Absolute paths in errors and `index_stats` (see the server's `exposePaths`). Default `false`. */
+  exposePaths?: boolean;
+}
+
+export function createMcpServer(service: RagService, options: McpServerOptions = {}): McpServer {
+  const exposePaths = options.exposePaths === true;
   const server = new McpServer({ name: MCP_SERVER_NAME, version: SERVER_VERSION }, { instructions: INSTRUCTIONS });
 
   server.registerTool(
@@ -100,7 +107,7 @@ export function createMcpServer(service: RagService): McpServer {
             text: texts[i]!,
           })),
         };
-      }),
+      }, exposePaths),
   );
 
   server.registerTool(
@@ -133,7 +140,7 @@ export function createMcpServer(service: RagService): McpServer {
           throw new RagError('INVALID_ARGUMENT', 'start/end and first_character_index/last_character_index disagree.', { hint: 'Pass one pair: a hit’s own fields, or start and end.' });
         }
         return { ...(await service.readSpan({ file_path, start: start ?? first_character_index, end: end ?? last_character_index })) };
-      }),
+      }, exposePaths),
   );
 
   server.registerTool(
@@ -143,8 +150,8 @@ export function createMcpServer(service: RagService): McpServer {
       description: 'Files and chunks indexed, index age, retriever and generator, and whether any indexed file changed on disk since indexing.',
       inputSchema: z.strictObject({}),
       outputSchema: {
-        index_dir: z.string(),
-        corpus_dir: z.string(),
+        index_dir: z.string().optional().describe('Only when the operator exposes paths.'),
+        corpus_dir: z.string().optional().describe('Only when the operator exposes paths.'),
         files: z.number().int(),
         chunks: z.number().int(),
         index_created_at: z.string(),
@@ -164,7 +171,7 @@ export function createMcpServer(service: RagService): McpServer {
       },
       annotations: readOnly,
     },
-    () => guarded(async () => ({ ...(await service.stats()) })),
+    () => guarded(async () => (exposePaths ? { ...(await service.stats()) } : { ...withoutPaths(await service.stats()) }), exposePaths),
   );
 
   return server;

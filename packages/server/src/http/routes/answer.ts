@@ -41,8 +41,9 @@ async function streamAnswer(reply: FastifyReply, events: AsyncIterable<AnswerEve
     }
   } catch (error) {
     if (!(signal.aborted && isCancellation(error))) {
-      if (classifyError(error).status >= 500) log.error(error);
-      await stream.send('error', classifyError(error).body);
+      const { status, body } = classifyError(error, exposePaths);
+      if (status >= 500) log.error(error);
+      await stream.send('error', body);
     }
   } finally {
     stream.end();
@@ -60,7 +61,7 @@ async function collectAnswer(events: AsyncIterable<AnswerEvent>): Promise<Answer
   return { ...search, ...answer };
 }
 
-export function registerAnswerRoute(app: FastifyInstance, service: RagService): void {
+export function registerAnswerRoute(app: FastifyInstance, service: RagService, exposePaths = false): void {
   app.post<{ Body: AnswerBody }>('/answer', { schema: answerSchema }, async (request, reply) => {
     const { stream, ...body } = request.body;
     const controller = abortOnDisconnect(reply);

@@ -15,9 +15,9 @@ const METHOD_NOT_ALLOWED = {
  * so requests share nothing and need no session bookkeeping. Fastify has already parsed
  * (and size-limited) the JSON body, which is handed to the transport as is.
  */
-export function registerMcpRoute(app: FastifyInstance, service: RagService): void {
+export function registerMcpRoute(app: FastifyInstance, service: RagService, exposePaths = false): void {
   app.post('/mcp', { schema: mcpSchema }, async (request, reply) => {
-    const server = createMcpServer(service);
+    const server = createMcpServer(service, { exposePaths });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.raw.once('close', () => {
       void transport.close();

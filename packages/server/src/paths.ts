@@ -1,0 +1,8 @@
+/**
+ * Stats without the machine's absolute folders (`index_dir`, `corpus_dir`): what a client of
+ * a shared server gets unless the operator exposes paths (`ServerOptions.exposePaths`).
+ */
+export function withoutPaths<T extends { index_dir?: string; corpus_dir?: string }>(stats: T): Omit<T, 'index_dir' | 'corpus_dir'> {
+  const { index_dir: _index, corpus_dir: _corpus, ...rest } = stats;
+  return rest;
+}
