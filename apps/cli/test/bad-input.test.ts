@@ -112,7 +112,11 @@ const cases: Case[] = [
     outcome: { fails: /repeats question_id a/ },
   },
   { name: 'search_dataset: dataset is a directory', args: () => ['search_dataset', '--dataset_path', work, '--save_directory', join(work, 'o4'), '--index_dir', indexDir], outcome: { fails: /dataset_path|directory/i } },
-  { name: 'search_dataset: save_directory is a file', args: () => ['search_dataset', '--dataset_path', MINI_QUESTIONS, '--save_directory', join(REPO_ROOT, 'README.md'), '--index_dir', indexDir], outcome: { fails: /is a file, not a folder/ } },
+  {
+    name: 'search_dataset: save_directory is a file (refused before searching)',
+    args: () => ['search_dataset', '--dataset_path', MINI_QUESTIONS, '--save_directory', join(REPO_ROOT, 'README.md'), '--index_dir', indexDir],
+    outcome: { fails: /^(?![\s\S]*searching)[\s\S]*is a file, not a folder/ },
+  },
   { name: 'search_dataset: save_directory under /proc', args: () => ['search_dataset', '--dataset_path', MINI_QUESTIONS, '--save_directory', '/proc/rag-out', '--index_dir', indexDir], outcome: { fails: /proc|directory|write/i } },
   // evaluate
   { name: 'evaluate: results are not JSON', args: () => ['evaluate', '--student_search_results_path', file('bad/results.json', 'nope'), '--dataset_path', MINI_QUESTIONS], outcome: { fails: /JSON/ } },

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { parseDataset, RagError, writeFileAtomic } from '@rag/core';
+import { ensureDirectory, parseDataset, RagError, writeFileAtomic } from '@rag/core';
 import { assertNotInput, INDEX_DIR_FLAG, JSON_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { findStaleFiles, searchSources, toMinimalSource } from '@rag/service';
 import { resolveUserPath } from '../paths.js';
@@ -39,8 +39,11 @@ export const searchDatasetCommand: Command = {
     const quiet = flags.quiet === true;
     const datasetPath = resolveUserPath(flags.dataset_path as string);
     const dataset = parseDataset(await readTextFile(datasetPath, 'dataset_path'), datasetPath);
-    const outPath = join(resolveUserPath(flags.save_directory as string), basename(datasetPath));
+    const saveDirectory = resolveUserPath(flags.save_directory as string);
+    const outPath = join(saveDirectory, basename(datasetPath));
     assertNotInput(outPath, datasetPath, 'save_directory');
+    // Before any search: an output folder that cannot be made fails now, not after the work.
+    await ensureDirectory(saveDirectory);
     const k = (flags.k as number | undefined) ?? DEFAULT_K;
     const { session } = await openSessionFromFlags(flags);
     const progress = createProgress(process.stderr, !quiet);
