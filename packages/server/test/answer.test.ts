@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RagError } from '@rag/core';
+import type { GenerationEvent, GeneratorRegistry } from '@rag/generation';
 import type { RunningServer } from '../src/index.js';
 import {
   buildIndex,
@@ -124,6 +126,47 @@ describe('POST /answer with the extractive generator', () => {
       expect(body.hint).toContain('extractive');
     }
   });
+});
+
+describe('a generator that fails after the stream opened', () => {
+  // The failure names a folder of this machine, as a missing-model error does.
+  const secret = '/srv/rag-secret/models/qwen3';
+  const failing: GeneratorRegistry = {
+    names: () => ['extractive'],
+    describe: () => [{ name: 'extractive', description: 'fails on purpose' }],
+    create: async () => ({
+      name: 'extractive',
+      identity: { name: 'extractive', settings: {}, templateHash: 'x' },
+      // eslint-disable-next-line require-yield
+      async *generate(): AsyncGenerator<GenerationEvent> {
+        throw new RagError('MODEL_NOT_FOUND', `No model files in ${secret}.`, { hint: `Download the model into ${secret}.` });
+      },
+      dispose: async () => undefined,
+    }),
+  };
+
+  for (const exposePaths of [false, true]) {
+    it(`ends the stream with one error event (paths ${exposePaths ? 'shown: --show_paths' : 'hidden'})`, async () => {
+      const server = await startTestServer({ indexDir, generators: failing, exposePaths });
+      try {
+        const response = await streamAnswer(server.url, { query: PORT_QUESTION });
+        expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+        const events = await readEventStream(response);
+        expect(events[0]!.event).toBe('sources');
+        const last = events.at(-1)!;
+        expect(last.event).toBe('error');
+        expect(events.filter((e) => e.event === 'error')).toHaveLength(1);
+        expect(last.data.code).toBe('MODEL_NOT_FOUND');
+        if (exposePaths) expect(last.data.message).toContain(secret);
+        else {
+          expect(JSON.stringify(last.data)).not.toContain('/srv/rag-secret');
+          expect(last.data.message).toContain('<path>');
+        }
+      } finally {
+        await server.close();
+      }
+    });
+  }
 });
 
 describe('cancellation', () => {

@@ -31,7 +31,7 @@ function payloadOf(event: AnswerEvent): unknown {
   }
 }
 
-async function streamAnswer(reply: FastifyReply, events: AsyncIterable<AnswerEvent>, signal: AbortSignal, log: FastifyInstance['log']): Promise<void> {
+async function streamAnswer(reply: FastifyReply, events: AsyncIterable<AnswerEvent>, signal: AbortSignal, log: FastifyInstance['log'], exposePaths: boolean): Promise<void> {
   reply.hijack();
   const stream = openEventStream(reply.raw, { 'x-content-type-options': 'nosniff' });
   try {
@@ -68,7 +68,7 @@ export function registerAnswerRoute(app: FastifyInstance, service: RagService, e
     // Throws a 400 or a 503 here, before any byte of a stream is written.
     const events = service.beginAnswer(body, controller.signal);
     if (stream === true || acceptsEventStream(request.headers.accept)) {
-      await streamAnswer(reply, events, controller.signal, request.log);
+      await streamAnswer(reply, events, controller.signal, request.log, exposePaths);
       return reply;
     }
     return collectAnswer(events);
