@@ -67,6 +67,12 @@ describe('the extractive answer leads with the fact the question asks for', () =
     expect(cited).toBe('docs/guide.md');
   });
 
+  it('how to, answered in prose: the example right after the sentence comes with it', () => {
+    const page = source('# Cache\n\nTo turn the processor cache off, set its size to zero.\n\n```python\nllm = LLM(model="m", processor_cache_gb=0)\n```\n', { file_path: 'docs/cache.md' });
+    const { first } = lead('How do I turn the processor cache off?', [page, readme]);
+    expect(first).toMatch(/^To turn the processor cache off, set its size to zero\. `llm = LLM\(model="m", processor_cache_gb=0\)`/);
+  });
+
   it('yes or no: the sentence with the condition', () => {
     const { first, cited } = lead('Is Windows supported for production use?', [readme, deployment]);
     expect(first).toContain('not for production use');

@@ -190,23 +190,23 @@ export function answerExtractively(question: string, sources: readonly SourceFor
   // reasons:") by what it introduces: that is where the asked-about facts are.
   const header = lead.unit.kind === 'code' && HEADER.test(lead.unit.display);
   const introduces = lead.unit.kind === 'prose' && lead.unit.display.endsWith(':');
-  const body =
-    header || introduces
-      ? units
-          .filter((u) => u.sourceIndex === lead.sourceIndex && u.unit.start >= lead.unit.end && (introduces || u.unit.kind === 'code'))
-          .sort((a, b) => a.unit.start - b.unit.start)
-          .slice(0, BODY_LINES)
-      : [];
-  const shownBody = body.filter((u) => !picked.includes(u));
+  const following = units.filter((u) => u.sourceIndex === lead.sourceIndex && u.unit.start >= lead.unit.end).sort((a, b) => a.unit.start - b.unit.start);
+  // A how-to answered by a sentence is completed by the example right after it ("disable it by
+  // setting its limit to zero." followed by the call that does it).
+  const example = kind === 'how' && lead.unit.kind === 'prose' && following[0]?.unit.kind === 'code';
+  const body = header || introduces ? following.filter((u) => introduces || u.unit.kind === 'code').slice(0, BODY_LINES) : example ? following.filter((u) => u.unit.kind === 'code').slice(0, 2) : [];
+  // Body lines join the lead (a picked one moves there from the supporting quotes).
   let leadQuote = formatQuote(lead, leadBudget);
-  for (const unit of shownBody) {
+  const joined = new Set<ScoredUnit>();
+  for (const unit of body) {
     const next = formatQuote(unit, leadBudget);
     if (leadQuote.length + next.length + 1 > leadBudget) break;
     leadQuote += ` ${next}`;
     lead.unit.end = Math.max(lead.unit.end, unit.unit.end);
+    joined.add(unit);
   }
   const lines = [`${kind === 'where' ? `${placeOf(leadSource, lead)} ` : ''}${leadQuote} [${lead.sourceIndex + 1}]`];
-  const supporting = picked.slice(1);
+  const supporting = picked.slice(1).filter((unit) => !joined.has(unit));
   const groups = groupBySource(supporting);
   const perQuote = supporting.length > 0 ? Math.floor((resolved.maxAnswerChars - Math.min(leadQuote.length, leadBudget)) / supporting.length) : 0;
   for (const group of groups) {
