@@ -1,5 +1,5 @@
 import { RagError, type Chunk, type Explanation, type Hit, type ProgressFn } from '@rag/core';
-import { buildIndexData, type Bm25IndexData } from './build.js';
+import { buildIndexData, type Bm25IndexData, type ReusableBuild } from './build.js';
 import { explainChunk, type ResolvedQueryTerm } from './explain.js';
 import { FIELD_NAMES, resolveBm25Options, type Bm25Options } from './options.js';
 import { fieldTermWeight, inverseDocumentFrequency, lengthNorm, termContribution } from './scoring.js';
@@ -62,8 +62,9 @@ export class Bm25Index {
   }
 
   /** Builds an index; `settings` are validated (see `resolveBm25Options`). */
-  static build(chunks: readonly Chunk[], settings: unknown = {}, onProgress?: ProgressFn): Bm25Index {
-    return new Bm25Index(buildIndexData(chunks, resolveBm25Options(settings), onProgress));
+  /** `previous`: a build over earlier chunks whose analysed terms are taken over (see `ReusableBuild`). */
+  static build(chunks: readonly Chunk[], settings: unknown = {}, onProgress?: ProgressFn, previous?: ReusableBuild): Bm25Index {
+    return new Bm25Index(buildIndexData(chunks, resolveBm25Options(settings), onProgress, previous));
   }
 
   get options(): Bm25Options {

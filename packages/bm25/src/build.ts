@@ -138,6 +138,84 @@ class TermInterner {
   idOf(term: string): number | undefined {
     return this.#ids.get(term);
   }
+
+  /** The id of `term`, interning it if it is new (terms taken over from a previous build). */
+  internTerm(term: string): number {
+    return this.#intern(term);
+  }
+}
+
+/**
+ * A previous build whose analysed terms may be taken over: `sourceOf[d]` is the previous
+ * chunk that new chunk d copies (-1 for none). Only fields whose text depends on the chunk's
+ * own file are taken over (body, path, symbol with its table-header context); the anchor
+ * field depends on documentation anywhere in the corpus and is analysed again.
+ */
+export interface ReusableBuild {
+  data: Bm25IndexData;
+  sourceOf: Int32Array;
+}
+
+/** Fields whose text is a function of the chunk and the rest of its file only. */
+const FILE_LOCAL_FIELDS = FIELD_NAMES.map((name) => name !== 'anchor');
+
+/** Copies term ids of previous build's entries into this build's numbering, interning lazily. */
+class TermTranslator {
+  readonly #map: Int32Array;
+  readonly #dictionary: TermDictionary;
+  readonly #interner: TermInterner;
+
+  constructor(dictionary: TermDictionary, interner: TermInterner) {
+    this.#dictionary = dictionary;
+    this.#interner = interner;
+    this.#map = new Int32Array(dictionary.size).fill(-1);
+  }
+
+  /** This build's ids of the previous terms taken over, in the previous dictionary's (sorted) order. */
+  takenOverInOrder(): Int32Array {
+    return this.#map.filter((id) => id >= 0);
+  }
+
+  /** Appends previous entries [from, to) of `entries` to `out` (ids) and `sequence` (with flags). */
+  append(entries: Uint32Array, from: number, to: number, out: Int32Buffer, sequence: Int32Buffer): void {
+    for (let i = from; i < to; i++) {
+      const entry = entries[i]!;
+      const old = entry & TERM_ID_MASK;
+      let id = this.#map[old]!;
+      if (id < 0) {
+        id = this.#interner.internTerm(this.#dictionary.termAt(old));
+        this.#map[old] = id;
+      }
+      out.push(id);
+      sequence.push(id | (entry & CONTINUES_SEGMENT));
+    }
+  }
+}
+
+/** Interned term ids in the dictionary's order (default string order). */
+function sortedOrder(interner: TermInterner): Int32Array {
+  const sorted = interner.terms.slice().sort();
+  return Int32Array.from(sorted, (term) => interner.idOf(term)!);
+}
+
+/**
+ * The same order when most terms were taken over from a previous dictionary, which is
+ * sorted already: sort only the terms it did not supply, then merge the two runs (one pass
+ * instead of sorting every term again).
+ */
+function mergeSortedOrder(interner: TermInterner, takenOver: Int32Array): Int32Array {
+  const terms = interner.terms;
+  const fromPrevious = new Uint8Array(terms.length);
+  for (const id of takenOver) fromPrevious[id] = 1;
+  const fresh = terms.filter((_, id) => fromPrevious[id] === 0).sort();
+  const order = new Int32Array(terms.length);
+  let a = 0;
+  let b = 0;
+  for (let t = 0; t < order.length; t++) {
+    const takeFresh = a >= takenOver.length || (b < fresh.length && fresh[b]! < terms[takenOver[a]!]!);
+    order[t] = takeFresh ? interner.idOf(fresh[b++]!)! : takenOver[a++]!;
+  }
+  return order;
 }
 
 /** Chunk-major (term id, tf) pairs of one field, gathered before inversion. */
@@ -194,8 +272,11 @@ function invert(pairs: FieldPairs, newId: Int32Array, termCount: number, docCoun
  * tokenize each chunk into per-field (term, tf) pairs, then invert them with a counting
  * sort, which leaves every posting list sorted by chunk id without sorting anything.
  */
-export function buildIndexData(chunks: readonly Chunk[], options: Bm25Options, onProgress?: ProgressFn): Bm25IndexData {
+export function buildIndexData(chunks: readonly Chunk[], options: Bm25Options, onProgress?: ProgressFn, previous?: ReusableBuild): Bm25IndexData {
   checkDenseIds(chunks);
+  if (previous && previous.sourceOf.length !== chunks.length) {
+    throw new RagError('INVALID_ARGUMENT', `sourceOf has ${previous.sourceOf.length} entries for ${chunks.length} chunks.`);
+  }
   const docCount = chunks.length;
   const interner = new TermInterner(new SegmentExpander(options.tokenizer, { memoize: true }));
   const pairs: FieldPairs[] = FIELD_NAMES.map(() => ({
@@ -213,13 +294,25 @@ export function buildIndexData(chunks: readonly Chunk[], options: Bm25Options, o
   const anchors = options.context.anchors ? anchorTexts(chunks) : undefined;
   const sequence = new Int32Buffer();
   const sequenceOffsets = new Uint32Array(docCount + 1);
+  const old = previous?.data;
+  const translator = old ? new TermTranslator(old.dictionary, interner) : undefined;
 
   for (let d = 0; d < docCount; d++) {
-    const texts = fieldTexts(chunks[d]!, contexts?.[d], anchors?.[d]);
+    const source = previous ? previous.sourceOf[d]! : -1;
+    // A copied chunk's file-local fields are taken over term by term; only texts are built for the rest.
+    let texts = source < 0 ? fieldTexts(chunks[d]!, contexts?.[d], anchors?.[d]) : undefined;
+    let at = source < 0 ? 0 : old!.sequences.offsets[source]!;
     for (let f = 0; f < FIELD_NAMES.length; f++) {
       const field = pairs[f]!;
       termIds.length = 0;
-      interner.appendTermIds(texts[f]!, termIds, sequence);
+      if (source < 0) {
+        interner.appendTermIds(texts![f]!, termIds, sequence);
+      } else {
+        const length = old!.fields[f]!.lengths[source]!;
+        if (FILE_LOCAL_FIELDS[f]) translator!.append(old!.sequences.terms, at, at + length, termIds, sequence);
+        else interner.appendTermIds((texts ??= fieldTexts(chunks[d]!, contexts?.[d], anchors?.[d]))[f]!, termIds, sequence);
+        at += length;
+      }
       if (interner.terms.length > counts.length) {
         const size = interner.terms.length;
         counts = ensureSize(counts, size);
@@ -253,14 +346,16 @@ export function buildIndexData(chunks: readonly Chunk[], options: Bm25Options, o
     }
   }
 
-  const sorted = interner.terms.slice().sort();
-  const termCount = sorted.length;
+  const order = translator ? mergeSortedOrder(interner, translator.takenOverInOrder()) : sortedOrder(interner);
+  const termCount = order.length;
+  const sorted = new Array<string>(termCount);
   const newId = new Int32Array(termCount);
   const sortedFrequencies = new Uint32Array(termCount);
   for (let t = 0; t < termCount; t++) {
-    const old = interner.idOf(sorted[t]!)!;
-    newId[old] = t;
-    sortedFrequencies[t] = docFrequencies[old]!;
+    const id = order[t]!;
+    sorted[t] = interner.terms[id]!;
+    newId[id] = t;
+    sortedFrequencies[t] = docFrequencies[id]!;
   }
   return {
     options,

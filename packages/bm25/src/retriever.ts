@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import {
   RagError,
   writeFileAtomic,
@@ -7,6 +8,7 @@ import {
   type Chunk,
   type Explanation,
   type Hit,
+  type PreviousBuild,
   type ProgressFn,
   type Retriever,
   type RetrieverFactory,
@@ -14,7 +16,8 @@ import {
 } from '@rag/core';
 import { Bm25Index } from './bm25-index.js';
 import { fingerprintChunks } from './checksum.js';
-import type { Bm25Settings } from './options.js';
+import { resolveBm25Options, type Bm25Settings } from './options.js';
+import type { ReusableBuild } from './build.js';
 import { BM25_FILE_NAME, decodeIndex, encodeIndex } from './persist.js';
 import { Reranker } from './rerank/reranker.js';
 
@@ -96,8 +99,24 @@ export class Bm25Retriever implements Retriever {
  * subset of the options (see `DEFAULT_BM25_OPTIONS`); invalid values throw
  * `RagError('INVALID_ARGUMENT')` naming the field.
  */
-export function createBm25Retriever(chunks: readonly Chunk[], settings: Bm25Settings = {}, onProgress?: ProgressFn): Bm25Retriever {
-  return new Bm25Retriever(Bm25Index.build(chunks, settings, onProgress), chunks);
+export function createBm25Retriever(chunks: readonly Chunk[], settings: Bm25Settings = {}, onProgress?: ProgressFn, previous?: ReusableBuild): Bm25Retriever {
+  return new Bm25Retriever(Bm25Index.build(chunks, settings, onProgress, previous), chunks);
+}
+
+/**
+ * The previous build's index when it can be taken over for `settings`: same options, built
+ * over exactly `previous.chunks`. Anything else (another format, other options, a damaged
+ * file) gives undefined and the build analyses every chunk, as without a previous build.
+ */
+export async function readReusableBuild(previous: PreviousBuild, settings: Bm25Settings): Promise<ReusableBuild | undefined> {
+  try {
+    const data = decodeIndex(await readFile(join(previous.dir, BM25_FILE_NAME)), BM25_FILE_NAME);
+    if (!isDeepStrictEqual(data.options, resolveBm25Options(settings))) return undefined;
+    if (data.chunkFingerprint !== fingerprintChunks(previous.chunks)) return undefined;
+    return { data, sourceOf: previous.sourceOf };
+  } catch {
+    return undefined;
+  }
 }
 
 /** Loads a retriever saved by `Bm25Retriever.save` from `dir`, checking it matches `chunks`. */
@@ -125,7 +144,9 @@ export const bm25RetrieverFactory: RetrieverFactory = {
   name: 'bm25',
   description: 'Code-aware BM25F over chunk text, file path and symbol (lexical, no model).',
   async build(chunks: readonly Chunk[], context: BuildContext = {}): Promise<Retriever> {
-    return createBm25Retriever(chunks, (context.settings ?? {}) as Bm25Settings, context.onProgress);
+    const settings = (context.settings ?? {}) as Bm25Settings;
+    const previous = context.previous ? await readReusableBuild(context.previous, settings) : undefined;
+    return createBm25Retriever(chunks, settings, context.onProgress, previous);
   },
   load: loadBm25Retriever,
 };

@@ -25,6 +25,27 @@ export interface BuildContext {
   /** Retriever-specific settings, e.g. `{ k1: 1.2 }`; recorded in the index manifest. */
   settings?: Record<string, unknown>;
   onProgress?: ProgressFn;
+  /**
+   * The same retriever's previous build, when an index is updated: a factory may reuse
+   * what it computed for unchanged chunks (their analysed terms, their vectors) instead of
+   * computing it again. Purely an optimisation: the result must equal a build without it,
+   * and a previous build that cannot be used (other settings, other format, damaged) is
+   * ignored, never an error.
+   */
+  previous?: PreviousBuild;
+}
+
+/** A retriever's previous build and how the new chunks relate to the chunks it was built over. */
+export interface PreviousBuild {
+  /** The folder the previous `Retriever.save` wrote (checksums already verified). */
+  dir: string;
+  /** The chunks it was built over (ids equal to positions). */
+  chunks: readonly Chunk[];
+  /**
+   * For each new chunk, the id of the previous chunk it is a copy of (same file content,
+   * same offsets, same text, same neighbours in its file), or -1 for a new chunk.
+   */
+  sourceOf: Int32Array;
 }
 
 /** Builds a retriever over chunks, or loads one saved by `Retriever.save`. */

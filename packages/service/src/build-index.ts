@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { chunkCorpus, DEFAULT_IGNORED_DIRS, DEFAULT_MAX_CHUNK_SIZE, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_LENGTH, type CorpusFile } from '@rag/chunking';
-import { isRagError, readIndex, writeIndex, type Chunk, type IndexManifest, type LoadedIndex, type ProgressFn, type RetrieverRegistry } from '@rag/core';
+import { isRagError, readIndex, retrieverDir, verifyRetrieverFiles, writeIndex, type Chunk, type IndexManifest, type LoadedIndex, type PreviousBuild, type ProgressFn, type RetrieverRegistry } from '@rag/core';
 import { createDefaultRetrieverRegistry } from './retrievers.js';
 
 export interface BuildIndexOptions {
@@ -72,6 +72,39 @@ async function openPrevious(options: BuildIndexOptions, chunking: Record<string,
   return { index };
 }
 
+/**
+ * The old generation's build of retriever `name`, for the factory to take over what it
+ * computed for unchanged files: a reused file's chunks are the old chunks of that file, in
+ * the same order. Undefined when the old files do not verify (then everything is computed).
+ */
+async function describePreviousBuild(old: LoadedIndex, name: string, chunks: readonly Chunk[], reusedFiles: ReadonlySet<string>): Promise<PreviousBuild | undefined> {
+  if (!old.manifest.retrievers.some((entry) => entry.name === name)) return undefined;
+  try {
+    await verifyRetrieverFiles(old, name);
+  } catch {
+    return undefined;
+  }
+  const firstOldChunk = new Map<string, number>();
+  for (const chunk of old.chunks) if (!firstOldChunk.has(chunk.file_path)) firstOldChunk.set(chunk.file_path, chunk.id);
+  const sourceOf = new Int32Array(chunks.length).fill(-1);
+  let file = '';
+  let next = -1;
+  for (let i = 0; i < chunks.length; i++) {
+    const chunk = chunks[i]!;
+    if (chunk.file_path !== file) {
+      file = chunk.file_path;
+      next = reusedFiles.has(file) ? (firstOldChunk.get(file) ?? -1) : -1;
+    }
+    if (next < 0) continue;
+    const source = old.chunks[next];
+    // Defensive: a copy has the same file and offsets; anything else is computed afresh.
+    const same = source !== undefined && source.file_path === file && source.first_character_index === chunk.first_character_index && source.last_character_index === chunk.last_character_index;
+    sourceOf[i] = same ? next : -1;
+    next++;
+  }
+  return { dir: retrieverDir(old.dir, name), chunks: old.chunks, sourceOf };
+}
+
 function round(seconds: number): number {
   return Math.round(seconds * 1000) / 1000;
 }
@@ -104,8 +137,10 @@ export async function buildIndex(options: BuildIndexOptions): Promise<BuildIndex
       oldChunks.set(chunk.file_path, list);
     }
     let reusedChunks = 0;
+    const reusedFiles = new Set<string>();
     const reuse = (file: CorpusFile): Chunk[] | undefined => {
       if (oldHashes.get(file.file_path) !== file.sha256) return undefined;
+      reusedFiles.add(file.file_path);
       // Plain copies, their texts read now from the old generation.
       const kept = (oldChunks.get(file.file_path) ?? []).map((chunk) => ({ ...chunk }));
       reusedChunks += kept.length;
@@ -131,7 +166,11 @@ export async function buildIndex(options: BuildIndexOptions): Promise<BuildIndex
       unchanged: corpus.counts.reused,
       total: corpus.files.length,
     };
-    const retriever = await factory.build(corpus.chunks, options.onProgress ? { onProgress: options.onProgress } : {});
+    const previousBuild = old ? await describePreviousBuild(old, factory.name, corpus.chunks, reusedFiles) : undefined;
+    const retriever = await factory.build(corpus.chunks, {
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...(previousBuild ? { previous: previousBuild } : {}),
+    });
     const fittedAt = performance.now();
     const manifest = await writeIndex(options.indexDir, {
       manifest: {

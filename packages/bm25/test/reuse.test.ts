@@ -1,0 +1,95 @@
+import fc from 'fast-check';
+import type { Chunk } from '@rag/core';
+import { describe, expect, it } from 'vitest';
+import { buildIndexData } from '../src/build.js';
+import { resolveBm25Options } from '../src/options.js';
+import { encodeIndex } from '../src/persist.js';
+import { makeChunks, type ChunkSpec } from './helpers.js';
+
+// Words that exercise every field: identifiers that split and stem, dotted names, inline
+// code that becomes anchor text for a definition elsewhere, table rows that get a header.
+const WORDS = ['launch', 'open_url', 'max_num_seqs', 'Session.mount', 'the', 'retry', 'caching', 'HTTP/2', 'utf-8', 'über', '`launch`', '`mount`', '| a | b |', '|---|---|', 'déjà', 'x1'];
+
+interface FileSpec {
+  path: string;
+  language: 'python' | 'markdown';
+  pieces: { symbol: string; words: number[] }[];
+}
+
+const fileSpec = (path: string): fc.Arbitrary<FileSpec> =>
+  fc.record({
+    path: fc.constant(path),
+    language: fc.constantFrom('python' as const, 'markdown' as const),
+    pieces: fc.array(fc.record({ symbol: fc.constantFrom('', 'launch', 'Session.mount', 'Guide > Setup'), words: fc.array(fc.nat(WORDS.length - 1), { maxLength: 12 }) }), { minLength: 1, maxLength: 3 }),
+  });
+
+function toChunks(files: readonly FileSpec[]): Chunk[] {
+  const specs: ChunkSpec[] = [];
+  for (const file of [...files].sort((a, b) => (a.path < b.path ? -1 : 1))) {
+    for (const piece of file.pieces) {
+      specs.push({ file_path: file.path, symbol: piece.symbol, language: file.language, kind: file.language === 'python' ? 'function' : 'section', text: piece.words.map((w) => WORDS[w]).join(piece.words.length % 3 === 0 ? '\n' : ' ') });
+    }
+  }
+  return makeChunks(specs);
+}
+
+/** For each new chunk, the old chunk of an unchanged file at the same position in that file. */
+function sourcesOf(oldFiles: readonly FileSpec[], oldChunks: readonly Chunk[], newFiles: readonly FileSpec[], newChunks: readonly Chunk[]): Int32Array {
+  const unchanged = new Set(newFiles.filter((file) => oldFiles.some((o) => JSON.stringify(o) === JSON.stringify(file))).map((file) => file.path));
+  const sourceOf = new Int32Array(newChunks.length).fill(-1);
+  for (const path of unchanged) {
+    const before = oldChunks.filter((chunk) => chunk.file_path === path);
+    const after = newChunks.filter((chunk) => chunk.file_path === path);
+    after.forEach((chunk, i) => (sourceOf[chunk.id] = before[i]!.id));
+  }
+  return sourceOf;
+}
+
+describe('taking over a previous build', () => {
+  const options = resolveBm25Options({});
+
+  it('gives byte-identical index data to a build from scratch, for any edits, adds, deletes and renames', () => {
+    const paths = ['a.py', 'b.md', 'c.py', 'd.md', 'e.py'];
+    fc.assert(
+      fc.property(
+        fc.tuple(...paths.map(fileSpec)),
+        fc.tuple(...paths.map(fileSpec)),
+        fc.array(fc.constantFrom('keep', 'edit', 'delete', 'rename'), { minLength: paths.length, maxLength: paths.length }),
+        (before, edited, actions) => {
+          const oldFiles = before.slice(0, 4);
+          const newFiles: FileSpec[] = [];
+          oldFiles.forEach((file, i) => {
+            if (actions[i] === 'keep') newFiles.push(file);
+            if (actions[i] === 'edit') newFiles.push({ ...edited[i]!, path: file.path });
+            if (actions[i] === 'rename') newFiles.push({ ...file, path: `z${file.path}` });
+          });
+          if (actions[4] !== 'delete') newFiles.push(edited[4]!); // an added file
+          const oldChunks = toChunks(oldFiles);
+          const newChunks = toChunks(newFiles);
+          const old = buildIndexData(oldChunks, options);
+          const sourceOf = sourcesOf(oldFiles, oldChunks, newFiles, newChunks);
+          const fresh = encodeIndex(buildIndexData(newChunks, options));
+          const reused = encodeIndex(buildIndexData(newChunks, options, undefined, { data: old, sourceOf }));
+          expect(Buffer.from(reused).equals(Buffer.from(fresh))).toBe(true);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('an unchanged corpus takes over every chunk and still equals a fresh build', () => {
+    const chunks = toChunks([
+      { path: 'docs/a.md', language: 'markdown', pieces: [{ symbol: 'Guide > Setup', words: [9, 10, 0] }] },
+      { path: 'pkg/m.py', language: 'python', pieces: [{ symbol: 'launch', words: [0, 1, 2] }, { symbol: 'Session.mount', words: [3, 4] }] },
+    ]);
+    const old = buildIndexData(chunks, options);
+    const sourceOf = Int32Array.from(chunks, (chunk) => chunk.id);
+    expect(Buffer.from(encodeIndex(buildIndexData(chunks, options, undefined, { data: old, sourceOf }))).equals(Buffer.from(encodeIndex(old)))).toBe(true);
+  });
+
+  it('refuses a sourceOf of the wrong length', () => {
+    const chunks = toChunks([{ path: 'a.py', language: 'python', pieces: [{ symbol: '', words: [0] }] }]);
+    const old = buildIndexData(chunks, options);
+    expect(() => buildIndexData(chunks, options, undefined, { data: old, sourceOf: new Int32Array(2) })).toThrow(/sourceOf/);
+  });
+});
