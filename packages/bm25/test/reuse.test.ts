@@ -4,6 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { buildIndexData } from '../src/build.js';
 import { resolveBm25Options } from '../src/options.js';
 import { encodeIndex } from '../src/persist.js';
+import { createBm25Retriever } from '../src/index.js';
+import { readReusableBuild } from '../src/retriever.js';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { makeChunks, type ChunkSpec } from './helpers.js';
 
 // Words that exercise every field: identifiers that split and stem, dotted names, inline
@@ -91,5 +96,31 @@ describe('taking over a previous build', () => {
     const chunks = toChunks([{ path: 'a.py', language: 'python', pieces: [{ symbol: '', words: [0] }] }]);
     const old = buildIndexData(chunks, options);
     expect(() => buildIndexData(chunks, options, undefined, { data: old, sourceOf: new Int32Array(2) })).toThrow(/sourceOf/);
+  });
+});
+
+describe('readReusableBuild', () => {
+  const chunks = toChunks([
+    { path: 'docs/a.md', language: 'markdown', pieces: [{ symbol: 'Guide > Setup', words: [9, 10, 0] }] },
+    { path: 'pkg/m.py', language: 'python', pieces: [{ symbol: 'launch', words: [0, 1, 2] }] },
+  ]);
+  const sourceOf = Int32Array.from(chunks, (chunk) => chunk.id);
+
+  it('takes over a build of the same options over the same chunks, and ignores anything else', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bm25-reuse-'));
+    try {
+      await createBm25Retriever(chunks).save(dir);
+      expect(await readReusableBuild({ dir, chunks, sourceOf }, {})).toBeDefined();
+      expect(await readReusableBuild({ dir, chunks, sourceOf }, { k1: 1.5 })).toBeUndefined();
+      expect(await readReusableBuild({ dir, chunks: chunks.slice(0, 1), sourceOf }, {})).toBeUndefined();
+      const file = join(dir, 'bm25.bin');
+      const bytes = await readFile(file);
+      bytes[bytes.length - 3]! ^= 0xff;
+      await writeFile(file, bytes);
+      expect(await readReusableBuild({ dir, chunks, sourceOf }, {})).toBeUndefined();
+      expect(await readReusableBuild({ dir: join(dir, 'missing'), chunks, sourceOf }, {})).toBeUndefined();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RagError, type BuildContext, type Chunk, type ProgressFn, type RetrieverFactory } from '@rag/core';
+import { isDeepStrictEqual } from 'node:util';
+import { RagError, type BuildContext, type Chunk, type PreviousBuild, type ProgressEvent, type ProgressFn, type RetrieverFactory } from '@rag/core';
 import { chunkFingerprint, embeddingText } from './chunk-text.js';
 import { CORPUS_MODEL_FILE, CorpusEmbedder, fitCorpusEmbedder } from './corpus/embedder.js';
 import { embedTexts } from './embed-chunks.js';
@@ -40,6 +41,7 @@ export async function buildEmbeddingRetriever(
   chunks: readonly Chunk[],
   settings: EmbeddingSettings = {},
   onProgress?: ProgressFn,
+  previous?: PreviousBuild,
 ): Promise<EmbeddingRetriever> {
   const options = resolveEmbeddingOptions(settings);
   const texts = chunks.map((c) => embeddingText(c, options.includeMetadata));
@@ -55,14 +57,21 @@ export async function buildEmbeddingRetriever(
     stats = { ...fitted.stats };
   } else {
     embedder = await TransformersEmbedder.create(options);
-    const embedded = await embedTexts(embedder, texts, {
+    // Unchanged chunks keep their vectors from the previous build of the same model; only
+    // the rest is embedded (the model's output depends on the chunk's text alone).
+    const kept = previous ? await readReusableVectors(previous, embedder, options) : undefined;
+    const missing = kept ? texts.map((_, i) => i).filter((i) => !kept.has(i)) : texts.map((_, i) => i);
+    const embedded = await embedTexts(embedder, missing.map((i) => texts[i]!), {
       batchSize: options.batchSize,
       checkpointRoot: options.resume ? join(options.cacheDir, 'checkpoints') : null,
-      ...(onProgress ? { onProgress } : {}),
+      ...(onProgress ? { onProgress: (event: ProgressEvent) => onProgress({ ...event, done: event.done + (texts.length - missing.length), total: texts.length }) } : {}),
     });
-    vectors = embedded.vectors;
+    vectors = new Float32Array(texts.length * embedder.dimension);
+    const dimension = embedder.dimension;
+    missing.forEach((row, i) => vectors.set(embedded.vectors.subarray(i * dimension, (i + 1) * dimension), row * dimension));
+    for (const [row, vector] of kept ?? []) vectors.set(vector, row * dimension);
     checkpoint = embedded.checkpoint;
-    stats = { resumedBatches: embedded.resumedBatches, computedBatches: embedded.computedBatches };
+    stats = { resumedBatches: embedded.resumedBatches, computedBatches: embedded.computedBatches, reusedVectors: texts.length - missing.length };
   }
   const embedSeconds = (performance.now() - started) / 1000;
   const hnswStarted = performance.now();
@@ -70,6 +79,35 @@ export async function buildEmbeddingRetriever(
   const manifest = createManifest(embedder, chunks.length, chunkFingerprint(chunks), hnsw ? 'hnsw' : 'exact', options);
   stats = { ...stats, embedSeconds, ...(hnsw ? { hnswSeconds: (performance.now() - hnswStarted) / 1000 } : {}) };
   return new EmbeddingRetriever(embedder, vectors, manifest, hnsw, checkpoint, stats);
+}
+
+/**
+ * Vectors of the previous build for the new chunks that copy a previous chunk (row → vector),
+ * when that build used the same model, dimension and chunk text layout over exactly
+ * `previous.chunks`; undefined otherwise (everything is embedded, as without a previous build).
+ */
+async function readReusableVectors(previous: PreviousBuild, embedder: Embedder, options: EmbeddingOptions): Promise<Map<number, Float32Array> | undefined> {
+  try {
+    const manifest = await readEmbeddingManifest(previous.dir);
+    const same =
+      manifest.embedder.id === embedder.id &&
+      manifest.embedder.dimension === embedder.dimension &&
+      isDeepStrictEqual(manifest.embedder.settings, embedder.settings) &&
+      manifest.includeMetadata === options.includeMetadata &&
+      manifest.count === previous.chunks.length &&
+      manifest.chunkFingerprint === chunkFingerprint(previous.chunks);
+    if (!same) return undefined;
+    const decoded = decodeVectors(await readFile(join(previous.dir, VECTORS_FILE)), VECTORS_FILE);
+    if (decoded.count !== manifest.count || decoded.dimension !== embedder.dimension) return undefined;
+    const kept = new Map<number, Float32Array>();
+    const dimension = embedder.dimension;
+    previous.sourceOf.forEach((source, row) => {
+      if (source >= 0) kept.set(row, decoded.vectors.subarray(source * dimension, (source + 1) * dimension));
+    });
+    return kept;
+  } catch {
+    return undefined;
+  }
 }
 
 export interface LoadEmbeddingOptions {
@@ -164,7 +202,7 @@ export function createEmbeddingRetrieverFactory(defaults: EmbeddingSettings = {}
     name: 'embedding',
     description: 'dense vectors: a zero-download embedder learned from the corpus, or a transformers.js model (model / modelDir)',
     build: (chunks: readonly Chunk[], context: BuildContext = {}) =>
-      buildEmbeddingRetriever(chunks, mergeEmbeddingSettings(defaults, context.settings as EmbeddingSettings | undefined), context.onProgress),
+      buildEmbeddingRetriever(chunks, mergeEmbeddingSettings(defaults, context.settings as EmbeddingSettings | undefined), context.onProgress, context.previous),
     load: (dir: string, chunks: readonly Chunk[]) => {
       const locating = defaults.model || defaults.modelDir ? { settings: defaults } : { settings: pickRuntime(defaults) };
       return loadEmbeddingRetriever(dir, chunks, locating);

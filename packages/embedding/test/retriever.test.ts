@@ -156,6 +156,36 @@ describe('the embedding retriever with a transformers.js model', () => {
     await loaded.dispose();
   });
 
+  test('an update reuses the vectors of unchanged chunks, embeds only the rest, and searches like a full build', async () => {
+    const before = texts.slice(0, 10);
+    const first = (await embeddingRetrieverFactory.build(before, { settings: settings() })) as EmbeddingRetriever;
+    const dir = await saved(first);
+    // New chunk list: chunks 0..5 unchanged, chunk 6 edited, 7..9 dropped, two added.
+    const after = makeChunks([
+      ...before.slice(0, 6).map((c) => ({ file: c.file_path, text: c.text })),
+      { file: before[6]!.file_path, text: 'an edited page about speculative decoding' },
+      { file: 'docs/new.md', text: 'prefix caching reuses the kv cache' },
+      { file: 'docs/new2.md', text: 'install with pip' },
+    ]);
+    const sourceOf = Int32Array.from(after, (_, i) => (i < 6 ? i : -1));
+    const updated = (await embeddingRetrieverFactory.build(after, { settings: settings(), previous: { dir, chunks: before, sourceOf } })) as EmbeddingRetriever;
+    expect(updated.buildStats).toMatchObject({ reusedVectors: 6 });
+    const dimension = updated.embedder.dimension;
+    expect(Array.from(updated.vectors.subarray(0, 6 * dimension))).toEqual(Array.from(first.vectors.subarray(0, 6 * dimension)));
+    const full = (await embeddingRetrieverFactory.build(after, { settings: settings() })) as EmbeddingRetriever;
+    expect(full.buildStats).toMatchObject({ reusedVectors: 0 });
+    for (let i = 0; i < updated.vectors.length; i++) expect(updated.vectors[i]).toBeCloseTo(full.vectors[i]!, 5);
+    expect((await updated.search('kv cache', { k: 5 })).map((h) => h.chunkId)).toEqual((await full.search('kv cache', { k: 5 })).map((h) => h.chunkId));
+    // A previous build over other chunks (its fingerprint does not match) is ignored, not an error.
+    const ignored = (await embeddingRetrieverFactory.build(after, { settings: settings(), previous: { dir, chunks: after, sourceOf } })) as EmbeddingRetriever;
+    expect(ignored.buildStats).toMatchObject({ reusedVectors: 0 });
+    // So is a corpus-embedder build: its model is fitted on the whole corpus, so nothing carries over.
+    const corpusDir = await saved(await embeddingRetrieverFactory.build(chunks, { settings: corpusSettings }));
+    const corpusUpdate = (await embeddingRetrieverFactory.build(chunks, { settings: corpusSettings, previous: { dir: corpusDir, chunks, sourceOf: Int32Array.from(chunks, (c) => c.id) } })) as EmbeddingRetriever;
+    expect(corpusUpdate.buildStats?.reusedVectors).toBeUndefined();
+    for (const retriever of [first, updated, full, ignored]) await retriever.dispose();
+  });
+
   test('refuses queries embedded by another model than the one that built the index', async () => {
     const built = await embeddingRetrieverFactory.build(texts, { settings: settings() });
     const dir = await saved(built);

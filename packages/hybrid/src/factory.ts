@@ -51,7 +51,9 @@ export function createHybridRetrieverFactory(components: readonly RetrieverFacto
       const built = [];
       for (const factory of components) {
         const settings = { ...defaultComponentSettings[factory.name], ...componentSettings[factory.name] };
-        built.push(await factory.build(chunks, { settings, ...(context.onProgress ? { onProgress: context.onProgress } : {}) }));
+        // Each component finds its own previous build in its subfolder (see `HybridRetriever.save`).
+        const previous = context.previous ? { ...context.previous, dir: join(context.previous.dir, factory.name) } : undefined;
+        built.push(await factory.build(chunks, { settings, ...(context.onProgress ? { onProgress: context.onProgress } : {}), ...(previous ? { previous } : {}) }));
       }
       return new HybridRetriever(built, resolved);
     },

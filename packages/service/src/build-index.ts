@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { chunkCorpus, DEFAULT_IGNORED_DIRS, DEFAULT_MAX_CHUNK_SIZE, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_LENGTH, type CorpusFile } from '@rag/chunking';
-import { isRagError, readIndex, retrieverDir, verifyRetrieverFiles, writeIndex, type Chunk, type IndexManifest, type LoadedIndex, type PreviousBuild, type ProgressFn, type RetrieverRegistry } from '@rag/core';
+import { isRagError, OffsetMap, readIndex, sliceCodePoints, retrieverDir, verifyRetrieverFiles, writeIndex, type Chunk, type IndexManifest, type LoadedIndex, type PreviousBuild, type ProgressFn, type RetrieverRegistry } from '@rag/core';
 import { createDefaultRetrieverRegistry } from './retrievers.js';
 
 export interface BuildIndexOptions {
@@ -141,8 +141,21 @@ export async function buildIndex(options: BuildIndexOptions): Promise<BuildIndex
     const reuse = (file: CorpusFile): Chunk[] | undefined => {
       if (oldHashes.get(file.file_path) !== file.sha256) return undefined;
       reusedFiles.add(file.file_path);
-      // Plain copies, their texts read now from the old generation.
-      const kept = (oldChunks.get(file.file_path) ?? []).map((chunk) => ({ ...chunk }));
+      // Plain copies. A chunk's text is its span of the file, which is unchanged and already
+      // read: slicing it costs nothing, reading it back from the old generation a read per chunk.
+      const map = new OffsetMap(file.text);
+      const kept = (oldChunks.get(file.file_path) ?? []).map((chunk): Chunk => ({
+        id: chunk.id,
+        file_path: chunk.file_path,
+        first_character_index: chunk.first_character_index,
+        last_character_index: chunk.last_character_index,
+        start_line: chunk.start_line,
+        end_line: chunk.end_line,
+        kind: chunk.kind,
+        symbol: chunk.symbol,
+        language: chunk.language,
+        text: sliceCodePoints(file.text, chunk.first_character_index, chunk.last_character_index, map),
+      }));
       reusedChunks += kept.length;
       return kept;
     };
