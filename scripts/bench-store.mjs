@@ -62,7 +62,7 @@ function linkedCorpus(copies) {
 function editOneFile(corpus) {
   const path = join(corpus, 'copy-0', 'vllm-0.10.1', 'vllm', 'sampling_params.py');
   const text = readFileSync(path, 'utf8');
-  writeFileSync(`${path}.new`, `${text}\n# edited by the benchmark\n`);
+  writeFileSync(`${path}.new`, `${text}\n# edited by the benchmark at ${process.hrtime.bigint()}\n`);
   renameSync(`${path}.new`, path);
 }
 
@@ -83,8 +83,11 @@ try {
     const bare = medianOf(runs, () => measure(process.execPath, ['-e', '0'], { node: true }));
     const grep = haveRipgrep ? medianOf(runs, () => measure('rg', ['-n', '--no-messages', 'max_num_seqs', corpus])) : undefined;
     const floor = medianOf(runs, () => measure(process.execPath, [FLOOR, corpus], { node: true }));
-    editOneFile(corpus);
-    const incremental = measure(process.execPath, [CLI, 'index', '--corpus_dir', corpus, '--index_dir', indexDir, '--quiet'], { node: true });
+    // A new edit before each run, so every run re-chunks one changed file.
+    const incremental = medianOf(runs, () => {
+      editOneFile(corpus);
+      return measure(process.execPath, [CLI, 'index', '--corpus_dir', corpus, '--index_dir', indexDir, '--quiet'], { node: true });
+    });
     perScale[scale] = { full, search, version, bare, grep, floor, incremental };
   }
 } finally {

@@ -156,7 +156,7 @@ export interface ReusableBuild {
   sourceOf: Int32Array;
 }
 
-/** Fields whose text is a function of the chunk and the rest of its file only. */
+/** Fields whose text is a function of the chunk and the rest of its file only: all but the anchor field. */
 const FILE_LOCAL_FIELDS = FIELD_NAMES.map((name) => name !== 'anchor');
 
 /** Copies term ids of previous build's entries into this build's numbering, interning lazily. */
@@ -300,7 +300,7 @@ export function buildIndexData(chunks: readonly Chunk[], options: Bm25Options, o
   for (let d = 0; d < docCount; d++) {
     const source = previous ? previous.sourceOf[d]! : -1;
     // A copied chunk's file-local fields are taken over term by term; only texts are built for the rest.
-    let texts = source < 0 ? fieldTexts(chunks[d]!, contexts?.[d], anchors?.[d]) : undefined;
+    const texts = source < 0 ? fieldTexts(chunks[d]!, contexts?.[d], anchors?.[d]) : undefined;
     let at = source < 0 ? 0 : old!.sequences.offsets[source]!;
     for (let f = 0; f < FIELD_NAMES.length; f++) {
       const field = pairs[f]!;
@@ -310,7 +310,7 @@ export function buildIndexData(chunks: readonly Chunk[], options: Bm25Options, o
       } else {
         const length = old!.fields[f]!.lengths[source]!;
         if (FILE_LOCAL_FIELDS[f]) translator!.append(old!.sequences.terms, at, at + length, termIds, sequence);
-        else interner.appendTermIds((texts ??= fieldTexts(chunks[d]!, contexts?.[d], anchors?.[d]))[f]!, termIds, sequence);
+        else interner.appendTermIds(anchors?.[d] ?? '', termIds, sequence); // the one field that is not file-local
         at += length;
       }
       if (interner.terms.length > counts.length) {
