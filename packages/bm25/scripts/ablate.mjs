@@ -73,7 +73,7 @@ function parseArgs(argv) {
 
 const flags = parseArgs(process.argv.slice(2));
 const only = flags.only ? String(flags.only).split(',') : undefined;
-const configurations = CONFIGURATIONS.filter((c) => !only || only.some((name) => c.name.startsWith(name)));
+const configurations = [...CONFIGURATIONS, ...(process.env.ABLATE_EXTRA ? JSON.parse(await readFile(process.env.ABLATE_EXTRA, "utf8")) : [])].filter((c) => !only || only.some((name) => c.name.startsWith(name)));
 const publicSet = (name) => join(SHARED, 'data/datasets/AnsweredQuestions', `${name}.json`);
 const devSet = (name) => join(ROOT, 'datasets/dev', `${name}.json`);
 

@@ -50,7 +50,7 @@ describe('explain', () => {
   });
 
   it('reports zero for terms the chunk lacks or the index never saw', () => {
-    const tree = firstStage.explain('scheduling zebra', 0);
+    const tree = firstStage.explain('unrelated zebra', 0);
     expect(tree.value).toBe(0);
     expect(tree.details?.map((d) => d.value)).toEqual([0, 0]);
     expect(tree.details?.[1]?.description).toContain('not in the index');

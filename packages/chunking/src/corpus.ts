@@ -15,7 +15,8 @@ export interface ChunkCorpusOptions extends ChunkerOptions, WalkOptions {
   /**
    * Chunks to use for a file instead of chunking it (an incremental index passes those of
    * files whose content hash is unchanged), or undefined to chunk it. Their ids are
-   * reassigned. Default: chunk every file.
+   * reassigned, so they must be plain objects that hold their own `text` (not read through
+   * their id from an index). Default: chunk every file.
    */
   reuse?: (file: CorpusFile) => Chunk[] | undefined;
 }

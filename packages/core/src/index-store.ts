@@ -413,6 +413,9 @@ async function loadChunks(opened: OpenedIndex): Promise<LoadedIndex> {
     });
   }
   const texts = await openTexts(indexDir, dir, count);
+  const readText = function (this: Chunk): string {
+    return texts.text(this.id);
+  };
   const chunks: Chunk[] = new Array(count);
   for (let i = 0; i < count; i++) {
     const file = manifest.files[columns.file[i]!]!;
@@ -428,7 +431,8 @@ async function loadChunks(opened: OpenedIndex): Promise<LoadedIndex> {
       language: file.language,
     } as Chunk;
     // Read on demand: a search needs the texts of its candidates, not of the whole corpus.
-    Object.defineProperty(chunk, 'text', { enumerable: true, get: () => texts.text(i) });
+    // One getter for the whole index (the chunk's id says which text), not a closure per chunk.
+    Object.defineProperty(chunk, 'text', { enumerable: true, get: readText });
     chunks[i] = chunk;
   }
   return { indexDir, dir, manifest, chunks, texts };
