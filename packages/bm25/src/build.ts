@@ -236,14 +236,17 @@ function checkDenseIds(chunks: readonly Chunk[]): void {
   }
 }
 
-/** Renumbers sequence entries to the sorted term ids, keeping the continuation bit. */
+/**
+ * Renumbers sequence entries to the sorted term ids, keeping the continuation bit. In place:
+ * the entries are the largest array of a build, and a second copy would be its peak memory.
+ */
 function renumberSequences(entries: Int32Buffer, offsets: Uint32Array, newId: Int32Array): TermSequences {
-  const terms = new Uint32Array(entries.length);
+  const data = entries.data;
   for (let i = 0; i < entries.length; i++) {
-    const entry = entries.data[i]!;
-    terms[i] = newId[entry & TERM_ID_MASK]! | (entry & CONTINUES_SEGMENT);
+    const entry = data[i]!;
+    data[i] = newId[entry & TERM_ID_MASK]! | (entry & CONTINUES_SEGMENT);
   }
-  return { offsets, terms };
+  return { offsets, terms: new Uint32Array(data.buffer, 0, entries.length) };
 }
 
 /** Turns chunk-major pairs into term-major postings under the sorted term numbering. */

@@ -2,9 +2,15 @@ import type { Chunk } from '@rag/core';
 
 const FNV_PRIME = 0x01000193;
 
-/** FNV-1a over 32-bit words: one multiply per 4 bytes (a 13 MB index hashes in ~8 ms). */
-export function checksumWords(words: Uint32Array): number {
-  let hash = 0x811c9dc5;
+/** Where an FNV-1a checksum starts. */
+export const CHECKSUM_SEED = 0x811c9dc5;
+
+/**
+ * FNV-1a over 32-bit words: one multiply per 4 bytes (a 13 MB index hashes in ~8 ms).
+ * `seed` continues a checksum of the words before these (pass the previous result).
+ */
+export function checksumWords(words: Uint32Array, seed = CHECKSUM_SEED): number {
+  let hash = seed;
   for (let i = 0; i < words.length; i++) hash = Math.imul(hash ^ words[i]!, FNV_PRIME);
   return hash >>> 0;
 }

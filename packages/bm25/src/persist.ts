@@ -1,6 +1,6 @@
 import { RagError } from '@rag/core';
 import { TERM_ID_MASK, type Bm25IndexData, type FieldPostings, type TermSequences } from './build.js';
-import { checksumWords } from './checksum.js';
+import { CHECKSUM_SEED, checksumWords } from './checksum.js';
 import { TermDictionary } from './dictionary.js';
 import { FIELD_NAMES, resolveBm25Options, type Bm25Options } from './options.js';
 
@@ -100,11 +100,8 @@ export function encodeIndex(data: Bm25IndexData): Uint8Array {
     chunkFingerprint: data.chunkFingerprint,
     payloadBytes,
   };
-  const payload = new Uint8Array(payloadBytes);
-  for (const [name, array] of sections) {
-    payload.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), relative[name]!.offset);
-  }
-  const payloadChecksum = checksumWords(new Uint32Array(payload.buffer, 0, payloadBytes / 4));
+  // The checksum is taken section by section, so the payload is assembled once, in the file.
+  const payloadChecksum = checksumSections(sections);
   // The header's own length moves the payload, and the payload offsets live in the
   // header: iterate until the padded header size is stable (twice at most in practice).
   let payloadOffset = alignUp(MAGIC.length + 4);
@@ -121,8 +118,30 @@ export function encodeIndex(data: Bm25IndexData): Uint8Array {
   file.set(MAGIC, 0);
   new DataView(file.buffer).setUint32(MAGIC.length, headerBytes.length, true);
   file.set(headerBytes, MAGIC.length + 4);
-  file.set(payload, payloadOffset);
+  for (const [name, array] of sections) {
+    file.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), payloadOffset + relative[name]!.offset);
+  }
   return file;
+}
+
+/**
+ * The payload checksum (FNV-1a over its 32-bit words) computed from the sections as laid
+ * out one after another, each padded with zeros to a multiple of 8 bytes: the same value as
+ * over the assembled payload, without assembling it.
+ */
+function checksumSections(sections: readonly [string, SectionArray][]): number {
+  let hash = CHECKSUM_SEED;
+  for (const [, array] of sections) {
+    const whole = array.byteLength >>> 2;
+    const aligned = array.byteOffset % 4 === 0;
+    const words = aligned ? new Uint32Array(array.buffer, array.byteOffset, whole) : new Uint32Array(new Uint8Array(array.buffer, array.byteOffset, whole * 4).slice().buffer);
+    hash = checksumWords(words, hash);
+    const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+    const tail = new Uint8Array(alignUp(array.byteLength) - whole * 4);
+    tail.set(bytes.subarray(whole * 4));
+    hash = checksumWords(new Uint32Array(tail.buffer), hash);
+  }
+  return hash;
 }
 
 function corrupt(label: string, what: string, cause?: unknown): RagError {

@@ -6,7 +6,11 @@ import type { ChunkerOptions } from './options.js';
 
 const { files, options } = workerData as { files: FileToChunk[]; options: ChunkerOptions };
 try {
-  parentPort!.postMessage({ ok: true, chunks: await chunkFilesReleasing(files, options) });
+  // Texts stay behind: the caller holds every file's text and slices each chunk's from it,
+  // so the reply carries offsets only (a copy of every chunk text would double the corpus
+  // in the caller's memory).
+  const chunks = await chunkFilesReleasing(files, options);
+  parentPort!.postMessage({ ok: true, chunks: chunks.map((perFile) => perFile.map(({ text: _text, ...rest }) => rest)) });
 } catch (error) {
   parentPort!.postMessage({ ok: false, message: (error as Error).message });
 }

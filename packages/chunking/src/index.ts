@@ -17,5 +17,5 @@ export type { CorpusFile, WalkOptions } from './walk.js';
 export { chunkCorpus } from './corpus.js';
 export { chunkFiles, chunkFilesReleasing, type FileToChunk } from './chunk-files.js';
 export { TREE_RELEASE_CHARS } from './release-trees.js';
-export { chunkFilesInParallel, defaultConcurrency, PARALLEL_MIN_CHARS } from './parallel.js';
+export { chunkFilesInParallel, defaultConcurrency, PARALLEL_MIN_CHARS, WORKERS_MIN_CORES } from './parallel.js';
 export type { ChunkCorpusOptions, ChunkedCorpus } from './corpus.js';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { chunkCorpus, chunkFiles, chunkFilesReleasing, TREE_RELEASE_CHARS, type FileToChunk } from '../src/index.js';
+import { chunkCorpus, chunkFiles, chunkFilesReleasing, defaultConcurrency, TREE_RELEASE_CHARS, WORKERS_MIN_CORES, type FileToChunk } from '../src/index.js';
 
 // The worker thread runs the built script (dist/chunk-worker.js): `pnpm test` builds first.
 const dist = new URL('../dist/index.js', import.meta.url);
@@ -38,6 +38,12 @@ describe('parallel chunking', () => {
     const got = await chunkFilesReleasing(files, {}, () => seen++);
     expect(got).toEqual(chunkFiles(files, {}));
     expect(seen).toBe(files.length);
+  });
+
+  it('chunks in one thread by default below WORKERS_MIN_CORES cores, and on every core (at most 4) above', () => {
+    expect([1, 2, 3].map((cores) => defaultConcurrency(cores))).toEqual([1, 1, 1]);
+    expect(WORKERS_MIN_CORES).toBe(4);
+    expect([4, 8, 64].map((cores) => defaultConcurrency(cores))).toEqual([4, 4, 4]);
   });
 
   it('refuses a concurrency outside [1, 64], naming the option', async () => {

@@ -23,6 +23,8 @@ export interface BuildIndexOptions {
   ignoredDirs?: readonly string[];
   /** Honour .gitignore and .ignore files. Default `true`. */
   ignoreFiles?: boolean;
+  /** Threads that chunk at once, in [1, 64]; output is the same. Default `defaultConcurrency()` of @rag/chunking. */
+  threads?: number;
   /** Version of the tool writing the index; a different one in the old index forces a full rebuild. */
   toolVersion: string;
   /** Rebuild from scratch even when the old index could be updated. Default `false`. */
@@ -165,6 +167,7 @@ export async function buildIndex(options: BuildIndexOptions): Promise<BuildIndex
       maxLineLength,
       ignoredDirs,
       ignoreFiles,
+      ...(options.threads === undefined ? {} : { concurrency: options.threads }),
       ...(old ? { reuse } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(options.onWarning ? { onWarning: options.onWarning } : {}),
