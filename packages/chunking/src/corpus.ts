@@ -8,7 +8,7 @@ export interface ChunkCorpusOptions extends ChunkerOptions, WalkOptions {
   onProgress?: ProgressFn;
   /**
    * Threads that chunk at once, this one included (worker threads; output is identical).
-   * Integer in [1, 64]. Default: `defaultConcurrency()` (the cores, at most 4; 1 below 4 cores). Corpora under ~2 M
+   * Integer in [1, 64]. Default: `defaultConcurrency()` (the cores, at most 4). Corpora under ~2 M
    * characters are always chunked in this thread.
    */
   concurrency?: number;

@@ -13,14 +13,13 @@ import type { ChunkerOptions } from './options.js';
 export const PARALLEL_MIN_CHARS = 2_000_000;
 
 /** Fewest cores on which chunking uses worker threads by default. */
-export const WORKERS_MIN_CORES = 4;
+export const WORKERS_MIN_CORES = 2;
 
 /**
- * Default thread count: every core, at most 4 (parsing scales little beyond, memory does),
- * but one thread below `WORKERS_MIN_CORES` cores. On two cores a worker pays for its own
- * isolate, grammars and copy of its files (about +100 MB peak RSS and +15–20 % CPU for the
- * vLLM corpus) to save 25–40 % of chunking wall time when the machine is idle, and nothing
- * when the other core is busy.
+ * Default thread count: every core, at most 4 (parsing scales little beyond, memory does).
+ * A worker pays for its own isolate and grammars (on the vLLM corpus with two cores, `rag
+ * index` peaks at ~310–330 MB RSS instead of ~275 MB in one thread) and saves about a third
+ * of the build's wall time on an idle machine; `rag index --threads 1` trades the other way.
  */
 export function defaultConcurrency(cores = availableParallelism()): number {
   return cores < WORKERS_MIN_CORES ? 1 : Math.min(4, cores);

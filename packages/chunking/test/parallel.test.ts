@@ -40,10 +40,9 @@ describe('parallel chunking', () => {
     expect(seen).toBe(files.length);
   });
 
-  it('chunks in one thread by default below WORKERS_MIN_CORES cores, and on every core (at most 4) above', () => {
-    expect([1, 2, 3].map((cores) => defaultConcurrency(cores))).toEqual([1, 1, 1]);
-    expect(WORKERS_MIN_CORES).toBe(4);
-    expect([4, 8, 64].map((cores) => defaultConcurrency(cores))).toEqual([4, 4, 4]);
+  it('chunks on every core by default, at most 4, and in one thread on one core', () => {
+    expect(WORKERS_MIN_CORES).toBe(2);
+    expect([1, 2, 3, 4, 8, 64].map((cores) => defaultConcurrency(cores))).toEqual([1, 2, 3, 4, 4, 4]);
   });
 
   it('refuses a concurrency outside [1, 64], naming the option', async () => {
