@@ -21,6 +21,25 @@ function hashString(hash: number, text: string): number {
   return h;
 }
 
+/** `hashString(hash, String(n))` for a non-negative integer n, without making the string. */
+function hashDecimal(hash: number, n: number): number {
+  let divisor = 1;
+  while (divisor * 10 <= n) divisor *= 10;
+  let h = hash;
+  for (; divisor >= 1; divisor /= 10) h = Math.imul(h ^ (48 + (Math.floor(n / divisor) % 10)), FNV_PRIME);
+  return h;
+}
+
+/** One chunk's key, `${file_path}\u0000${first}\u0000${last}\u0001`, into `hash`. */
+function hashChunkKey(hash: number, chunk: Chunk): number {
+  let h = hashString(hash, chunk.file_path);
+  h = Math.imul(h ^ 0, FNV_PRIME);
+  h = hashDecimal(h, chunk.first_character_index);
+  h = Math.imul(h ^ 0, FNV_PRIME);
+  h = hashDecimal(h, chunk.last_character_index);
+  return Math.imul(h ^ 1, FNV_PRIME);
+}
+
 /**
  * Identifies the chunk list an index was built over (paths and offsets, not texts), so
  * that loading it next to other chunks is refused instead of returning wrong ids.
@@ -28,10 +47,10 @@ function hashString(hash: number, text: string): number {
 export function fingerprintChunks(chunks: readonly Chunk[]): string {
   let a = 0x811c9dc5;
   let b = 0x2f6e5a1d;
+  // The key is hashed in place, never built: this runs over every chunk of an index each time it is loaded.
   for (const chunk of chunks) {
-    const key = `${chunk.file_path}\u0000${chunk.first_character_index}\u0000${chunk.last_character_index}\u0001`;
-    a = hashString(a, key);
-    b = hashString(b ^ 0x5bd1e995, key);
+    a = hashChunkKey(a, chunk);
+    b = hashChunkKey(b ^ 0x5bd1e995, chunk);
   }
   const hex = (n: number): string => (n >>> 0).toString(16).padStart(8, '0');
   return `${chunks.length}-${hex(a)}${hex(b)}`;

@@ -187,7 +187,7 @@ class SectionReader {
   readonly #header: Bm25FileHeader;
   readonly #label: string;
 
-  constructor(bytes: Uint8Array, header: Bm25FileHeader, label: string) {
+  constructor(bytes: Uint8Array, header: Bm25FileHeader, label: string, verifyChecksum: boolean) {
     // Views need the buffer aligned; Node's pooled small buffers may not be.
     this.#bytes = bytes.byteOffset % ALIGN === 0 ? bytes : bytes.slice();
     this.#header = header;
@@ -198,7 +198,7 @@ class SectionReader {
     }
     if (payloadOffset + payloadBytes !== this.#bytes.length) throw corrupt(label, `it is ${this.#bytes.length} bytes long, not ${payloadOffset + payloadBytes}`);
     const words = new Uint32Array(this.#bytes.buffer, this.#bytes.byteOffset + payloadOffset, payloadBytes / 4);
-    if (checksumWords(words) !== payloadChecksum) throw corrupt(label, 'its checksum does not match its contents');
+    if (verifyChecksum && checksumWords(words) !== payloadChecksum) throw corrupt(label, 'its checksum does not match its contents');
   }
 
   read(name: string, type: 'u8'): Uint8Array;
@@ -263,10 +263,18 @@ function readSequences(reader: SectionReader, fields: readonly FieldPostings[], 
   return sequences;
 }
 
+export interface DecodeOptions {
+  /**
+   * Verify the payload checksum. Default `true`; `false` only where the whole file was just
+   * verified another way (the index store's sha256). Structure is checked either way.
+   */
+  checksum?: boolean;
+}
+
 /** Reads an index written by `encodeIndex`; `label` (usually the path) names it in errors. */
-export function decodeIndex(bytes: Uint8Array, label: string): Bm25IndexData {
+export function decodeIndex(bytes: Uint8Array, label: string, decode: DecodeOptions = {}): Bm25IndexData {
   const header = readHeader(bytes, label);
-  const reader = new SectionReader(bytes, header, label);
+  const reader = new SectionReader(bytes, header, label, decode.checksum ?? true);
   const { docCount, termCount } = header;
   if (!Number.isInteger(docCount) || !Number.isInteger(termCount) || docCount < 0 || termCount < 0) {
     throw corrupt(label, 'its header has invalid counts');

@@ -8,6 +8,7 @@ import {
   type Chunk,
   type Explanation,
   type Hit,
+  type LoadContext,
   type PreviousBuild,
   type ProgressFn,
   type Retriever,
@@ -120,7 +121,7 @@ export async function readReusableBuild(previous: PreviousBuild, settings: Bm25S
 }
 
 /** Loads a retriever saved by `Bm25Retriever.save` from `dir`, checking it matches `chunks`. */
-export async function loadBm25Retriever(dir: string, chunks: readonly Chunk[]): Promise<Bm25Retriever> {
+export async function loadBm25Retriever(dir: string, chunks: readonly Chunk[], context: LoadContext = {}): Promise<Bm25Retriever> {
   const path = join(dir, BM25_FILE_NAME);
   let bytes: Uint8Array;
   try {
@@ -131,8 +132,10 @@ export async function loadBm25Retriever(dir: string, chunks: readonly Chunk[]): 
       cause: error,
     });
   }
-  const data = decodeIndex(bytes, path);
-  if (data.chunkFingerprint !== fingerprintChunks(chunks)) {
+  // Inside an index the store has just checked this file's sha256: the payload checksum would hash it twice.
+  const data = decodeIndex(bytes, path, { checksum: context.verified !== true });
+  // The store wrote this file with these chunks in one generation; elsewhere, check.
+  if (context.verified !== true && data.chunkFingerprint !== fingerprintChunks(chunks)) {
     throw new RagError('INDEX_CORRUPT', `The bm25 index ${path} was built over other chunks than the ${chunks.length} it is loaded with.`, {
       hint: 'Rebuild the index with `rag index --corpus_dir <dir>`.',
     });

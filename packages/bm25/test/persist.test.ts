@@ -63,6 +63,19 @@ describe('persistence', () => {
     expect(encodeIndex(decodeIndex(first, 'test'))).toEqual(first);
   });
 
+  it('skips only the payload checksum when the caller verified the file another way', async () => {
+    const bytes = encodeIndex(createBm25Retriever(chunks).index.data);
+    const flipped = bytes.slice();
+    // One more occurrence of the first posting's term: a valid frequency, so the structure holds.
+    const header = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + new DataView(bytes.buffer, bytes.byteOffset).getUint32(8, true)))) as { sections: Record<string, { offset: number }> };
+    const at = header.sections['body.tfs']!.offset;
+    flipped[at] = bytes[at]! + 1;
+    expect(() => decodeIndex(flipped, 'bm25.bin')).toThrow(/checksum does not match/);
+    expect(() => decodeIndex(flipped, 'bm25.bin', { checksum: false })).not.toThrow();
+    // Structure is still checked: a file cut short fails either way.
+    expect(() => decodeIndex(bytes.subarray(0, bytes.length - 8), 'bm25.bin', { checksum: false })).toThrow(/bytes long/);
+  });
+
   it('refuses another format version with INDEX_INCOMPATIBLE', async () => {
     await saved();
     await tamper((bytes) => {

@@ -89,7 +89,7 @@ export async function openIndexSession(indexDir: string, options: IndexSessionOp
       );
     }
     // Its files are checked against the manifest first: a damaged file is INDEX_CORRUPT naming it.
-    pending = verifyRetrieverFiles(index, name).then(() => registry.get(name).load(retrieverDir(index.dir, name), index.chunks));
+    pending = verifyRetrieverFiles(index, name).then(() => registry.get(name).load(retrieverDir(index.dir, name), index.chunks, { verified: true }));
     // A failed load is not cached: the next request retries and reports the error again.
     pending.catch(() => loading.delete(name));
     loading.set(name, pending);

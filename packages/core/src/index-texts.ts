@@ -1,14 +1,16 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { RagError } from './errors.js';
 
 /**
  * Chunk texts on disk: `texts.bin` holds every text as UTF-8, one after another;
  * `text-offsets.bin` holds n + 1 byte offsets (float64, little-endian: exact far past any
- * corpus) so text i is bytes [offset[i], offset[i + 1]). Nothing needs all texts in one
- * string or buffer, so the format has no size limit short of the file system's, and a
- * search reads only the texts it shows.
+ * corpus) so text i is bytes [offset[i], offset[i + 1]), then n CRC-32s (uint32,
+ * little-endian), one per text. Nothing needs all texts in one string or buffer, so the
+ * format has no size limit short of the file system's; a search reads only the texts it
+ * shows, and checks each against its CRC as it reads it instead of hashing the whole file.
  */
 export const TEXTS_FILE = 'texts.bin';
 export const TEXT_OFFSETS_FILE = 'text-offsets.bin';
@@ -19,6 +21,7 @@ const WRITE_BATCH = 1 << 22;
 /** Writes `texts` into `dir` as {@link TEXTS_FILE} and {@link TEXT_OFFSETS_FILE}, streaming. */
 export async function writeTexts(dir: string, texts: Iterable<string>): Promise<void> {
   const offsets: number[] = [0];
+  const sums: number[] = [];
   const handle = await open(join(dir, TEXTS_FILE), 'w');
   try {
     let pending: Buffer[] = [];
@@ -26,6 +29,7 @@ export async function writeTexts(dir: string, texts: Iterable<string>): Promise<
     let total = 0;
     for (const text of texts) {
       const bytes = Buffer.from(text, 'utf8');
+      sums.push(crc32(bytes));
       pending.push(bytes);
       pendingBytes += bytes.length;
       total += bytes.length;
@@ -40,8 +44,9 @@ export async function writeTexts(dir: string, texts: Iterable<string>): Promise<
   } finally {
     await handle.close();
   }
-  const table = Buffer.alloc(offsets.length * 8);
+  const table = Buffer.alloc(offsets.length * 8 + sums.length * 4);
   offsets.forEach((offset, i) => table.writeDoubleLE(offset, i * 8));
+  sums.forEach((sum, i) => table.writeUInt32LE(sum, offsets.length * 8 + i * 4));
   const out = await open(join(dir, TEXT_OFFSETS_FILE), 'w');
   try {
     await out.write(table);
@@ -59,9 +64,10 @@ export interface TextStore {
   close(): void;
 }
 
-function corrupt(indexDir: string, file: string, what: string): RagError {
+function corrupt(indexDir: string, file: string, what: string, cause?: unknown): RagError {
   return new RagError('INDEX_CORRUPT', `The index in ${indexDir} is damaged: ${file} ${what}.`, {
     hint: 'Rebuild it with `rag index --corpus_dir <dir>` (`rag verify` checks every file).',
+    ...(cause === undefined ? {} : { cause }),
   });
 }
 
@@ -72,10 +78,17 @@ function corrupt(indexDir: string, file: string, what: string): RagError {
  */
 export async function openTexts(indexDir: string, dir: string, count: number): Promise<TextStore> {
   const table = await readFile(join(dir, TEXT_OFFSETS_FILE));
-  if (table.length !== (count + 1) * 8) throw corrupt(indexDir, TEXT_OFFSETS_FILE, `holds ${table.length / 8} offsets for ${count} chunks`);
+  if (table.length !== (count + 1) * 8 + count * 4) throw corrupt(indexDir, TEXT_OFFSETS_FILE, `is ${table.length} bytes long, not the ${(count + 1) * 8 + count * 4} that ${count} chunks take`);
   const offsets = new Float64Array(count + 1);
   for (let i = 0; i <= count; i++) offsets[i] = table.readDoubleLE(i * 8);
-  const fd = openSync(join(dir, TEXTS_FILE), 'r');
+  const sums = new Uint32Array(count);
+  for (let i = 0; i < count; i++) sums[i] = table.readUInt32LE((count + 1) * 8 + i * 4);
+  let fd: number;
+  try {
+    fd = openSync(join(dir, TEXTS_FILE), 'r');
+  } catch (error) {
+    throw corrupt(indexDir, TEXTS_FILE, 'is missing or unreadable', error);
+  }
   const size = fstatSync(fd).size;
   for (let i = 0; i < count; i++) {
     if (!(offsets[i]! <= offsets[i + 1]!)) throw corrupt(indexDir, TEXT_OFFSETS_FILE, `is out of order at chunk ${i}`);
@@ -94,6 +107,7 @@ export async function openTexts(indexDir: string, dir: string, count: number): P
       const buffer = Buffer.allocUnsafe(length);
       let done = 0;
       while (done < length) done += readSync(fd, buffer, done, length - done, start + done);
+      if (crc32(buffer) !== sums[i]) throw corrupt(indexDir, TEXTS_FILE, `does not match its checksum (the text of chunk ${i})`);
       return buffer.toString('utf8');
     },
     close() {

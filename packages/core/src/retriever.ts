@@ -54,7 +54,18 @@ export interface RetrieverFactory {
   /** One line for `--help` and error messages. */
   readonly description: string;
   build(chunks: readonly Chunk[], context?: BuildContext): Promise<Retriever>;
-  load(dir: string, chunks: readonly Chunk[]): Promise<Retriever>;
+  load(dir: string, chunks: readonly Chunk[], context?: LoadContext): Promise<Retriever>;
+}
+
+/** How a retriever is being loaded. */
+export interface LoadContext {
+  /**
+   * Every file under the folder was just checked against the sha256 the index manifest
+   * records, and the chunks are the ones that generation was written with (as the index
+   * store guarantees before loading), so a factory may skip its own whole-file checksum and
+   * its check that it was built over these chunks; never its structural checks. Default `false`.
+   */
+  verified?: boolean;
 }
 
 /** Retriever factories by name. An unknown name is an error that lists the valid ones. */

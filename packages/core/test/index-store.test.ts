@@ -190,13 +190,35 @@ describe('a damaged index is INDEX_CORRUPT naming the file, never read as good',
         expect(verified.code).toBe('INDEX_CORRUPT');
         expect(verified.message).toContain(name);
         if (target !== 'retrievers/fake/state.txt') {
-          const read = await rejection(() => readIndex(dir));
+          // texts.bin is checked text by text as it is read (each against its CRC-32), so a
+          // damage that keeps its size surfaces when the damaged text is read, not on open.
+          const readAll = async (): Promise<void> => {
+            const index = await readIndex(dir);
+            for (const chunk of index.chunks) void chunk.text;
+          };
+          const read = await rejection(target === 'texts.bin' ? readAll : () => readIndex(dir));
           expect(read.code).toBe('INDEX_CORRUPT');
           expect(read.message).toContain(name);
         }
       });
     }
   }
+
+  it('checks each text against its CRC-32 as it is read: a damaged text fails, the others still read', async () => {
+    await writeIndex(dir, input());
+    const path = join(await generationDir(), 'texts.bin');
+    const bytes = await readFile(path);
+    const at = Buffer.byteLength(chunks[0]!.text) + 2; // inside the text of chunk 1
+    bytes[at] = bytes[at]! ^ 0x20;
+    await writeFile(path, bytes);
+    const index = await readIndex(dir);
+    expect(index.chunks[0]!.text).toBe(chunks[0]!.text);
+    expect(index.chunks[2]!.text).toBe(chunks[2]!.text);
+    const error = await rejection(() => index.chunks[1]!.text);
+    expect(error.code).toBe('INDEX_CORRUPT');
+    expect(error.message).toMatch(/texts\.bin does not match its checksum \(the text of chunk 1\)/);
+    index.texts.close();
+  });
 
   it('verifyIndex passes an intact index and counts what it checked', async () => {
     const written = await writeIndex(dir, input());

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RagError, type BuildContext, type Chunk, type RetrieverFactory } from '@rag/core';
+import { RagError, type BuildContext, type Chunk, type LoadContext, type RetrieverFactory } from '@rag/core';
 import { DEFAULT_HYBRID_OPTIONS, resolveHybridOptions, type HybridOptions, type HybridSettings } from './options.js';
 import { HYBRID_FORMAT, HYBRID_FORMAT_VERSION, HYBRID_MANIFEST_FILE, HybridRetriever, type HybridManifest } from './retriever.js';
 
@@ -57,7 +57,7 @@ export function createHybridRetrieverFactory(components: readonly RetrieverFacto
       }
       return new HybridRetriever(built, resolved);
     },
-    async load(dir: string, chunks: readonly Chunk[]) {
+    async load(dir: string, chunks: readonly Chunk[], context?: LoadContext) {
       const manifest = await readManifest(dir);
       const loaded = [];
       for (const name of manifest.components) {
@@ -67,7 +67,7 @@ export function createHybridRetrieverFactory(components: readonly RetrieverFacto
             hint: `Rebuild it with the current components (${[...byName.keys()].join(', ')}): \`rag index --retriever hybrid\`.`,
           });
         }
-        loaded.push(await factory.load(join(dir, name), chunks));
+        loaded.push(await factory.load(join(dir, name), chunks, context));
       }
       return new HybridRetriever(loaded, resolveHybridOptions(manifest.options as unknown as HybridSettings, base));
     },

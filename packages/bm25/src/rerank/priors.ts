@@ -32,9 +32,16 @@ export function isAuxiliaryPath(filePath: string): boolean {
 /** `PROSE` / `AUXILIARY` flags per chunk. */
 export function chunkFlags(chunks: readonly Chunk[]): Uint8Array {
   const flags = new Uint8Array(chunks.length);
+  // Chunks of one file come together: its path is tested once, not once per chunk.
+  let path: string | undefined;
+  let auxiliary = 0;
   for (let d = 0; d < chunks.length; d++) {
     const chunk = chunks[d]!;
-    flags[d] = (PROSE_LANGUAGES.has(chunk.language) ? PROSE : 0) | (isAuxiliaryPath(chunk.file_path) ? AUXILIARY : 0);
+    if (chunk.file_path !== path) {
+      path = chunk.file_path;
+      auxiliary = isAuxiliaryPath(path) ? AUXILIARY : 0;
+    }
+    flags[d] = (PROSE_LANGUAGES.has(chunk.language) ? PROSE : 0) | auxiliary;
   }
   return flags;
 }
