@@ -5,6 +5,7 @@ import { FIELD_NAMES, resolveBm25Options, type Bm25Options } from './options.js'
 import { fieldTermWeight, inverseDocumentFrequency, lengthNorm, termContribution } from './scoring.js';
 import { createQueryTokenizer, type QueryTerm } from '@rag/text';
 import { selectTopK } from './top-k.js';
+import { maxScoreTopK, TermBounds, type PruningStats, type ScoringView } from './max-score.js';
 
 /** Sizes of an index, for logs and benchmarks. */
 export interface Bm25IndexStats {
@@ -42,6 +43,9 @@ export class Bm25Index {
   readonly #termWeights: Float64Array;
   readonly #touched: Uint32Array;
   readonly #termDocs: Uint32Array;
+  readonly #view: ScoringView;
+  /** Per-term score bounds for pruning, made on first use. */
+  #bounds: TermBounds | undefined;
 
   constructor(data: Bm25IndexData) {
     this.data = data;
@@ -59,6 +63,12 @@ export class Bm25Index {
     this.#termWeights = new Float64Array(docCount);
     this.#touched = new Uint32Array(docCount);
     this.#termDocs = new Uint32Array(docCount);
+    this.#view = {
+      fields: data.fields,
+      inverseNorms: this.#inverseNorms,
+      fieldWeights: FIELD_NAMES.map((name) => options.fields[name].weight),
+      k1: options.k1,
+    };
   }
 
   /** Builds an index; `settings` are validated (see `resolveBm25Options`). */
@@ -102,9 +112,21 @@ export class Bm25Index {
     return this.searchTerms(this.resolveQuery(query), k);
   }
 
-  /** `search` for terms already resolved by `resolveQuery` (callers that need them too resolve once). */
-  searchTerms(terms: readonly ResolvedQueryTerm[], k: number): Hit[] {
+  /**
+   * `search` for terms already resolved by `resolveQuery` (callers that need them too resolve
+   * once). By default every posting of every term is scored. `pruning` searches several
+   * terms with MaxScore instead (see `maxScoreTopK`), which returns exactly the same hits
+   * from a fraction of the postings, but per chunk it does more work than the exhaustive
+   * loop's one add, and on corpora up to 4× vLLM it is slower (see docs/benchmarks.md), so it
+   * is not the default. `stats` counts the posting entries read.
+   */
+  searchTerms(terms: readonly ResolvedQueryTerm[], k: number, options: { pruning?: boolean; stats?: PruningStats } = {}): Hit[] {
     if (terms.length === 0 || k < 1) return [];
+    if (terms.length > 1 && options.pruning === true) {
+      this.#bounds ??= new TermBounds(this.#view, this.data.dictionary.size);
+      return maxScoreTopK(this.#view, terms, k, this.#bounds, options.stats);
+    }
+    if (options.stats) for (const term of terms) options.stats.postingsVisited += this.#postingCount(term.id);
     const { k1, fields: fieldOptions } = this.data.options;
     const scores = this.#scores;
     const termWeights = this.#termWeights;
@@ -152,6 +174,17 @@ export class Bm25Index {
     const hits = selectTopK(touched, touchedCount, scores, k);
     for (let i = 0; i < touchedCount; i++) scores[touched[i]!] = 0;
     return hits;
+  }
+
+  /** Postings of term `id` in the scored fields. */
+  #postingCount(id: number): number {
+    let count = 0;
+    for (let f = 0; f < FIELD_NAMES.length; f++) {
+      if (this.data.options.fields[FIELD_NAMES[f]!].weight === 0) continue;
+      const { offsets } = this.data.fields[f]!;
+      count += offsets[id + 1]! - offsets[id]!;
+    }
+    return count;
   }
 
   /** The one scored field (weight > 0) with postings for term `id`, or -1 when several have. */

@@ -1,0 +1,53 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Bm25Index } from '../src/bm25-index.js';
+import { resolveBm25Options } from '../src/options.js';
+import { makeChunks } from './helpers.js';
+
+// Small vocabularies make many chunks share terms and many scores tie, which is where a
+// pruned search could go wrong (ties broken by id, bounds equal to the k-th score).
+const WORDS = ['cache', 'kv', 'block', 'max_num_seqs', 'seq', 'scheduler', 'lora', 'adapter', 'port', 'default', 'gpu', 'memory'];
+
+const corpus = fc.array(
+  fc.record({
+    text: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 30 }).map((words) => words.join(' ')),
+    file: fc.constantFrom('vllm/config.py', 'vllm/core/scheduler.py', 'docs/usage.md', 'tests/test_cache.py'),
+    symbol: fc.constantFrom('', 'Scheduler', 'CacheConfig.block_size', 'Usage > Ports'),
+  }),
+  { minLength: 1, maxLength: 120 },
+);
+const query = fc.array(fc.constantFrom(...WORDS, 'absent'), { minLength: 1, maxLength: 6 }).map((words) => words.join(' '));
+
+describe('dynamic pruning (MaxScore) in the first stage', () => {
+  it('returns exactly what scoring every posting returns: ids, scores and order, for any k', () => {
+    fc.assert(
+      fc.property(corpus, fc.array(query, { minLength: 1, maxLength: 5 }), fc.integer({ min: 1, max: 60 }), fc.boolean(), (specs, queries, k, plain) => {
+        const chunks = makeChunks(specs.map((s) => ({ text: s.text, file_path: s.file, symbol: s.symbol })));
+        const settings = plain ? { fields: { path: { weight: 0 } } } : {};
+        const index = Bm25Index.build(chunks, resolveBm25Options(settings));
+        for (const q of queries) {
+          const terms = index.resolveQuery(q);
+          expect(index.searchTerms(terms, k, { pruning: true })).toEqual(index.searchTerms(terms, k));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('reads fewer postings than exhaustive scoring once the top k fills, on a larger corpus', () => {
+    const chunks = makeChunks(
+      Array.from({ length: 20000 }, (_, i) => ({
+        text: `${WORDS[i % WORDS.length]} ${WORDS[(i * 7) % WORDS.length]} filler${i % 50} ${i % 997 === 0 ? 'rare_term' : 'common'}`,
+        file_path: `pkg/m${i % 40}.py`,
+      })),
+    );
+    const index = Bm25Index.build(chunks, resolveBm25Options({}));
+    const terms = index.resolveQuery('rare_term common cache');
+    const pruned = { postingsVisited: 0 };
+    const exhaustive = { postingsVisited: 0 };
+    const hits = index.searchTerms(terms, 10, { pruning: true, stats: pruned });
+    expect(hits).toEqual(index.searchTerms(terms, 10, { stats: exhaustive }));
+    expect(hits.length).toBe(10);
+    expect(pruned.postingsVisited).toBeLessThan(exhaustive.postingsVisited / 2);
+  });
+});
