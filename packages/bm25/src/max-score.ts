@@ -223,16 +223,17 @@ export function maxScoreTopK(view: ScoringView, terms: readonly ScoredTerm[], k:
     const threshold = size === k ? heapScores[0]! : 0;
     let partial = 0;
     let count = 0;
-    for (let r = essentialFrom; r < n; r++) {
-      const i = order[r]!;
-      if (termDoc[i] !== doc) continue;
+    /** Adds term i's contribution at doc, when its cursors sit on doc. */
+    const score = (i: number): void => {
+      if (termDoc[i] !== doc) return;
       const tf = takeAt(i, doc);
       if (tf > 0) {
         contributions[i] = termContribution(terms[i]!.weight, tf, k1);
         partial += contributions[i]!;
         scored[count++] = i;
       }
-    }
+    };
+    for (let r = essentialFrom; r < n; r++) score(order[r]!);
     // Non-essential terms, strongest first, only while they could still lift it past the threshold.
     let possible = true;
     for (let r = essentialFrom - 1; r >= 0; r--) {
@@ -240,22 +241,15 @@ export function maxScoreTopK(view: ScoringView, terms: readonly ScoredTerm[], k:
         possible = false;
         break;
       }
-      const i = order[r]!;
-      seek(i, doc);
-      if (termDoc[i] !== doc) continue;
-      const tf = takeAt(i, doc);
-      if (tf > 0) {
-        contributions[i] = termContribution(terms[i]!.weight, tf, k1);
-        partial += contributions[i]!;
-        scored[count++] = i;
-      }
+      seek(order[r]!, doc);
+      score(order[r]!);
     }
     if (possible && count > 0) {
       // The exact score, summed in query-term order as the exhaustive search sums it.
       scored.subarray(0, count).sort();
-      let score = 0;
-      for (let c = 0; c < count; c++) score += contributions[scored[c]!]!;
-      if (score > 0) push(doc, score);
+      let total = 0;
+      for (let c = 0; c < count; c++) total += contributions[scored[c]!]!;
+      if (total > 0) push(doc, total);
     }
     if (size === k) {
       const kth = heapScores[0]!;
