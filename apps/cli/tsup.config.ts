@@ -1,4 +1,9 @@
 import { appConfig } from '../../tsup.shared.js';
 
-// chunk-worker: @rag/chunking's worker-thread entry, looked up beside the bundle.
-export default appConfig({ cli: 'src/cli.ts', 'chunk-worker': '../../packages/chunking/src/chunk-worker.ts' });
+// chunk-worker and search-worker: the worker-thread entries of @rag/chunking and
+// @rag/service, looked up beside the bundle.
+export default appConfig({
+  cli: 'src/cli.ts',
+  'chunk-worker': '../../packages/chunking/src/chunk-worker.ts',
+  'search-worker': '../../packages/service/src/search-worker.ts',
+});

@@ -4,15 +4,16 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { exitCodeOf, formatRagError, isRagError, RagError } from '@rag/core';
 import { DEFAULT_HOST, DEFAULT_PORT, isLoopbackHost, serveMcpOverStdio, startServer, type ServerOptions } from '@rag/server';
-import { createDefaultRetrieverRegistry, embeddingSettingsFor, DEFAULT_MAX_CONCURRENT_ANSWERS, DEFAULT_MAX_QUEUED_ANSWERS } from '@rag/service';
+import { embeddingSettingsFor, DEFAULT_MAX_CONCURRENT_ANSWERS, DEFAULT_MAX_QUEUED_ANSWERS } from '@rag/service';
 
 const USAGE = `Usage:
   rag-server [serve] [--index_dir DIR] [--port ${DEFAULT_PORT}] [--host ${DEFAULT_HOST}] [--retriever NAME]
              [--generator NAME] [--model_dir DIR] [--max_concurrent_answers ${DEFAULT_MAX_CONCURRENT_ANSWERS}]
-             [--max_queued_answers ${DEFAULT_MAX_QUEUED_ANSWERS}] [--embedding_model NAME|DIR] [--log]
+             [--max_queued_answers ${DEFAULT_MAX_QUEUED_ANSWERS}] [--embedding_model NAME|DIR] [--workers N] [--log]
   rag-server mcp [--index_dir DIR] [--retriever NAME] [--embedding_model NAME|DIR]
 
---index_dir defaults to $RAG_INDEX_DIR, else ./.rag/index.`;
+--index_dir defaults to $RAG_INDEX_DIR, else ./.rag/index. --workers: threads running
+searches over one shared copy of the index (default one per core; 0 = the server thread).`;
 
 const OPTIONS = {
   index_dir: { type: 'string' },
@@ -24,6 +25,7 @@ const OPTIONS = {
   model_dir: { type: 'string' },
   max_concurrent_answers: { type: 'string' },
   max_queued_answers: { type: 'string' },
+  workers: { type: 'string' },
   log: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -50,14 +52,16 @@ async function main(argv: string[]): Promise<void> {
     throw new RagError('INVALID_ARGUMENT', `Unexpected argument "${positionals.join(' ')}".`, { hint: USAGE });
   }
   const indexDir = resolve(values.index_dir ?? process.env.RAG_INDEX_DIR ?? '.rag/index');
-  const retrievers = createDefaultRetrieverRegistry({ embedding: embeddingSettingsFor(values.embedding_model, process.cwd()) });
+  const retrieverSettings = { embedding: embeddingSettingsFor(values.embedding_model, process.cwd()) };
   if (mode === 'mcp') {
-    const mcp = await serveMcpOverStdio({ indexDir, retrievers, ...(values.retriever ? { retriever: values.retriever } : {}) });
+    const mcp = await serveMcpOverStdio({ indexDir, retrieverSettings, ...(values.retriever ? { retriever: values.retriever } : {}) });
     process.stderr.write(`rag MCP server on stdio (index ${indexDir})\n`);
     await mcp.closed;
     return;
   }
-  const options: ServerOptions = { indexDir, retrievers, logRequests: values.log === true };
+  const options: ServerOptions = { indexDir, retrieverSettings, logRequests: values.log === true };
+  const workers = integer('workers', values.workers);
+  if (workers !== undefined) options.workers = workers;
   const port = integer('port', values.port);
   if (port !== undefined) options.port = port;
   if (values.host) options.host = values.host;
@@ -74,7 +78,7 @@ async function main(argv: string[]): Promise<void> {
     process.stderr.write(`warning: listening on ${server.options.host}: anyone who can reach this machine can read the indexed corpus.\n`);
   }
   process.stderr.write(
-    `rag server listening on ${server.url} (${stats.files} files, ${stats.chunks} chunks, retriever ${stats.retriever}, generator ${stats.generator})\n`,
+    `rag server listening on ${server.url} (${stats.files} files, ${stats.chunks} chunks, retriever ${stats.retriever}, generator ${stats.generator}, ${stats.search_workers.workers} search workers)\n`,
   );
   const stop = (): void => {
     void server.close().then(() => process.exit(0));

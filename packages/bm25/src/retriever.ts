@@ -125,7 +125,7 @@ export async function loadBm25Retriever(dir: string, chunks: readonly Chunk[], c
   const path = join(dir, BM25_FILE_NAME);
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(path);
+    bytes = await (context.readFile ?? readFile)(path);
   } catch (error) {
     throw new RagError('INDEX_CORRUPT', `The bm25 index file ${path} is missing or unreadable.`, {
       hint: 'Rebuild the index with `rag index --corpus_dir <dir>`.',

@@ -27,6 +27,8 @@ export const RAG_ERROR_STATUS = Object.freeze({
   MODEL_NOT_FOUND: 503,
   /** Too many answers waiting; retry later. */
   QUEUE_FULL: 503,
+  /** A worker thread stopped while serving the request; it is replaced, so a retry works. */
+  WORKER_FAILED: 503,
   IO_ERROR: 500,
   // The client went away; nobody reads this status, but it must not look like success.
   CANCELLED: 499,

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { open, readdir, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { RagError } from './errors.js';
+import type { IndexFileReader } from './shared-files.js';
 
 /** Size and sha256 of one file of an index, as the manifest records them. */
 export interface FileChecksum {
@@ -68,12 +69,29 @@ function damaged(indexDir: string, file: string, what: string, cause?: unknown):
  * `prefix`) against their recorded size and sha256. A missing, truncated or altered file
  * is `INDEX_CORRUPT` naming it, so nothing read from a damaged index reaches an output.
  */
-export async function verifyChecksums(indexDir: string, generationDir: string, sums: IndexChecksums, prefix = ''): Promise<{ files: number; bytes: number }> {
+export async function verifyChecksums(
+  indexDir: string,
+  generationDir: string,
+  sums: IndexChecksums,
+  prefix = '',
+  read?: IndexFileReader,
+): Promise<{ files: number; bytes: number }> {
   let files = 0;
   let bytes = 0;
   for (const [file, expected] of Object.entries(sums)) {
     if (!file.startsWith(prefix)) continue;
     const path = join(generationDir, file);
+    if (read) {
+      // Hash the very bytes the loader will be handed (read once, not streamed and read again).
+      const data = await read(path).catch((error: unknown) => {
+        throw damaged(indexDir, file, 'is missing', error);
+      });
+      if (data.byteLength !== expected.size) throw damaged(indexDir, file, `has ${data.byteLength} bytes where ${expected.size} were written`);
+      if (sha256Of(data) !== expected.sha256) throw damaged(indexDir, file, 'does not match its checksum');
+      files++;
+      bytes += data.byteLength;
+      continue;
+    }
     const info = await stat(path).catch((error: unknown) => {
       throw damaged(indexDir, file, 'is missing', error);
     });

@@ -1,6 +1,7 @@
 import { join, relative, sep } from 'node:path';
 import { RagError } from './errors.js';
-import { readIndex, retrieverDir, verifyRetrieverFiles, type IndexManifest } from './index-store.js';
+import { readIndex, retrieverDir, verifyRetrieverFiles, type GenerationPin, type IndexManifest } from './index-store.js';
+import { readIndexFile, type IndexFileReader } from './shared-files.js';
 import type { RetrieverRegistry, Retriever } from './retriever.js';
 import type { Chunk } from './types.js';
 
@@ -14,6 +15,17 @@ export interface IndexSessionOptions {
   retrievers: RetrieverSource;
   /** Directory output `file_path`s are relative to. Default `process.cwd()`. */
   pathBase?: string;
+  /** Open this generation rather than the one the pointer names now (a worker joining its main thread). */
+  pin?: GenerationPin;
+  /** How retriever files are read (and hashed): see `LoadContext.readFile`. Default: the disk. */
+  readFile?: IndexFileReader;
+  /**
+   * The files `readFile` returns were already checked against this generation's manifest
+   * (by the thread that shared them): skip hashing them again. Default `false`.
+   */
+  filesVerified?: boolean;
+  /** Load the default retriever when first searched rather than now. Default `false`. */
+  deferLoad?: boolean;
 }
 
 /** One retrieved chunk, ranked. */
@@ -41,6 +53,14 @@ export interface IndexSession {
   search(query: string, k: number, retriever?: string): Promise<SessionHit[]>;
   /** Seconds spent loading the index and the default retriever. */
   loadSeconds: number;
+  /** The generation this session reads, whatever is published later. */
+  pin: GenerationPin;
+  /**
+   * Reads and checks the files of retriever `name` (default: every retriever of the index)
+   * through the session's reader without loading it: with a shared reader, what a server
+   * does before handing the files to its workers. `INDEX_CORRUPT` names a damaged file.
+   */
+  verifyFiles(name?: string): Promise<void>;
 }
 
 function toPosix(path: string): string {
@@ -69,7 +89,34 @@ export async function openIndexSession(indexDir: string, options: IndexSessionOp
   const started = performance.now();
   const registry = options.retrievers;
   if (options.retriever !== undefined) registry.get(options.retriever); // unknown names fail before any IO
-  const index = await readIndex(indexDir);
+  const index = await readIndex(indexDir, options.pin);
+  // Without a reader of the caller's, the bytes hashed are handed to the loader and then
+  // dropped: each file is read once, and never held twice.
+  const handedOver = new Map<string, Uint8Array>();
+  const read: IndexFileReader =
+    options.readFile ??
+    (async (path) => {
+      const bytes = await readIndexFile(path);
+      handedOver.set(path, bytes);
+      return bytes;
+    });
+  const load: IndexFileReader =
+    options.readFile ??
+    (async (path) => {
+      const bytes = handedOver.get(path);
+      handedOver.delete(path);
+      return bytes ?? readIndexFile(path);
+    });
+  const verified = new Map<string, Promise<void>>();
+  const verifyFiles = (name: string): Promise<void> => {
+    let pending = verified.get(name);
+    if (!pending) {
+      pending = options.filesVerified ? Promise.resolve() : verifyRetrieverFiles(index, name, read);
+      pending.catch(() => verified.delete(name));
+      verified.set(name, pending);
+    }
+    return pending;
+  };
   const recorded = index.manifest.retrievers.map((r) => r.name);
   const chosen = options.retriever ?? recorded[0];
   if (chosen === undefined) {
@@ -89,14 +136,20 @@ export async function openIndexSession(indexDir: string, options: IndexSessionOp
       );
     }
     // Its files are checked against the manifest first: a damaged file is INDEX_CORRUPT naming it.
-    pending = verifyRetrieverFiles(index, name).then(() => registry.get(name).load(retrieverDir(index.dir, name), index.chunks, { verified: true }));
+    pending = verifyFiles(name)
+      .then(() => registry.get(name).load(retrieverDir(index.dir, name), index.chunks, { verified: true, readFile: load }))
+      .finally(() => handedOver.clear());
     // A failed load is not cached: the next request retries and reports the error again.
     pending.catch(() => loading.delete(name));
     loading.set(name, pending);
     return pending;
   };
 
-  await retriever(chosen); // fails here, with the list, when the index lacks it
+  if (options.deferLoad) {
+    if (!recorded.includes(chosen)) await retriever(chosen); // the same error as a load, now
+  } else {
+    await retriever(chosen); // fails here, with the list, when the index lacks it
+  }
   const outputPath = createOutputPathMapper(index.manifest.corpusDir, options.pathBase ?? process.cwd());
   return {
     indexDir,
@@ -114,5 +167,13 @@ export async function openIndexSession(indexDir: string, options: IndexSessionOp
       });
     },
     loadSeconds: (performance.now() - started) / 1000,
+    pin: index.pin,
+    async verifyFiles(name) {
+      try {
+        for (const each of name === undefined ? recorded : [name]) await verifyFiles(each);
+      } finally {
+        handedOver.clear();
+      }
+    },
   };
 }

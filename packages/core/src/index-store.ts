@@ -6,6 +6,7 @@ import { ensureDirectory, fsyncPath, fsyncTree, writeFileAtomic, writeFileDurabl
 import { checksumTree, indexDamagedError, sha256Of, verifyChecksums, type IndexChecksums } from './index-integrity.js';
 import { acquireIndexLock, INDEX_LOCK_FILE } from './index-lock.js';
 import { openTexts, TEXT_OFFSETS_FILE, TEXTS_FILE, writeTexts, type TextStore } from './index-texts.js';
+import type { IndexFileReader } from './shared-files.js';
 import type { Chunk, ChunkKind, FileRecord } from './types.js';
 
 /**
@@ -82,6 +83,14 @@ export interface OpenedIndex {
   /** The generation folder inside it that holds the files. */
   dir: string;
   manifest: IndexManifest;
+  /** Which generation this is: open it again, whatever the pointer says by then, with `openIndex(indexDir, pin)`. */
+  pin: GenerationPin;
+}
+
+/** One published generation of an index and the checksum of its manifest. */
+export interface GenerationPin {
+  generation: string;
+  manifestSha256: string;
 }
 
 export interface LoadedIndex extends OpenedIndex {
@@ -309,8 +318,8 @@ async function readJson(path: string, what: string, indexDir: string): Promise<u
   }
 }
 
-async function openOnce(indexDir: string): Promise<OpenedIndex> {
-  const pointer = await readPointer(indexDir);
+async function openOnce(indexDir: string, pin?: GenerationPin): Promise<OpenedIndex> {
+  const pointer = pin ?? (await readPointer(indexDir));
   if (!pointer) {
     let formatOne = false;
     try {
@@ -338,25 +347,32 @@ async function openOnce(indexDir: string): Promise<OpenedIndex> {
       () => true,
       () => false,
     );
+    if (!exists && pin) {
+      throw new RagError('INDEX_NOT_FOUND', `Generation ${pin.generation} of the index in ${indexDir} has been removed (newer ones were published since it was opened).`, {
+        hint: 'Open the index again to read the published generation.',
+        cause: error,
+      });
+    }
     if (!exists) throw indexDamagedError(indexDir, INDEX_POINTER_FILE, `names generation ${pointer.generation}, which is missing`, error);
     throw indexDamagedError(indexDir, MANIFEST_FILE, 'is missing', error);
   }
   if (sha256Of(text) !== pointer.manifestSha256) throw indexDamagedError(indexDir, MANIFEST_FILE, 'does not match its checksum');
   const manifest = JSON.parse(text) as IndexManifest;
-  return { indexDir, dir: generationDir, manifest };
+  return { indexDir, dir: generationDir, manifest, pin: { generation: pointer.generation, manifestSha256: pointer.manifestSha256 } };
 }
 
 /**
  * Opens the published generation of `indexDir`: the pointer, then the manifest it names,
  * checked against the checksum the pointer records. A generation removed between the two
- * reads (two publishes in between) is retried from the new pointer.
+ * reads (two publishes in between) is retried from the new pointer. With `pin`, that
+ * generation and no other (a generation since removed is `INDEX_CORRUPT`).
  */
-export async function openIndex(indexDir: string): Promise<OpenedIndex> {
+export async function openIndex(indexDir: string, pin?: GenerationPin): Promise<OpenedIndex> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await openOnce(indexDir);
+      return await openOnce(indexDir, pin);
     } catch (error) {
-      if (attempt >= 2 || !(await generationMoved(indexDir, error))) throw error;
+      if (pin || attempt >= 2 || !(await generationMoved(indexDir, error))) throw error;
     }
   }
 }
@@ -380,19 +396,23 @@ export async function verifyIndex(indexDir: string): Promise<{ generation: strin
   return { generation: opened.manifest.generation, files: checked.files + 1, bytes: checked.bytes };
 }
 
-/** Verifies the files of retriever `name` in an opened index before they are loaded. */
-export async function verifyRetrieverFiles(index: OpenedIndex, name: string): Promise<void> {
-  await verifyChecksums(index.indexDir, index.dir, index.manifest.checksums, `retrievers/${name}/`);
+/**
+ * Verifies the files of retriever `name` in an opened index before they are loaded. With
+ * `read`, each file is read through it and its bytes hashed, so a memoising reader then
+ * hands the loader the bytes that were checked.
+ */
+export async function verifyRetrieverFiles(index: OpenedIndex, name: string, read?: IndexFileReader): Promise<void> {
+  await verifyChecksums(index.indexDir, index.dir, index.manifest.checksums, `retrievers/${name}/`, read);
 }
 
-/** Loads an index's manifest and chunks (with their texts), every file read verified first. */
-export async function readIndex(dir: string): Promise<LoadedIndex> {
+/** Loads an index's manifest and chunks (with their texts), every file read verified first; `pin` as in {@link openIndex}. */
+export async function readIndex(dir: string, pin?: GenerationPin): Promise<LoadedIndex> {
   for (let attempt = 0; ; attempt++) {
-    const opened = await openIndex(dir);
+    const opened = await openIndex(dir, pin);
     try {
       return await loadChunks(opened);
     } catch (error) {
-      if (attempt >= 2 || !(await generationMoved(dir, error, opened.manifest.generation))) throw error;
+      if (pin || attempt >= 2 || !(await generationMoved(dir, error, opened.manifest.generation))) throw error;
     }
   }
 }
@@ -437,5 +457,5 @@ async function loadChunks(opened: OpenedIndex): Promise<LoadedIndex> {
     Object.defineProperty(chunk, 'text', { enumerable: true, get: readText });
     chunks[i] = chunk;
   }
-  return { indexDir, dir, manifest, chunks, texts };
+  return { indexDir, dir, manifest, pin: opened.pin, chunks, texts };
 }

@@ -11,3 +11,4 @@ export * from './options.js';
 export * from './index-integrity.js';
 export * from './index-lock.js';
 export * from './index-texts.js';
+export * from './shared-files.js';

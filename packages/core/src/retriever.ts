@@ -1,4 +1,5 @@
 import { RagError } from './errors.js';
+import type { IndexFileReader } from './shared-files.js';
 import type { Chunk, Explanation, Hit, ProgressFn } from './types.js';
 
 export interface SearchOptions {
@@ -66,6 +67,13 @@ export interface LoadContext {
    * its check that it was built over these chunks; never its structural checks. Default `false`.
    */
   verified?: boolean;
+  /**
+   * How to read the retriever's files (each whole). Default: from the disk into private
+   * memory. A server with worker threads passes a reader over buffers it shares between
+   * them, so every thread searches one copy of the index; a retriever that reads through
+   * this (and keeps views rather than copies) gets that for free.
+   */
+  readFile?: IndexFileReader;
 }
 
 /** Retriever factories by name. An unknown name is an error that lists the valid ones. */

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { RagError, type BuildContext, type Chunk, type PreviousBuild, type ProgressEvent, type ProgressFn, type RetrieverFactory } from '@rag/core';
+import { RagError, type BuildContext, type Chunk, type LoadContext, type PreviousBuild, type ProgressEvent, type ProgressFn, type RetrieverFactory } from '@rag/core';
 import { chunkFingerprint, embeddingText } from './chunk-text.js';
 import { CORPUS_MODEL_FILE, CorpusEmbedder, fitCorpusEmbedder } from './corpus/embedder.js';
 import { embedTexts } from './embed-chunks.js';
@@ -119,6 +119,8 @@ export interface LoadEmbeddingOptions {
   settings?: EmbeddingSettings;
   /** Use this embedder for queries instead of recreating the recorded one (checked the same way). */
   embedder?: Embedder;
+  /** How the vector and model files are read: see `LoadContext.readFile`. Default: the disk. */
+  readFile?: (path: string) => Promise<Uint8Array>;
 }
 
 function mismatch(dir: string, built: { id: string; dimension: number }, query: { id: string; dimension: number }): RagError {
@@ -141,7 +143,7 @@ export async function loadEmbeddingRetriever(dir: string, chunks: readonly Chunk
   }
   const readBytes = async (file: string): Promise<Uint8Array> => {
     try {
-      return await readFile(join(dir, file));
+      return await (options.readFile ?? readFile)(join(dir, file));
     } catch (error) {
       throw new RagError('INDEX_CORRUPT', `The embedding index in ${dir} is incomplete: ${file} is missing.`, {
         hint: 'Rebuild the index with `rag index --corpus_dir <dir> --retriever embedding`.',
@@ -203,8 +205,9 @@ export function createEmbeddingRetrieverFactory(defaults: EmbeddingSettings = {}
     description: 'dense vectors: a zero-download embedder learned from the corpus, or a transformers.js model (model / modelDir)',
     build: (chunks: readonly Chunk[], context: BuildContext = {}) =>
       buildEmbeddingRetriever(chunks, mergeEmbeddingSettings(defaults, context.settings as EmbeddingSettings | undefined), context.onProgress, context.previous),
-    load: (dir: string, chunks: readonly Chunk[]) => {
-      const locating = defaults.model || defaults.modelDir ? { settings: defaults } : { settings: pickRuntime(defaults) };
+    load: (dir: string, chunks: readonly Chunk[], context: LoadContext = {}) => {
+      const locating: LoadEmbeddingOptions = defaults.model || defaults.modelDir ? { settings: defaults } : { settings: pickRuntime(defaults) };
+      if (context.readFile) locating.readFile = context.readFile;
       return loadEmbeddingRetriever(dir, chunks, locating);
     },
   };

@@ -10,7 +10,7 @@ export interface RagServer {
   app: FastifyInstance;
   service: RagService;
   options: ResolvedServerOptions;
-  /** Stops listening, ends open streams and frees the generators' models. */
+  /** Stops listening, ends open streams, stops the search workers and frees the generators' models. */
   close(): Promise<void>;
 }
 
@@ -30,7 +30,7 @@ export async function createServer(options: ServerOptions): Promise<RagServer> {
     app,
     service,
     options: resolved,
-    close: () => (closing ??= app.close().then(() => service.generators.dispose())),
+    close: () => (closing ??= app.close().then(() => service.close())),
   };
 }
 

@@ -64,6 +64,9 @@ export function serviceOptionsOf(options: ResolvedServerOptions): ServiceOptions
   const picked: ServiceOptions = { indexDir: service.indexDir, pathBase: service.pathBase, generatorSettings: service.generatorSettings };
   if (service.retriever !== undefined) picked.retriever = service.retriever;
   if (service.retrievers !== undefined) picked.retrievers = service.retrievers;
+  picked.retrieverSettings = service.retrieverSettings;
+  picked.workers = service.workers;
+  if (service.retrieverModule !== undefined) picked.retrieverModule = service.retrieverModule;
   if (service.generator !== undefined) picked.generator = service.generator;
   if (service.generators !== undefined) picked.generators = service.generators;
   picked.maxConcurrentAnswers = service.maxConcurrentAnswers;

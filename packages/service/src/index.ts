@@ -29,4 +29,6 @@ export { createIndexedSpanReader } from './span-source.js';
 export { answerCacheDir, openAnswerGenerator, type AnswerGeneratorOptions, type OpenedGenerator } from './generators.js';
 export { AnswerQueue, type QueueState, type Release } from './answer-queue.js';
 export { GeneratorPool } from './generator-pool.js';
+export { defaultSearchWorkers, MAX_SEARCH_WORKERS, SearchPool, searchWorkerScript, type SearchPoolOptions, type SearchPoolState } from './search-pool.js';
+export type { SearchWorkerData } from './search-protocol.js';
 export { buildIndex, type BuildIndexOptions, type BuildIndexReport } from './build-index.js';

@@ -1,6 +1,8 @@
-import { integerIn, openIndexSession, parseOptions, z, type RetrieverSource } from '@rag/core';
+import { pathToFileURL } from 'node:url';
+import { createSharedFileReader, integerIn, openIndexSession, parseOptions, RagError, z, type IndexSession, type RetrieverSource } from '@rag/core';
 import { chooseDefaultGenerator, createGeneratorRegistry, type GeneratorRegistry, type GeneratorSettings } from '@rag/generation';
 import { AnswerQueue } from './answer-queue.js';
+import type { SearchWorkerData } from './search-protocol.js';
 import { GeneratorPool } from './generator-pool.js';
 import {
   DEFAULT_MAX_CONCURRENT_ANSWERS,
@@ -8,13 +10,17 @@ import {
   DEFAULT_STALE_CHECK_INTERVAL_MS,
   type ServiceOptions,
 } from './options.js';
-import { createDefaultRetrieverRegistry } from './retrievers.js';
+import { createDefaultRetrieverRegistry, type RetrieverRegistryOptions } from './retrievers.js';
+import { defaultSearchWorkers, MAX_SEARCH_WORKERS, SearchPool, searchWorkerScript } from './search-pool.js';
 import { RagService } from './service.js';
 
 export interface ResolvedServiceOptions {
   indexDir: string;
   retriever: string | undefined;
   retrievers: RetrieverSource | undefined;
+  retrieverSettings: RetrieverRegistryOptions;
+  workers: number;
+  retrieverModule: string | undefined;
   generator: string | undefined;
   generators: GeneratorRegistry | undefined;
   generatorSettings: GeneratorSettings;
@@ -29,6 +35,9 @@ export const SERVICE_OPTIONS_SCHEMA = z.strictObject({
   indexDir: z.string().min(1),
   retriever: z.string().min(1).optional(),
   retrievers: z.custom<RetrieverSource>((v) => typeof v === 'object' && v !== null && typeof (v as RetrieverSource).get === 'function', 'a retriever registry').optional(),
+  retrieverSettings: z.strictObject({ embedding: z.record(z.string(), z.unknown()).optional() }).optional(),
+  workers: integerIn(0, MAX_SEARCH_WORKERS).optional(),
+  retrieverModule: z.string().min(1).optional(),
   generator: z.string().min(1).optional(),
   generatorSettings: z.custom<GeneratorSettings>((v) => typeof v === 'object' && v !== null, 'an object').optional(),
   generators: z.custom<GeneratorRegistry>((v) => typeof v === 'object' && v !== null, 'a generator registry').optional(),
@@ -44,6 +53,9 @@ export function withServiceDefaults(options: z.output<typeof SERVICE_OPTIONS_SCH
     indexDir: options.indexDir,
     retriever: options.retriever,
     retrievers: options.retrievers,
+    retrieverSettings: (options.retrieverSettings ?? {}) as RetrieverRegistryOptions,
+    workers: options.workers ?? (options.retrievers === undefined || options.retrieverModule !== undefined ? defaultSearchWorkers() : 0),
+    retrieverModule: options.retrieverModule,
     generator: options.generator,
     generators: options.generators,
     generatorSettings: options.generatorSettings ?? {},
@@ -65,20 +77,79 @@ export function resolveServiceOptions(options: ServiceOptions): ResolvedServiceO
  */
 export async function openRagService(options: ServiceOptions, { loadGenerator = true } = {}): Promise<RagService> {
   const resolved = resolveServiceOptions(options);
-  const sessionOptions: Parameters<typeof openIndexSession>[1] = {
-    pathBase: resolved.pathBase,
-    retrievers: resolved.retrievers ?? createDefaultRetrieverRegistry(),
-  };
-  if (resolved.retriever !== undefined) sessionOptions.retriever = resolved.retriever;
+  if (resolved.workers > 0 && resolved.retrievers !== undefined && resolved.retrieverModule === undefined && options.workers !== undefined) {
+    throw new RagError('INVALID_ARGUMENT', 'Search workers cannot use a retriever registry object: it cannot cross into a worker thread.', {
+      hint: 'Give `retrieverModule` (a module exporting createRetrieverRegistry()) or `retrieverSettings` instead of `retrievers`, or set `workers: 0`.',
+    });
+  }
   const registry = resolved.generators ?? createGeneratorRegistry();
   const generatorName = resolved.generator ?? chooseDefaultGenerator(resolved.generatorSettings);
-  const session = await openIndexSession(resolved.indexDir, sessionOptions);
+  const script = resolved.workers > 0 ? searchWorkerScript() : undefined;
+  const { session, pool } = script ? await openPooled(resolved, script) : { session: await openSession(resolved), pool: undefined };
   const generators = new GeneratorPool(registry, generatorName, resolved.generatorSettings);
-  if (loadGenerator) await generators.get();
+  try {
+    if (loadGenerator) await generators.get();
+  } catch (error) {
+    await pool?.close();
+    throw error;
+  }
   return new RagService({
     session,
     generators,
     queue: new AnswerQueue(resolved.maxConcurrentAnswers, resolved.maxQueuedAnswers),
     staleCheckIntervalMs: resolved.staleCheckIntervalMs,
+    ...(pool ? { pool } : {}),
   });
+}
+
+async function retrieverSourceOf(resolved: ResolvedServiceOptions): Promise<RetrieverSource> {
+  if (resolved.retrievers) return resolved.retrievers;
+  if (resolved.retrieverModule === undefined) return createDefaultRetrieverRegistry(resolved.retrieverSettings);
+  const module = (await import(moduleUrl(resolved.retrieverModule))) as { createRetrieverRegistry?: () => RetrieverSource };
+  if (typeof module.createRetrieverRegistry !== 'function') {
+    throw new RagError('INVALID_ARGUMENT', `${resolved.retrieverModule} exports no createRetrieverRegistry().`, {
+      hint: 'Export a function `createRetrieverRegistry()` that returns a RetrieverRegistry.',
+    });
+  }
+  return module.createRetrieverRegistry();
+}
+
+function moduleUrl(specifier: string): string {
+  return specifier.startsWith('file:') ? specifier : pathToFileURL(specifier).href;
+}
+
+function sessionOptionsOf(resolved: ResolvedServiceOptions, retrievers: RetrieverSource): Parameters<typeof openIndexSession>[1] {
+  const options: Parameters<typeof openIndexSession>[1] = { pathBase: resolved.pathBase, retrievers };
+  if (resolved.retriever !== undefined) options.retriever = resolved.retriever;
+  return options;
+}
+
+async function openSession(resolved: ResolvedServiceOptions): Promise<IndexSession> {
+  return openIndexSession(resolved.indexDir, sessionOptionsOf(resolved, await retrieverSourceOf(resolved)));
+}
+
+/**
+ * Opens the index for a pool of search workers: this thread reads every retriever file
+ * into shared memory and verifies it, and loads no retriever itself (only if every worker
+ * is gone); the workers open the same generation over the shared bytes.
+ */
+async function openPooled(resolved: ResolvedServiceOptions, script: URL): Promise<{ session: IndexSession; pool: SearchPool }> {
+  const shared = createSharedFileReader();
+  const session = await openIndexSession(resolved.indexDir, { ...sessionOptionsOf(resolved, await retrieverSourceOf(resolved)), readFile: shared.read, deferLoad: true });
+  await session.verifyFiles();
+  const data: SearchWorkerData = {
+    indexDir: resolved.indexDir,
+    pin: session.pin,
+    files: shared.files(),
+    retriever: session.defaultRetriever,
+    retrieverSettings: resolved.retrieverSettings,
+  };
+  if (resolved.retrieverModule !== undefined) data.retrieverModule = moduleUrl(resolved.retrieverModule);
+  const pool = await SearchPool.start({
+    script,
+    workers: resolved.workers,
+    data,
+    onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
+  });
+  return { session, pool };
 }

@@ -1,5 +1,6 @@
 import type { RetrieverSource } from '@rag/core';
 import type { GeneratorRegistry, GeneratorSettings } from '@rag/generation';
+import type { RetrieverRegistryOptions } from './retrievers.js';
 
 /** Sources returned by a search when `k` is not given. */
 export const DEFAULT_SEARCH_K = 10;
@@ -21,8 +22,29 @@ export interface ServiceOptions {
   indexDir: string;
   /** Retriever used when a request names none. Default: the first one the index was built with. */
   retriever?: string;
-  /** Factories able to load the index's retrievers. Default: `createDefaultRetrieverRegistry()` (every built-in retriever). */
+  /**
+   * Factories able to load the index's retrievers. Default: `createDefaultRetrieverRegistry(retrieverSettings)`
+   * (every built-in retriever). A registry object cannot cross into worker threads: with
+   * one, searches run on the calling thread unless `retrieverModule` names where workers
+   * get theirs.
+   */
   retrievers?: RetrieverSource;
+  /** Settings of the default registry (the embedding model to embed queries with). Default `{}`. */
+  retrieverSettings?: RetrieverRegistryOptions;
+  /**
+   * Worker threads that run searches, 0 … 64; 0 searches on the calling thread. Every
+   * worker views one shared copy of the index's retriever files (read and verified once by
+   * the calling thread); each holds its own chunk metadata and, for a model-based
+   * retriever, its own model. Default: one per core ({@link defaultSearchWorkers}) with the
+   * default registry or a `retrieverModule`, 0 with a `retrievers` object. Without a built
+   * worker script (running from sources) searches stay on the calling thread.
+   */
+  workers?: number;
+  /**
+   * A module (absolute path or `file:` URL) exporting `createRetrieverRegistry()`, which
+   * each search worker calls for its registry: how a custom registry reaches the workers.
+   */
+  retrieverModule?: string;
   /** Generator used when a request names none. Default: `chooseDefaultGenerator()` of @rag/generation. */
   generator?: string;
   /** Settings handed to every generator the service creates (model folder, budgets, …). Default `{}`. */

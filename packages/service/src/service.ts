@@ -3,7 +3,8 @@ import { toSourceForAnswer, type AnswerResult } from '@rag/generation';
 import { AnswerQueue, type QueueState, type Release } from './answer-queue.js';
 import { CorpusReader, type SpanRequest, type SpanText } from './corpus-reader.js';
 import { GeneratorPool } from './generator-pool.js';
-import type { IndexSession } from '@rag/core';
+import type { IndexSession, SessionHit } from '@rag/core';
+import type { SearchPool, SearchPoolState } from './search-pool.js';
 import { DEFAULT_ANSWER_K, DEFAULT_SEARCH_K, MAX_K, MAX_QUERY_LENGTH } from './options.js';
 import { StalenessTracker } from '@rag/core';
 
@@ -93,6 +94,8 @@ export interface StatsView {
   changed_files: string[];
   missing_files: string[];
   answers: QueueState;
+  /** Search worker threads (all zero when searches run on the server's own thread). */
+  search_workers: SearchPoolState;
   uptime_seconds: number;
 }
 
@@ -104,6 +107,8 @@ export interface RagServiceParts {
   generators: GeneratorPool;
   queue: AnswerQueue;
   staleCheckIntervalMs: number;
+  /** Worker threads that run the searches; without one they run on this thread. */
+  pool?: SearchPool;
 }
 
 function checkQuery(query: string): string {
@@ -161,10 +166,13 @@ export class RagService {
   readonly queue: AnswerQueue;
   readonly reader: CorpusReader;
   readonly tracker: StalenessTracker;
+  readonly #pool: SearchPool | undefined;
   readonly #started = Date.now();
+  #closing: Promise<void> | undefined;
 
   constructor(options: RagServiceParts) {
     this.session = options.session;
+    this.#pool = options.pool;
     this.generators = options.generators;
     this.queue = options.queue;
     this.tracker = new StalenessTracker(this.session.manifest.corpusDir, this.session.manifest.files, options.staleCheckIntervalMs);
@@ -186,7 +194,7 @@ export class RagService {
   }
 
   async #search(question: string, k: number, retriever: string): Promise<{ view: SearchView; chunks: Chunk[] }> {
-    const hits = await this.session.search(question, k, retriever);
+    const hits = await this.#searchHits(question, k, retriever);
     const views: HitView[] = [];
     for (const hit of hits) {
       const state = await this.tracker.state(hit.chunk.file_path);
@@ -209,6 +217,25 @@ export class RagService {
       hits: views,
     };
     return { view, chunks: hits.map((h) => h.chunk) };
+  }
+
+  /** Through a worker when the pool has one running, else on this thread; the same hits either way. */
+  async #searchHits(question: string, k: number, retriever: string): Promise<SessionHit[]> {
+    const fromPool = this.#pool?.search(question, k, retriever);
+    if (!fromPool) return this.session.search(question, k, retriever);
+    const { chunks, outputPath } = this.session;
+    return (await fromPool).map((hit, i) => {
+      const chunk = chunks[hit.chunkId]!;
+      return { rank: i + 1, score: hit.score, chunk, file_path: outputPath(chunk.file_path) };
+    });
+  }
+
+  /** Stops the search workers (after the searches in flight) and frees the generators' models. */
+  close(): Promise<void> {
+    return (this.#closing ??= (async () => {
+      await this.#pool?.close();
+      await this.generators.dispose();
+    })());
   }
 
   readSpan(request: SpanRequest): Promise<SpanText> {
@@ -288,6 +315,7 @@ export class RagService {
       changed_files: report.changed.slice(0, LISTED_STALE_FILES).map(outputPath),
       missing_files: report.missing.slice(0, LISTED_STALE_FILES).map(outputPath),
       answers: this.queue.state(),
+      search_workers: this.#pool?.state() ?? { workers: 0, starting: 0, restarts: 0, in_flight: 0 },
       uptime_seconds: Math.round((Date.now() - this.#started) / 1000),
     };
   }

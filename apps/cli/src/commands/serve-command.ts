@@ -1,7 +1,7 @@
 import type { ServerOptions } from '@rag/server';
 import { INDEX_DIR_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, type Command } from '../command.js';
 import { indexDirFrom, invocationDir, resolveUserPath } from '../paths.js';
-import { createRetrieverRegistry, EMBEDDING_MODEL_FLAG } from '../retrievers.js';
+import { EMBEDDING_MODEL_FLAG, retrieverSettingsFor } from '../retrievers.js';
 import { RETRIEVER_FLAG } from './search-command.js';
 
 /** Resolves once SIGINT or SIGTERM arrives. */
@@ -10,6 +10,10 @@ function untilStopped(): Promise<void> {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
   });
+}
+
+function describeWorkers(workers: number): string {
+  return workers === 0 ? 'searches on the server thread' : `${workers} search worker${workers === 1 ? '' : 's'}`;
 }
 
 export const serveCommand: Command = {
@@ -25,19 +29,20 @@ export const serveCommand: Command = {
     { name: 'model_dir', type: 'string', metavar: 'DIR', description: 'Local model folder for the qwen3 generator' },
     { name: 'max_concurrent_answers', type: 'integer', metavar: 'N', min: 1, max: 64, description: 'Answers generated at once', defaultLabel: '1' },
     { name: 'max_queued_answers', type: 'integer', metavar: 'N', min: 0, max: 10_000, description: 'Answer requests that may wait; more get 503', defaultLabel: '8' },
+    { name: 'workers', type: 'integer', metavar: 'N', min: 0, max: 64, description: 'Worker threads running searches over one shared copy of the index; 0 searches on the server thread', defaultLabel: 'one per core' },
     { name: 'log', type: 'boolean', description: 'Log every request to stderr' },
     { name: 'show_paths', type: 'boolean', description: "Show this machine's absolute paths in error messages and /stats (hidden from clients by default)" },
     QUIET_FLAG,
     VERBOSE_FLAG,
   ],
-  examples: ['rag serve --index_dir .rag/index', 'rag serve --port 0 --generator extractive', 'rag serve --host 0.0.0.0 --port 8080'],
+  examples: ['rag serve --index_dir .rag/index', 'rag serve --port 0 --generator extractive', 'rag serve --host 0.0.0.0 --port 8080', 'rag serve --workers 4'],
   async run(flags) {
     const quiet = flags.quiet === true;
     // Loaded on demand: the other commands never pay for Fastify and the MCP SDK.
     const { isLoopbackHost, startServer } = await import('@rag/server');
     const options: ServerOptions = {
       indexDir: indexDirFrom(flags),
-      retrievers: createRetrieverRegistry(flags.embedding_model as string | undefined),
+      retrieverSettings: retrieverSettingsFor(flags.embedding_model as string | undefined),
       pathBase: invocationDir(),
       logRequests: flags.log === true,
       exposePaths: flags.show_paths === true,
@@ -49,12 +54,13 @@ export const serveCommand: Command = {
     if (flags.model_dir !== undefined) options.generatorSettings = { modelDir: resolveUserPath(flags.model_dir as string) };
     if (flags.max_concurrent_answers !== undefined) options.maxConcurrentAnswers = flags.max_concurrent_answers as number;
     if (flags.max_queued_answers !== undefined) options.maxQueuedAnswers = flags.max_queued_answers as number;
+    if (flags.workers !== undefined) options.workers = flags.workers as number;
     const server = await startServer(options);
     const stats = await server.service.stats();
     if (!isLoopbackHost(server.options.host)) {
       writeErr(`warning: listening on ${server.options.host}: anyone who can reach this machine can read the indexed corpus.`);
     }
-    writeErr(`rag server listening on ${server.url} (${stats.files} files, ${stats.chunks} chunks, retriever ${stats.retriever}, generator ${stats.generator}); Ctrl-C stops it.`, quiet);
+    writeErr(`rag server listening on ${server.url} (${stats.files} files, ${stats.chunks} chunks, retriever ${stats.retriever}, generator ${stats.generator}, ${describeWorkers(stats.search_workers.workers)}); Ctrl-C stops it.`, quiet);
     if (stats.stale) writeErr(`warning: ${stats.changed_count + stats.missing_count} indexed file(s) changed since indexing; re-run \`rag index\` to refresh.`, quiet);
     await untilStopped();
     await server.close();

@@ -229,6 +229,11 @@ export const statsSchema = {
           type: 'object',
           properties: { active: { type: 'integer' }, queued: { type: 'integer' }, maxConcurrent: { type: 'integer' }, maxQueued: { type: 'integer' } },
         },
+        search_workers: {
+          type: 'object',
+          description: 'Worker threads running searches (zeros when searches run on the server thread); restarts counts workers replaced after stopping.',
+          properties: { workers: { type: 'integer' }, starting: { type: 'integer' }, restarts: { type: 'integer' }, in_flight: { type: 'integer' } },
+        },
         uptime_seconds: { type: 'integer' },
       },
     },

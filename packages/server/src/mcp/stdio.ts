@@ -2,7 +2,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { openRagService, type ServiceOptions } from '@rag/service';
 import { createMcpServer } from './tools.js';
 
-export type McpStdioOptions = Pick<ServiceOptions, 'indexDir' | 'retriever' | 'retrievers' | 'pathBase' | 'staleCheckIntervalMs'> & {
+export type McpStdioOptions = Pick<ServiceOptions, 'indexDir' | 'retriever' | 'retrievers' | 'retrieverSettings' | 'pathBase' | 'staleCheckIntervalMs'> & {
   /** Absolute paths in errors and `index_stats`. Default `false`. */
   exposePaths?: boolean;
 };
@@ -18,9 +18,10 @@ export interface McpStdioServer {
  * protocol only: nothing else may be printed there while this runs.
  */
 export async function serveMcpOverStdio(options: McpStdioOptions): Promise<McpStdioServer> {
-  // The tools neither answer nor generate, so no model is loaded.
+  // The tools neither answer nor generate, so no model is loaded; one client asks one thing
+  // at a time, so searches stay on this thread (no workers to start or to keep the process alive).
   const { exposePaths, ...serviceOptions } = options;
-  const service = await openRagService({ ...serviceOptions, generator: 'extractive' }, { loadGenerator: false });
+  const service = await openRagService({ ...serviceOptions, generator: 'extractive', workers: 0 }, { loadGenerator: false });
   const server = createMcpServer(service, { exposePaths: exposePaths === true });
   const transport = new StdioServerTransport();
   // The SDK drops a line it cannot read; JSON-RPC 2.0 requires an answer with id null:
@@ -40,5 +41,5 @@ export async function serveMcpOverStdio(options: McpStdioOptions): Promise<McpSt
     process.stdin.once('end', () => resolve());
   });
   await server.connect(transport);
-  return { closed, close: () => server.close() };
+  return { closed, close: () => server.close().then(() => service.close()) };
 }

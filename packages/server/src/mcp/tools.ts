@@ -167,6 +167,7 @@ export function createMcpServer(service: RagService, options: McpServerOptions =
         changed_files: z.array(z.string()),
         missing_files: z.array(z.string()),
         answers: z.object({}).passthrough(),
+        search_workers: z.object({}).passthrough().describe('Worker threads running searches, restarts, searches in flight.'),
         uptime_seconds: z.number(),
       },
       annotations: readOnly,

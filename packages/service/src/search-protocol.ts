@@ -1,0 +1,44 @@
+import type { GenerationPin, SharedIndexFiles } from '@rag/core';
+import type { RetrieverRegistryOptions } from './retrievers.js';
+
+/** What a search worker is started with: enough to open the main thread's very generation. */
+export interface SearchWorkerData {
+  indexDir: string;
+  pin: GenerationPin;
+  /** The retriever files the main thread read and verified, shared (not copied). */
+  files: SharedIndexFiles;
+  /** The index's default retriever. */
+  retriever: string;
+  /** Settings of the default registry (plain data: a registry object cannot cross threads). */
+  retrieverSettings: RetrieverRegistryOptions;
+  /** A module whose `createRetrieverRegistry()` replaces the default registry. */
+  retrieverModule?: string;
+}
+
+export interface SearchRequestMessage {
+  id: number;
+  query: string;
+  k: number;
+  retriever: string;
+}
+
+/** A failure crossing the thread boundary: a RagError keeps its code and hint. */
+export interface SerializedError {
+  code?: string;
+  message: string;
+  hint?: string;
+}
+
+export type SearchWorkerMessage =
+  | { type: 'ready' }
+  | { type: 'failed'; error: SerializedError }
+  | { type: 'hits'; id: number; chunkIds: number[]; scores: number[] }
+  | { type: 'error'; id: number; error: SerializedError };
+
+export function serializeError(error: unknown): SerializedError {
+  const out: SerializedError = { message: error instanceof Error ? error.message : String(error) };
+  const { code, hint } = (error ?? {}) as { code?: unknown; hint?: unknown };
+  if (typeof code === 'string') out.code = code;
+  if (typeof hint === 'string') out.hint = hint;
+  return out;
+}

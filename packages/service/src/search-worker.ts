@@ -1,0 +1,41 @@
+// Worker-thread entry of the search pool (dist/search-worker.js, beside a bundle that
+// includes it): opens the main thread's generation of the index over the files it shared,
+// then answers search requests one message at a time.
+import { parentPort, workerData } from 'node:worker_threads';
+import { openIndexSession, readerOverSharedFiles, type RetrieverSource } from '@rag/core';
+import { createDefaultRetrieverRegistry } from './retrievers.js';
+import { serializeError, type SearchRequestMessage, type SearchWorkerData, type SearchWorkerMessage } from './search-protocol.js';
+
+const port = parentPort!;
+const data = workerData as SearchWorkerData;
+const post = (message: SearchWorkerMessage): void => port.postMessage(message);
+
+async function registryOf(data: SearchWorkerData): Promise<RetrieverSource> {
+  if (data.retrieverModule === undefined) return createDefaultRetrieverRegistry(data.retrieverSettings);
+  const module = (await import(data.retrieverModule)) as { createRetrieverRegistry?: () => RetrieverSource };
+  if (typeof module.createRetrieverRegistry !== 'function') throw new Error(`${data.retrieverModule} exports no createRetrieverRegistry()`);
+  return module.createRetrieverRegistry();
+}
+
+try {
+  const session = await openIndexSession(data.indexDir, {
+    retrievers: await registryOf(data),
+    retriever: data.retriever,
+    pin: data.pin,
+    readFile: readerOverSharedFiles(data.files),
+    // The main thread hashed these very bytes before sharing them.
+    filesVerified: true,
+  });
+  port.on('message', (request: SearchRequestMessage) => {
+    session
+      .retriever(request.retriever)
+      .then((retriever) => retriever.search(request.query, { k: request.k }))
+      .then(
+        (hits) => post({ type: 'hits', id: request.id, chunkIds: hits.map((h) => h.chunkId), scores: hits.map((h) => h.score) }),
+        (error: unknown) => post({ type: 'error', id: request.id, error: serializeError(error) }),
+      );
+  });
+  post({ type: 'ready' });
+} catch (error) {
+  post({ type: 'failed', error: serializeError(error) });
+}

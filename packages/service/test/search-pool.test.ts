@@ -1,0 +1,147 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chunkCorpus } from '@rag/chunking';
+import { isRagError, writeIndex, type Chunk, type FileRecord } from '@rag/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type * as Service from '../src/index.js';
+
+// Worker threads run the built script (dist/search-worker.js): `pnpm test` builds first,
+// so this suite drives the built package, as the server does.
+const dist = new URL('../dist/index.js', import.meta.url);
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const CORPUS = join(REPO_ROOT, 'datasets', 'mini', 'corpus');
+const TEST_REGISTRY = fileURLToPath(new URL('./fixtures/test-registry.mjs', import.meta.url));
+
+let service: typeof Service;
+let work: string;
+let indexDir: string;
+let corpus: { files: FileRecord[]; chunks: Chunk[] };
+let questions: string[];
+
+async function publish(names: string[] = ['bm25', 'hybrid']): Promise<void> {
+  const registry = service.createDefaultRetrieverRegistry();
+  const built = await Promise.all(names.map((name) => registry.get(name).build(corpus.chunks)));
+  await writeIndex(indexDir, {
+    manifest: { toolVersion: 'test', createdAt: new Date().toISOString(), corpusDir: CORPUS, corpusDirAsGiven: CORPUS, chunking: {}, files: corpus.files },
+    chunks: corpus.chunks,
+    retrievers: names.map((name, i) => ({ entry: { name, settings: {}, builtAt: new Date().toISOString() }, save: (dir: string) => built[i]!.save(dir) })),
+  });
+}
+
+async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 600 && !(await condition()); i++) await new Promise((r) => setTimeout(r, 100));
+  expect(await condition()).toBe(true);
+}
+
+beforeAll(async () => {
+  expect(existsSync(fileURLToPath(new URL('../dist/search-worker.js', import.meta.url))), 'build @rag/service first').toBe(true);
+  service = (await import(dist.href)) as typeof Service;
+  work = await mkdtemp(join(tmpdir(), 'rag-search-pool-'));
+  indexDir = join(work, 'index');
+  corpus = await chunkCorpus(CORPUS);
+  questions = (JSON.parse(await readFile(join(REPO_ROOT, 'datasets', 'mini', 'questions.json'), 'utf8')) as { rag_questions: { question: string }[] }).rag_questions.map((q) => q.question);
+  await publish();
+});
+
+afterAll(() => rm(work, { recursive: true, force: true }));
+
+describe('search workers', () => {
+  it('give exactly the hits of a search on the calling thread, for every retriever of the index', async () => {
+    const pooled = await service.openRagService({ indexDir, generator: 'extractive', workers: 2, pathBase: REPO_ROOT });
+    const inThread = await service.openRagService({ indexDir, generator: 'extractive', workers: 0, pathBase: REPO_ROOT });
+    try {
+      expect((await pooled.stats()).search_workers).toEqual({ workers: 2, starting: 0, restarts: 0, in_flight: 0 });
+      expect((await inThread.stats()).search_workers.workers).toBe(0);
+      for (const retriever of ['bm25', 'hybrid']) {
+        // All at once, so both workers take a share.
+        const got = await Promise.all(questions.map((query) => pooled.search({ query, k: 10, retriever })));
+        const expected = await Promise.all(questions.map((query) => inThread.search({ query, k: 10, retriever })));
+        expect(got).toEqual(expected);
+        expect(got.every((view) => view.hits.length > 0)).toBe(true);
+      }
+    } finally {
+      await pooled.close();
+      await inThread.close();
+    }
+  });
+
+  it('load the index from memory the calling thread shares, in threads of their own', async () => {
+    const pooled = await service.openRagService({ indexDir, generator: 'extractive', workers: 2, retrieverModule: TEST_REGISTRY });
+    try {
+      const seen = await Promise.all(Array.from({ length: 8 }, () => pooled.search({ query: 'which thread and memory?', k: 1 })));
+      // chunk 0 (not 1) = the bm25 file the worker loaded was a view of a SharedArrayBuffer.
+      expect(seen.every((view) => view.hits[0]!.first_character_index === corpus.chunks[0]!.first_character_index && view.hits[0]!.file_path.endsWith(corpus.chunks[0]!.file_path))).toBe(true);
+      const threads = new Set(seen.map((view) => view.hits[0]!.score));
+      expect(threads.has(0)).toBe(false); // never the main thread (thread id 0)
+    } finally {
+      await pooled.close();
+    }
+  });
+
+  it('fail only the searches a dying worker held (WORKER_FAILED, a 503) and replace it', async () => {
+    const pooled = await service.openRagService({ indexDir, generator: 'extractive', workers: 2, retrieverModule: TEST_REGISTRY, pathBase: REPO_ROOT });
+    try {
+      const error = await pooled.search({ query: 'exit the worker', k: 3 }).catch((e: unknown) => e);
+      expect(isRagError(error) && error.code).toBe('WORKER_FAILED');
+      expect(isRagError(error) && error.hint).toMatch(/Retry/);
+      await until(async () => (await pooled.stats()).search_workers.workers === 2);
+      expect((await pooled.stats()).search_workers.restarts).toBe(1);
+      const after = await Promise.all(questions.map((query) => pooled.search({ query, k: 5 })));
+      expect(after.every((view) => view.hits.length > 0)).toBe(true);
+    } finally {
+      await pooled.close();
+    }
+  });
+
+  it('finish the searches in flight before closing', async () => {
+    const pooled = await service.openRagService({ indexDir, generator: 'extractive', workers: 1, retrieverModule: TEST_REGISTRY, pathBase: REPO_ROOT });
+    const inFlight = pooled.search({ query: 'slowly where is the default port?', k: 3 });
+    await until(async () => (await pooled.stats()).search_workers.in_flight === 1);
+    const closed = pooled.close();
+    const view = await inFlight;
+    expect(view.hits.length).toBeGreaterThan(0);
+    await closed;
+    expect((await pooled.stats()).search_workers.workers).toBe(0);
+  });
+
+  it('keep serving the generation they opened, and the calling thread takes over when no worker can start again', async () => {
+    const pooled = await service.openRagService({ indexDir, generator: 'extractive', workers: 1, retrieverModule: TEST_REGISTRY, pathBase: REPO_ROOT });
+    try {
+      const before = await pooled.search({ query: questions[0]!, k: 5 });
+      // Two publishes: the generation the service opened is removed from the disk.
+      await publish(['bm25']);
+      await publish(['bm25']);
+      expect(await pooled.search({ query: questions[0]!, k: 5 })).toEqual(before);
+      // Its replacement cannot open a generation that is gone, so the pool is empty…
+      await pooled.search({ query: 'exit the worker', k: 1 }).catch(() => undefined);
+      await until(async () => {
+        const { workers, starting } = (await pooled.stats()).search_workers;
+        return workers === 0 && starting === 0;
+      });
+      // …and the main thread answers from the bytes it read (and shared) at start.
+      expect(await pooled.search({ query: questions[0]!, k: 5 })).toEqual(before);
+    } finally {
+      await pooled.close();
+      await publish();
+    }
+  });
+
+  it('refuse a registry object with workers asked for, and search in-thread with one by default', async () => {
+    const retrievers = service.createDefaultRetrieverRegistry();
+    const error = await service.openRagService({ indexDir, generator: 'extractive', retrievers, workers: 2 }).catch((e: unknown) => e);
+    expect(isRagError(error) && error.code).toBe('INVALID_ARGUMENT');
+    expect(isRagError(error) && error.hint).toMatch(/retrieverModule/);
+    const inThread = await service.openRagService({ indexDir, generator: 'extractive', retrievers });
+    expect((await inThread.stats()).search_workers.workers).toBe(0);
+    await inThread.close();
+  });
+
+  it('default to one worker per core', () => {
+    expect(service.defaultSearchWorkers(2)).toBe(2);
+    expect(service.defaultSearchWorkers(1)).toBe(1);
+    expect(service.defaultSearchWorkers(500)).toBe(service.MAX_SEARCH_WORKERS);
+  });
+});
