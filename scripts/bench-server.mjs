@@ -1,22 +1,27 @@
 // Server load check: starts the rag server (apps/server/dist/server.js) on loopback in a
-// child process, then from this process keeps a fixed number of POST /search requests in
-// flight for a fixed time and prints requests/s, p50/p99 latency and errors. Then the same
-// again while answers are being generated (POST /answer, streamed) at the same time, to show
-// that searches do not wait behind generation. Any failed search makes the exit code 1.
+// child process, once per worker count (`--workers 0,1,2`: search worker threads; 0 =
+// searches on the server thread), then from this process keeps a fixed number of POST
+// /search requests in flight for a fixed time and prints requests/s, p50/p99 latency,
+// errors, the server's CPU time against the wall time of the load and its peak RSS, side
+// by side. For the first worker count it also loads the server while answers are being
+// generated (POST /answer, streamed), to show that searches do not wait behind generation.
+// Any failed search makes the exit code 1. The load generator runs on the same machine.
 //
-//   pnpm bench:server [--index_dir DIR] [--duration 10] [--concurrency 16] [--k 10]
-//                     [--answer_concurrency 2] [--generator extractive] [--questions FILE] [--json]
+//   pnpm bench:server [--vllm | --index_dir DIR] [--workers 0,1,2] [--duration 10]
+//                     [--concurrency 16] [--k 10] [--answer_concurrency 2]
+//                     [--generator extractive] [--questions FILE] [--json]
 //
-// Without --index_dir the script indexes datasets/mini/corpus into a temporary folder with
-// @rag/chunking and @rag/bm25 first. Queries are the questions of --questions (a dataset
-// file, default datasets/mini/questions.json), used round-robin.
+// --vllm indexes the vLLM corpus (../shared/data/raw) with the CLI and asks the public code
+// questions: searches there cost what they cost on a real corpus. Without --vllm or
+// --index_dir the script indexes datasets/mini/corpus (searches of microseconds: the HTTP
+// layer alone). Queries are the questions of --questions (a dataset file), round-robin.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { REPO_ROOT, formatTable, parseBenchArgs } from './bench-lib.mjs';
+import { REPO_ROOT, findSharedDir, formatTable, parseBenchArgs, runCli } from './bench-lib.mjs';
 
 const flags = parseBenchArgs(process.argv.slice(2));
 const durationS = Number(flags.duration ?? 10);
@@ -24,6 +29,11 @@ const concurrency = Number(flags.concurrency ?? 16);
 const answerConcurrency = Number(flags.answer_concurrency ?? 2);
 const k = Number(flags.k ?? 10);
 const generator = flags.generator ?? 'extractive';
+const workerCounts = String(flags.workers ?? '0,1,2').split(',').map(Number);
+if (workerCounts.some((n) => !Number.isInteger(n) || n < 0 || n > 64)) {
+  console.error(`error: --workers takes a comma-separated list of whole numbers 0…64, got ${flags.workers}.`);
+  process.exit(2);
+}
 const SERVER_ENTRY = join(REPO_ROOT, 'apps', 'server', 'dist', 'server.js');
 
 function fail(message, hint) {
@@ -58,8 +68,9 @@ async function buildMiniIndex(dir) {
   });
 }
 
-function loadQuestions() {
-  const path = resolve(flags.questions ?? join(REPO_ROOT, 'datasets', 'mini', 'questions.json'));
+function loadQuestions(shared) {
+  const fallback = shared ? join(shared, 'data', 'datasets', 'AnsweredQuestions', 'dataset_code_public.json') : join(REPO_ROOT, 'datasets', 'mini', 'questions.json');
+  const path = resolve(flags.questions ?? fallback);
   if (!existsSync(path)) fail(`${path} does not exist.`, 'Pass a dataset file with --questions.');
   const questions = JSON.parse(readFileSync(path, 'utf8')).rag_questions?.map((q) => q.question).filter(Boolean) ?? [];
   if (questions.length === 0) fail(`${path} holds no questions.`, 'Pass a dataset file ({"rag_questions": [{"question": …}]}) with --questions.');
@@ -67,8 +78,8 @@ function loadQuestions() {
 }
 
 /** Starts the server on a free loopback port; resolves with its URL and the child. */
-function startServer(indexDir) {
-  const args = [SERVER_ENTRY, '--index_dir', indexDir, '--port', '0', '--host', '127.0.0.1', '--generator', generator, '--max_queued_answers', String(Math.max(8, answerConcurrency * 2))];
+function startServer(indexDir, workers) {
+  const args = [SERVER_ENTRY, '--index_dir', indexDir, '--port', '0', '--host', '127.0.0.1', '--generator', generator, '--workers', String(workers), '--max_queued_answers', String(Math.max(8, answerConcurrency * 2))];
   const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
   return new Promise((resolvePromise, reject) => {
     let log = '';
@@ -164,31 +175,84 @@ async function searchPhase(url, agent, questions, withAnswers) {
   };
 }
 
+/** CPU seconds (user + system) the process has used so far, from /proc (Linux). */
+function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 Hz)
+  } catch {
+    return NaN;
+  }
+}
+
+/** Peak resident set size of the process so far, in MB (VmHWM, Linux). */
+function peakRssMb(pid) {
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Math.round(Number(match[1]) / 1024) : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+const shared = flags.vllm ? findSharedDir() : undefined;
 const temp = flags.index_dir ? undefined : await mkdtemp(join(tmpdir(), 'rag-bench-server-'));
 const indexDir = flags.index_dir ? resolve(flags.index_dir) : join(temp, 'index');
+const runs = [];
 let server;
 try {
-  if (temp) await buildMiniIndex(indexDir);
-  const questions = loadQuestions();
-  server = await startServer(indexDir);
-  if (!flags.json) console.error(server.banner);
-  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
-  // Warm-up: let the JIT and the file caches settle before measuring.
-  for (let i = 0; i < 200; i++) await send(agent, server.url, '/search', { query: questions[i % questions.length], k });
-  const alone = await searchPhase(server.url, agent, questions, false);
-  const busy = await searchPhase(server.url, agent, questions, true);
-  agent.destroy();
-  const report = { duration_s: durationS, concurrency, answer_concurrency: answerConcurrency, k, generator, index_dir: indexDir, search_alone: alone.search, search_while_answering: busy.search, answers: busy.answers };
+  if (shared) runCli(['index', '--corpus_dir', 'data/raw', '--index_dir', indexDir, '--quiet'], { cwd: shared });
+  else if (temp) await buildMiniIndex(indexDir);
+  const questions = loadQuestions(shared);
+  for (const [i, workers] of workerCounts.entries()) {
+    server = await startServer(indexDir, workers);
+    if (!flags.json) console.error(server.banner);
+    const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+    // Warm-up: let the JIT (of every worker) and the file caches settle before measuring.
+    for (let j = 0; j < 200 * Math.max(1, workers); j++) await send(agent, server.url, '/search', { query: questions[j % questions.length], k });
+    const cpuBefore = cpuSeconds(server.child.pid);
+    const wallBefore = performance.now();
+    const alone = await searchPhase(server.url, agent, questions, false);
+    const wall = (performance.now() - wallBefore) / 1000;
+    const cpu = cpuSeconds(server.child.pid) - cpuBefore;
+    const busy = i === 0 ? await searchPhase(server.url, agent, questions, true) : undefined;
+    agent.destroy();
+    runs.push({ workers, alone: alone.search, busy, cpu_s: Math.round(cpu * 100) / 100, wall_s: Math.round(wall * 100) / 100, peak_rss_mb: peakRssMb(server.child.pid) });
+    server.child.kill('SIGTERM');
+    await new Promise((done) => server.child.once('exit', done));
+    server = undefined;
+  }
+  const base = runs.find((r) => r.workers === 1) ?? runs[0];
+  const report = {
+    duration_s: durationS,
+    concurrency,
+    answer_concurrency: answerConcurrency,
+    k,
+    generator,
+    index_dir: indexDir,
+    runs: runs.map((r) => ({ workers: r.workers, search: r.alone, server_cpu_s: r.cpu_s, wall_s: r.wall_s, cpu_per_wall: Math.round((r.cpu_s / r.wall_s) * 100) / 100, peak_rss_mb: r.peak_rss_mb, vs_one_worker: Math.round((r.alone.per_second / base.alone.per_second) * 100) / 100 })),
+    search_while_answering: runs[0].busy?.search,
+    answers: runs[0].busy?.answers,
+  };
   if (flags.json) console.log(JSON.stringify(report, null, 2));
   else {
-    const row = (name, r) => [name, r.requests, r.per_second, r.p50_ms, r.p99_ms, r.errors];
-    const rows = [row('search', alone.search), row('search while answering', busy.search)];
-    if (busy.answers) rows.push([...row(`answers (${generator}, ${answerConcurrency} at once)`, busy.answers)]);
-    console.log(`\nPOST /search, ${concurrency} in flight for ${durationS} s each, k = ${k}, loopback\n`);
-    console.log(formatTable(['load', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'errors'], rows));
-    if (busy.answers?.rejected_503) console.log(`\n${busy.answers.rejected_503} answer request(s) got 503 (queue full).`);
+    console.log(`\nPOST /search, ${concurrency} in flight for ${durationS} s each, k = ${k}, loopback, load generator on the same machine (${shared ? 'vLLM corpus, public code questions' : indexDir})\n`);
+    console.log(
+      formatTable(
+        ['search workers', 'requests', 'req/s', `× ${base.workers} worker(s)`, 'p50 ms', 'p99 ms', 'errors', 'server CPU s / wall s', 'server peak RSS MB'],
+        report.runs.map((r) => [r.workers, r.search.requests, r.search.per_second, r.vs_one_worker, r.search.p50_ms, r.search.p99_ms, r.search.errors, `${r.server_cpu_s} / ${r.wall_s} = ${r.cpu_per_wall}`, r.peak_rss_mb]),
+      ),
+    );
+    if (runs[0].busy) {
+      const row = (name, r) => [name, r.requests, r.per_second, r.p50_ms, r.p99_ms, r.errors];
+      const rows = [row('search', runs[0].alone), row('search while answering', runs[0].busy.search)];
+      if (runs[0].busy.answers) rows.push(row(`answers (${generator}, ${answerConcurrency} at once)`, runs[0].busy.answers));
+      console.log(`\nWith answers generated at the same time (${runs[0].workers} search workers):\n`);
+      console.log(formatTable(['load', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'errors'], rows));
+      if (runs[0].busy.answers?.rejected_503) console.log(`\n${runs[0].busy.answers.rejected_503} answer request(s) got 503 (queue full).`);
+    }
   }
-  const failed = alone.search.errors + busy.search.errors;
+  const failed = runs.reduce((n, r) => n + r.alone.errors + (r.busy?.search.errors ?? 0), 0);
   if (failed > 0) {
     console.error(`error: ${failed} search request(s) failed; expected none.`);
     process.exitCode = 1;

@@ -45,6 +45,26 @@ it('`rag serve` listens on loopback, answers /search, and stops on SIGTERM', asy
   }
 });
 
+it('`rag serve --workers N` runs searches in N worker threads (0: on the server thread), with the same hits', async () => {
+  const bodies: unknown[] = [];
+  for (const workers of ['3', '0']) {
+    const child = spawn(process.execPath, [CLI, 'serve', '--index_dir', indexDir, '--port', '0', '--workers', workers, '--generator', 'extractive'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const url = await listeningUrl(child);
+      const stats = (await (await fetch(`${url}/stats`)).json()) as { search_workers: { workers: number } };
+      expect(stats.search_workers.workers).toBe(Number(workers));
+      const response = await fetch(`${url}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'default port', k: 5 }) });
+      expect(response.status).toBe(200);
+      bodies.push(await response.json());
+    } finally {
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    }
+  }
+  expect(bodies[0]).toEqual(bodies[1]);
+});
+
 it('`rag serve --log` writes one JSON log line per request to stderr, nothing to stdout', async () => {
   const child = spawn(process.execPath, [CLI, 'serve', '--index_dir', indexDir, '--port', '0', '--log', '--generator', 'extractive'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';

@@ -3,8 +3,8 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/index.js';
-import { MAX_K } from '@rag/service';
-import { buildIndex, getJson, makeTempDir, MINI_CORPUS, PORT_QUESTION, postJson, startTestServer } from './helpers.js';
+import { defaultSearchWorkers, MAX_K } from '@rag/service';
+import { buildIndex, getJson, makeTempDir, MINI_CORPUS, PORT_QUESTION, postJson, REPO_ROOT, startTestServer } from './helpers.js';
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
 let server: RunningServer;
@@ -100,6 +100,33 @@ describe('POST /search', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe('UNKNOWN_NAME');
     expect(bad.body.hint).toContain('bm25');
+  });
+});
+
+describe('search workers', () => {
+  // The service package's test registry: bm25 whose worker exits on the query "exit the worker".
+  const testRegistry = join(REPO_ROOT, 'packages', 'service', 'test', 'fixtures', 'test-registry.mjs');
+
+  it('run the searches by default, one per core', async () => {
+    const { body } = await getJson(`${server.url}/stats`);
+    expect(body.search_workers).toEqual({ workers: defaultSearchWorkers(), starting: 0, restarts: 0, in_flight: 0 });
+  });
+
+  it('answer 503 WORKER_FAILED for the search a dying worker held, then serve on with its replacement', async () => {
+    const crashing = await startTestServer({ indexDir: join(temp.dir, 'index'), workers: 2, retrieverModule: testRegistry });
+    try {
+      const failed = await postJson(`${crashing.url}/search`, { query: 'exit the worker' });
+      expect(failed.status).toBe(503);
+      expect(failed.body.code).toBe('WORKER_FAILED');
+      expect(failed.body.hint).toMatch(/Retry/);
+      const ok = await Promise.all(Array.from({ length: 6 }, () => postJson(`${crashing.url}/search`, { query: PORT_QUESTION, k: 3 })));
+      expect(ok.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+      expect(ok[0]!.body.hits[0].file_path).toMatch(/defaults\.py$/);
+      for (let i = 0; i < 600 && (await getJson(`${crashing.url}/stats`)).body.search_workers.workers !== 2; i++) await new Promise((r) => setTimeout(r, 100));
+      expect((await getJson(`${crashing.url}/stats`)).body.search_workers).toMatchObject({ workers: 2, restarts: 1 });
+    } finally {
+      await crashing.close();
+    }
   });
 });
 

@@ -97,7 +97,7 @@ describe('openRagService', () => {
       expect(events.at(-1)).toBe('done');
       expect((await service.stats()).retrievers).toEqual(['bm25', 'hybrid']);
     } finally {
-      await service.generators.dispose();
+      await service.close();
     }
   });
 });
