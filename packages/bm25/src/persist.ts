@@ -21,8 +21,12 @@ import { FIELD_NAMES, resolveBm25Options, type Bm25Options } from './options.js'
  * the fingerprint of the chunks it was built over, and a checksum of everything after it.
  */
 export const BM25_FORMAT = 'rag-bm25';
-/** Bumped whenever the layout or the meaning of a stored number changes. */
-export const BM25_FORMAT_VERSION = 4;
+/**
+ * Bumped whenever the layout or the meaning of a stored number changes, and when the
+ * analysis of text changes (the stored terms would no longer meet the query's):
+ * 5 = the stemmer folds adverbs, British spellings and -eed / -ied words.
+ */
+export const BM25_FORMAT_VERSION = 5;
 /** File name of the index inside a retriever directory. */
 export const BM25_FILE_NAME = 'bm25.bin';
 

@@ -36,6 +36,22 @@ describe('failure classes of unseen codebases', () => {
     expect(ranking(chunks, 'How does alpha decode bytes to text?', 1)).toEqual(['alpha/alpha/codec.py#decode']);
   });
 
+  it.each([
+    ['British -ise', 'Which settings are normalised?', 'def normalize(options):\n    """Normalize them."""'],
+    ['British doubled l', 'Which settings are cancelled?', 'def on_canceled(job):\n    """Called once canceled."""'],
+    ['British -our', 'Which settings change the behaviour?', 'def behavior(mode):\n    """The behavior of a mode."""'],
+    ['an -eed word', 'Which settings exceed the limit?', 'def check(history):\n    raise TooManyRedirects("exceeded")'],
+    ['an -ied past tense', 'Which settings are retried?', 'class Retry:\n    """When to retry."""'],
+    ['an adverb', 'Which settings are loaded lazily?', 'def defer(path, lazy=False):\n    """Wait if lazy."""'],
+  ])('a question with %s meets code that spells the word otherwise (class 4)', (_what, question, code) => {
+    // The target shares only the folded word with the question; the distractor and the pages
+    // share "settings", a word too common to decide. Without the fold (the stemmer before
+    // this rule) the target matched nothing of the question and the distractor came first.
+    const pages = ['network', 'cache', 'storage'].map((topic) => markdown(`docs/${topic}.md`, topic, `# ${topic}\n\nThe ${topic} settings: every settings key of the ${topic}.`));
+    const chunks = makeChunks([...pages, python('client/settings.py', 'Settings', 'class Settings:\n    """All settings, the settings file and its settings."""'), python('client/target.py', 'target', code)]);
+    expect(ranking(chunks, question, 1)).toEqual(['client/target.py#target']);
+  });
+
   it('"HTTP/2" reaches code that spells it http2 (class 6)', () => {
     // "HTTP" is everywhere in an HTTP client's docs; "http2" only where HTTP/2 is switched on.
     // The digit used to be dropped, so the question searched for "http" alone.

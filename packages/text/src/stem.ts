@@ -1,14 +1,21 @@
+import { ADVERB_BASE_ENDINGS } from './word-lists/adverb-bases.js';
+
 /**
  * A deliberately light suffix stemmer for English prose: it folds plurals and the
  * -ing / -ed / trailing-e forms of a word onto one key (`caches`, `caching`, `cached`,
- * `cache` → `cach`; `embeddings`, `embedding`, `embedded` → `embed`) and leaves
- * everything else alone. It never produces a key shorter than three letters, and only
- * touches lowercase ASCII words (identifiers with digits or other scripts pass through).
- * It favours precision over recall: a missed fold costs one match, a wrong fold (such as
- * merging `server` into `serve`) pollutes every query that uses the word.
+ * `cache` → `cach`; `embeddings`, `embedding`, `embedded` → `embed`), adverbs onto their
+ * adjectives (`lazily` → `lazy`, `immediately` → `immediate`), and British spellings onto
+ * American ones (`normalise` → `normalize`, `behaviour` → `behavior`, `cancelled` →
+ * `canceled`), and leaves everything else alone: a question written in one variety of
+ * English meets code and docs written in the other. It never produces a key shorter than
+ * three letters, and only touches lowercase ASCII words (identifiers with digits or other
+ * scripts pass through). It favours precision over recall: a missed fold costs one match,
+ * a wrong fold (such as merging `server` into `serve`) pollutes every query that uses the word.
  */
 
 const MIN_STEM = 3;
+/** Stems at least this long lose a final double l: `cancell` (British `cancelled`) → `cancel`. */
+const MIN_DOUBLE_L_STEM = 6;
 
 function isLowerAscii(word: string): boolean {
   for (let i = 0; i < word.length; i++) {
@@ -48,24 +55,57 @@ function stripPlural(word: string): string {
 }
 
 function stripVerbSuffix(word: string): string {
+  // `retried`, `applied` → `retry`, `apply`, as `retries` and `applying` already give.
+  if (word.endsWith('ied') && word.length > 4) return `${word.slice(0, -3)}y`;
   if (word.endsWith('ing')) {
     const stem = word.slice(0, -3);
     if (stem.length >= MIN_STEM && hasVowel(stem)) return undouble(stem);
     return word;
   }
-  // `ed` needs a longer remainder than `ing`: `embed`, `speed` and `need` are not past tenses.
-  if (word.endsWith('ed')) {
+  // `ed` needs a longer remainder than `ing`: `embed`, `speed` and `need` are not past
+  // tenses, nor is any -eed word (`exceed`, `proceed`: `exceeds` must not lose its `ed`).
+  if (word.endsWith('ed') && !word.endsWith('eed')) {
     const stem = word.slice(0, -2);
     if (stem.length >= MIN_STEM + 1 && hasVowel(stem)) return undouble(stem);
   }
   return word;
 }
 
+/** An adverb's adjective: `automatically` → `automatic`, `lazily` → `lazy`, `probably` → `probable`. */
+function stripAdverb(word: string): string {
+  if (!word.endsWith('ly')) return word;
+  if (word.endsWith('ically') && word.length >= 8) return word.slice(0, -4);
+  if (word.endsWith('ily') && word.length >= 6) return `${word.slice(0, -3)}y`;
+  if (word.endsWith('bly') && word.length >= 6) return `${word.slice(0, -3)}ble`;
+  const base = word.slice(0, -2);
+  return base.length >= 4 && ADVERB_BASE_ENDINGS.some((ending) => base.endsWith(ending)) ? base : word;
+}
+
+/**
+ * British spellings onto American ones: -ise / -isation / -iser → -ize… (at least three
+ * letters before, so `raise` and `noise` stay), -yse → -yze, -our → -or after a consonant
+ * or `i` in words of six letters or more (`colour`, `behaviour`; `hour`, `your` stay). Words that
+ * only look British (`promise`, `otherwise`) fold too, harmlessly: query and index agree.
+ */
+function americanize(word: string): string {
+  const ise = /^([a-z]{3,})is(e|es|ed|ing|ation|ations|er|ers|able)$/.exec(word);
+  if (ise) return `${ise[1]}iz${ise[2]}`;
+  const yse = /^([a-z]{2,})ys(e|es|ed|ing|er|ers)$/.exec(word);
+  if (yse) return `${yse[1]}yz${yse[2]}`;
+  const our = /^([a-z]{2,}[^aeou])our(s|ed|ing|ite|ites|able|al)?$/.exec(word);
+  if (our && word.length >= 6) return `${our[1]}or${our[2] ?? ''}`;
+  return word;
+}
+
 /** The stem of one lowercase word; words it does not understand come back unchanged. */
 export function stemWord(word: string): string {
   if (word.length <= MIN_STEM || !isLowerAscii(word)) return word;
-  let stem = stripVerbSuffix(stripPlural(word));
+  let stem = stripVerbSuffix(stripPlural(americanize(stripAdverb(word))));
   if (stem.endsWith('e') && stem.length > MIN_STEM) stem = stem.slice(0, -1);
+  // `typical` with `typically` (→ `typic`), `numerical` with `numeric`.
+  if (stem.endsWith('ical') && stem.length >= 7) stem = stem.slice(0, -2);
+  // British doubling (`cancelled`, `modelling`, `labelled`) meets American (`canceled`).
+  if (stem.length >= MIN_DOUBLE_L_STEM && stem.endsWith('ll')) stem = stem.slice(0, -1);
   return stem;
 }
 

@@ -133,12 +133,35 @@ describe('stemWord', () => {
     expect(stemWord(word)).toBe(stem);
   });
 
-  it.each(['status', 'analysis', 'bias', 'process', 'string', 'thing', 'need', 'server', 'use', 'fp8', 'größe'])(
+  it.each(['status', 'analysis', 'bias', 'process', 'string', 'thing', 'need', 'server', 'use', 'fp8', 'größe', 'apply', 'supply', 'only', 'early', 'likely', 'hour', 'your', 'speed'])(
     'leaves %s alone',
     (word) => {
       expect(stemWord(word)).toBe(word);
     },
   );
+
+  // Each group is one word as a question and as code or docs may spell it: they must share a key.
+  it.each([
+    ['an adverb and its adjective', ['lazily', 'lazy'], ['immediately', 'immediate'], ['automatically', 'automatic'], ['exclusively', 'exclusive'], ['strictly', 'strict'], ['probably', 'probable'], ['typically', 'typical']],
+    ['a participle used as an adverb', ['accordingly', 'according', 'accord']],
+    ['British and American -ise / -ize', ['normalise', 'normalize', 'normalised', 'normalizes'], ['capitalisation', 'capitalization'], ['tokeniser', 'tokenizer'], ['analyse', 'analyze']],
+    ['British and American -our / -or', ['behaviour', 'behavior'], ['colours', 'colors']],
+    ['British and American doubled l', ['cancelled', 'canceled', 'cancel'], ['modelling', 'modeling', 'model'], ['labelled', 'labeled']],
+    ['-eed words and their forms', ['exceed', 'exceeds', 'exceeded', 'exceeding'], ['proceeds', 'proceed']],
+    ['-ied past tenses', ['retried', 'retries', 'retry', 'retrying'], ['applied', 'applies', 'apply']],
+  ])('folds %s', (_what, ...groups) => {
+    for (const group of groups) {
+      const keys = new Set(group.map((word) => stemWord(word)));
+      expect([...keys], group.join(', ')).toHaveLength(1);
+    }
+  });
+
+  it('keeps words apart that only look alike', () => {
+    expect(stemWord('raise')).not.toBe(stemWord('raze'));
+    expect(stemWord('hour')).not.toBe(stemWord('hor'));
+    expect(stemWord('exceed')).not.toBe(stemWord('exc'));
+    expect(stemWord('apply')).not.toBe(stemWord('app'));
+  });
 });
 
 describe('tokenizeQuery', () => {
