@@ -40,6 +40,8 @@ const CONFIGURATIONS = [
   { name: 'test/example penalty off', settings: { rerank: { auxiliaryFactor: 1 } } },
   { name: 'explanation off', settings: { rerank: { explanation: 0 } } },
   { name: 'section support off', settings: { rerank: { sectionSupport: 0 } } },
+  { name: 'answer evidence off', settings: { rerank: { answerEvidence: { default: 0, error: 0 } } } },
+  { name: 'answer evidence with values at 0.1', settings: { rerank: { answerEvidence: { value: 0.1 } } } },
   { name: 'dedupe off', settings: { rerank: { dedupe: false } } },
   { name: 'derivational folding on', settings: { tokenizer: { derivations: true } } },
 

@@ -101,6 +101,9 @@ const RERANK_SCHEMA = z.strictObject({
   definition: weight.optional(),
   explanation: weight.optional(),
   sectionSupport: weight.optional(),
+  answerEvidence: z
+    .strictObject({ default: weight.optional(), error: weight.optional(), list: weight.optional(), yesno: weight.optional(), value: weight.optional() })
+    .optional(),
   dedupe: z.boolean().optional(),
   fileShare: z.number().gt(0).max(1).optional(),
   kindShare: z.number().gt(0).max(1).optional(),
@@ -142,6 +145,11 @@ export function resolveBm25Options(settings: unknown = {}): Bm25Options {
   const resolvedRerank = { ...d.rerank } as RerankOptions;
   for (const key of Object.keys(rerank) as (keyof RerankOptions)[]) {
     if (rerank[key] !== undefined) (resolvedRerank as unknown as Record<string, unknown>)[key] = rerank[key];
+  }
+  if (rerank.answerEvidence !== undefined) {
+    // A kind left out keeps its default weight.
+    const given = Object.fromEntries(Object.entries(rerank.answerEvidence).filter(([, value]) => value !== undefined));
+    resolvedRerank.answerEvidence = { ...d.rerank.answerEvidence, ...given };
   }
   return {
     k1: parsed.k1 ?? d.k1,

@@ -5,7 +5,12 @@ import { Bm25Index } from '../src/internals.js';
 import { makeChunks, PLAIN_BM25 } from './helpers.js';
 
 const chunks = makeChunks([
-  { text: 'def load_weights(self, weights): return self.model.load_weights(weights)', file_path: 'vllm/model_loader.py', symbol: 'Loader.load_weights' },
+  {
+    text: 'def load_weights(self, weights):\n    if weights is None:\n        raise ValueError("no weights")\n    return self.model.load_weights(weights)',
+    file_path: 'vllm/model_loader.py',
+    symbol: 'Loader.load_weights',
+    language: 'python',
+  },
   { text: 'Weights are loaded lazily from the cache directory.', file_path: 'docs/weights.md', symbol: 'Weights > Loading' },
   { text: 'unrelated text about scheduling', file_path: 'vllm/core/scheduler.py', symbol: 'Scheduler' },
 ]);
@@ -56,13 +61,18 @@ describe('explain', () => {
     expect(tree.details?.[1]?.description).toContain('not in the index');
   });
 
-  it('wraps the BM25F tree in the second stage, whose parts give its value', () => {
-    const query = 'load_weights from the cache';
+  it.each([
+    ['load_weights from the cache', 0],
+    // An error question, and the chunk raises: the answer-evidence part is 1, at the error weight.
+    ['What is raised when load_weights gets no weights?', 1],
+  ])('wraps the BM25F tree in the second stage, whose parts give its value: %s', (query, expectedEvidence) => {
     const tree = retriever.explain(query, 0);
     expect(tree.description).toMatch(/^second stage/);
-    const [relative, phrase, covered, defined, explained, support, auxiliary, prior] = tree.details!;
+    const [relative, phrase, covered, defined, explained, support, evidence, auxiliary, prior] = tree.details!;
     expect(relative!.details![0]).toEqual(firstStage.explain(query, 0));
+    expect(evidence!.value).toBe(expectedEvidence);
     const { rerank } = retriever.index.options;
+    const evidenceWeight = expectedEvidence === 1 ? rerank.answerEvidence.error : 0;
     const recomputed =
       auxiliary!.value *
         (relative!.value +
@@ -70,9 +80,11 @@ describe('explain', () => {
           rerank.coverage * covered!.value +
           rerank.definition * defined!.value +
           rerank.explanation * explained!.value +
-          rerank.sectionSupport * support!.value) +
+          rerank.sectionSupport * support!.value +
+          evidenceWeight * evidence!.value) +
       rerank.modality * prior!.value;
     expect(tree.value).toBeCloseTo(recomputed, 12);
+    expect(tree.value).toBe(retriever.searchSync(query, { k: 3 }).find((hit) => hit.chunkId === 0)!.score);
   });
 
   it('agrees with a hand computation on the plain setting', () => {

@@ -52,6 +52,21 @@ describe('failure classes of unseen codebases', () => {
     expect(ranking(chunks, question, 1)).toEqual(['client/target.py#target']);
   });
 
+  it('a question about an error reaches the code that raises it before code that only warns', () => {
+    // The two checks match the question's words alike (they differ in the word "raise" or
+    // "warn", neither of which the question says); the question asks for an error ("fails"),
+    // and only the first carries one, so the answer-evidence signal puts it first.
+    const chunks = makeChunks([
+      python('client/soft.py', 'check_soft', 'def check_soft(history, limit):\n    """Check the redirect limit."""\n    if len(history) > limit:\n        warn(TooManyRedirects(limit))'),
+      python('client/strict.py', 'check_strict', 'def check_strict(history, limit):\n    """Check the redirect limit."""\n    if len(history) > limit:\n        raise TooManyRedirects(limit)'),
+    ]);
+    const question = 'What happens when the redirect limit check fails?';
+    expect(ranking(chunks, question, 2)).toEqual(['client/strict.py#check_strict', 'client/soft.py#check_soft']);
+    const evidence = (chunkId: number) => createBm25Retriever(chunks).explain(question, chunkId).details!.find((d) => d.description.startsWith('evidence'))!;
+    expect([evidence(0).value, evidence(1).value]).toEqual([0, 1]);
+    expect(evidence(1).description).toContain('asks for an error');
+  });
+
   it('"HTTP/2" reaches code that spells it http2 (class 6)', () => {
     // "HTTP" is everywhere in an HTTP client's docs; "http2" only where HTTP/2 is switched on.
     // The digit used to be dropped, so the question searched for "http" alone.

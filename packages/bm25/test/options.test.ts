@@ -11,6 +11,12 @@ describe('resolveBm25Options', () => {
     });
   });
 
+  it('keeps the default answer-evidence weight of every kind a setting leaves out', () => {
+    const { answerEvidence } = resolveBm25Options({ rerank: { answerEvidence: { error: 0.5 } } }).rerank;
+    expect(answerEvidence).toEqual({ ...DEFAULT_BM25_OPTIONS.rerank.answerEvidence, error: 0.5 });
+    expect(DEFAULT_BM25_OPTIONS.rerank.answerEvidence).toEqual({ default: 0.1, error: 0.2, list: 0, yesno: 0, value: 0 });
+  });
+
   it('reads b as the body field b, and lets a field override it', () => {
     expect(resolveBm25Options({ b: 0.5 }).fields.body.b).toBe(0.5);
     expect(resolveBm25Options({ b: 0.5, fields: { body: { b: 0.2 } } }).fields.body.b).toBe(0.2);
@@ -23,6 +29,8 @@ describe('resolveBm25Options', () => {
     [{ k1: '1.2' }, 'settings.k1', 'a number > 0'],
     [{ k1: Number.NaN }, 'settings.k1', 'a number > 0'],
     [{ b: 1.5 }, 'settings.b', 'in [0, 1]'],
+    [{ rerank: { answerEvidence: { error: 11 } } }, 'settings.rerank.answerEvidence.error', 'in [0, 10]'],
+    [{ rerank: { answerEvidence: { how: 1 } } }, 'settings.rerank.answerEvidence', 'how'],
     [{ fields: { path: { b: -0.1 } } }, 'settings.fields.path.b', 'in [0, 1]'],
     [{ fields: { symbol: { weight: -1 } } }, 'settings.fields.symbol.weight', '≥ 0'],
     [{ tokenizer: { stem: 'yes' } }, 'settings.tokenizer.stem', 'true or false'],

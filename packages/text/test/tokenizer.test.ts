@@ -141,7 +141,7 @@ describe('stemWord', () => {
   );
 
   // Each group is one word as a question and as code or docs may spell it: they must share a key.
-  it.each([
+  it.each<[string, ...string[][]]>([
     ['an adverb and its adjective', ['lazily', 'lazy'], ['immediately', 'immediate'], ['automatically', 'automatic'], ['exclusively', 'exclusive'], ['strictly', 'strict'], ['probably', 'probable'], ['typically', 'typical']],
     ['a participle used as an adverb', ['accordingly', 'according', 'accord']],
     ['British and American -ise / -ize', ['normalise', 'normalize', 'normalised', 'normalizes'], ['capitalisation', 'capitalization'], ['tokeniser', 'tokenizer'], ['analyse', 'analyze']],
@@ -149,7 +149,7 @@ describe('stemWord', () => {
     ['British and American doubled l', ['cancelled', 'canceled', 'cancel'], ['modelling', 'modeling', 'model'], ['labelled', 'labeled']],
     ['-eed words and their forms', ['exceed', 'exceeds', 'exceeded', 'exceeding'], ['proceeds', 'proceed']],
     ['-ied past tenses', ['retried', 'retries', 'retry', 'retrying'], ['applied', 'applies', 'apply']],
-  ])('folds %s', (_what, ...groups) => {
+  ])('folds %s', (_what, ...groups: string[][]) => {
     for (const group of groups) {
       const keys = new Set(group.map((word) => stemWord(word)));
       expect([...keys], group.join(', ')).toHaveLength(1);

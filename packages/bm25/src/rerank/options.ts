@@ -3,6 +3,10 @@
  * words cannot see. Every signal is on a scale relative to the query's best BM25F score,
  * so the weights below mean the same thing for every query and corpus.
  */
+/** The kinds of question whose answer a code chunk can be seen to carry (see `codeCarriesKind` of @rag/text). */
+export type EvidenceKind = 'default' | 'error' | 'list' | 'yesno' | 'value';
+export const EVIDENCE_KINDS: readonly EvidenceKind[] = Object.freeze(['default', 'error', 'list', 'yesno', 'value']);
+
 export interface RerankOptions {
   /**
    * How many first-stage hits are re-scored (at least `k` are). 0 turns the second stage
@@ -66,6 +70,19 @@ export interface RerankOptions {
    */
   sectionSupport: number;
   /**
+   * Weight, per kind of question (`detectAnswerKind` of @rag/text), of the answer-evidence
+   * signal: 1 when a code chunk carries that kind of fact — a `raise` or `except` for
+   * "which error…", an assignment or a lookup with a fallback for "what is the default…",
+   * a literal for "how many / how long…" (see `codeCarriesKind`) — else 0. Among chunks that match the question's
+   * words alike, the one that can hold the answer comes first. Prose is left to the
+   * docs-versus-code prior. Each weight in [0, 10]; a kind left out keeps its default.
+   * Default `{ default: 0.1, error: 0.2, list: 0, yesno: 0, value: 0 }`: literals, list
+   * literals and guards are in most code chunks, so they tell little (a literal for value
+   * questions cost docs questions on the public set and gained nothing on the development
+   * sets).
+   */
+  answerEvidence: Readonly<Record<EvidenceKind, number>>;
+  /**
    * Return no two hits of one file whose spans overlap: a nested chunk and the section it
    * lies in, or overlapping text windows, would spend two of the k slots on one place.
    * The better scored of the two is kept. Default `true`.
@@ -99,6 +116,7 @@ export const DEFAULT_RERANK_OPTIONS: Readonly<RerankOptions> = Object.freeze({
   definition: 0.3,
   explanation: 0.3,
   sectionSupport: 0.1,
+  answerEvidence: Object.freeze({ default: 0.1, error: 0.2, list: 0, yesno: 0, value: 0 }),
   dedupe: true,
   fileShare: 1,
   kindShare: 0.7,

@@ -1,8 +1,8 @@
 import type { Chunk, Explanation, Hit } from '@rag/core';
 import type { Bm25Index } from '../bm25-index.js';
 import type { ResolvedQueryTerm } from '../explain.js';
-import { definesName, explainsName, identifierTerm, tokenize } from '@rag/text';
-import type { RerankOptions } from './options.js';
+import { codeCarriesKind, definesName, detectAnswerKind, explainsName, identifierTerm, tokenize, type AnswerKind } from '@rag/text';
+import type { EvidenceKind, RerankOptions } from './options.js';
 import { AUXILIARY, AUXILIARY_QUERY_WORDS, chunkFlags, PROSE, termModalities } from './priors.js';
 import { ChunkScan, coverageScore, phraseScore, type QueryPair } from './proximity.js';
 import { createQueryShaper, type QueryShape } from './query.js';
@@ -24,6 +24,9 @@ interface PreparedQuery {
   /** tanh of the mean prose-vs-code log ratio of the query's terms; 0 without a prior. */
   lean: number;
   asksForAuxiliary: boolean;
+  /** The kind of answer the question asks for, and the answer-evidence weight of that kind (0: none). */
+  kind: AnswerKind;
+  evidenceWeight: number;
 }
 
 /** The parts of a second-stage score, in the order they are summed. */
@@ -34,6 +37,7 @@ export interface RerankParts {
   defined: number;
   explained: number;
   support: number;
+  evidence: number;
   auxiliary: number;
   side: number;
   score: number;
@@ -43,11 +47,12 @@ export interface RerankParts {
  * Re-scores the best first-stage hits of a query (see `RerankOptions`):
  *
  *   score = a · (s / s_top + proximity · phrase + coverage · covered + definition · defined
- *                + explanation · explained + sectionSupport · support)
+ *                + explanation · explained + sectionSupport · support + answerEvidence[kind] · evidence)
  *           + modality · (1 + side · lean)
  *
  * s is the chunk's BM25F score and s_top the query's best; phrase, covered, defined (code
- * only), explained (prose only) and support are in [0, 1]; a is `auxiliaryFactor` for a test/example/benchmark chunk when the query asks for
+ * only), explained (prose only) and support are in [0, 1], evidence is 1 for a code chunk
+ * that carries the kind of fact the question asks for (`codeCarriesKind`), else 0; a is `auxiliaryFactor` for a test/example/benchmark chunk when the query asks for
  * none, else 1; lean in (−1, 1) says how prose-like the query's terms are, and side is +1
  * for a prose chunk, −1 for code. The prior is written 1 + side · lean so that no score is
  * negative (fusion methods may drop those); only its difference between chunks matters.
@@ -125,7 +130,12 @@ export class Reranker {
    * The second-stage score of `chunkId` and its parts, given its and the best first-stage
    * score; section support is taken from the query's first-stage candidates.
    */
-  explainParts(query: string, chunkId: number, score: number, top: number): { parts: RerankParts; lean: number; asksForAuxiliary: boolean } {
+  explainParts(
+    query: string,
+    chunkId: number,
+    score: number,
+    top: number,
+  ): { parts: RerankParts; lean: number; asksForAuxiliary: boolean; kind: AnswerKind; evidenceWeight: number } {
     const terms = this.#index.resolveQuery(query);
     const prepared = this.#prepare(query, terms);
     try {
@@ -136,7 +146,13 @@ export class Reranker {
         const relative = [...others.map((hit) => (top > 0 ? hit.score / top : 0)), top > 0 ? score / top : 0];
         support = this.#support(ids, relative)![ids.length - 1]!;
       }
-      return { parts: this.#parts(prepared, chunkId, score, top, support), lean: prepared.lean, asksForAuxiliary: prepared.asksForAuxiliary };
+      return {
+        parts: this.#parts(prepared, chunkId, score, top, support),
+        lean: prepared.lean,
+        asksForAuxiliary: prepared.asksForAuxiliary,
+        kind: prepared.kind,
+        evidenceWeight: prepared.evidenceWeight,
+      };
     } finally {
       this.#release(prepared);
     }
@@ -144,13 +160,13 @@ export class Reranker {
 
   /** The explanation tree of a second-stage score around the chunk's BM25F explanation. */
   explain(query: string, chunkId: number, first: Explanation, top: number): Explanation {
-    const { parts, lean, asksForAuxiliary } = this.explainParts(query, chunkId, first.value, top);
+    const { parts, lean, asksForAuxiliary, kind, evidenceWeight } = this.explainParts(query, chunkId, first.value, top);
     const o = this.#options;
     const flags = this.#flags[chunkId]!;
     return {
       value: parts.score,
       description:
-        'second stage: a · (s / s_top + proximity · phrase + coverage · covered + definition · defined + explanation · explained + sectionSupport · support) + modality · (1 + side · lean)',
+        'second stage: a · (s / s_top + proximity · phrase + coverage · covered + definition · defined + explanation · explained + sectionSupport · support + answerEvidence[kind] · evidence) + modality · (1 + side · lean)',
       details: [
         { value: parts.relative, description: `s / s_top: BM25F score relative to the query's best (${top})`, details: [first] },
         { value: parts.phrase, description: `phrase: share of adjacent query word pairs found in order within ${o.proximityWindow} words (weight ${o.proximity})` },
@@ -160,6 +176,10 @@ export class Reranker {
         {
           value: parts.support,
           description: `support: best relative first-stage score of another, non-overlapping candidate of the same function or section (weight ${o.sectionSupport})`,
+        },
+        {
+          value: parts.evidence,
+          description: `evidence: the question asks for ${kind === 'explain' ? 'an explanation' : `${kind === 'error' ? 'an' : 'a'} ${kind}`}; 1 when this code chunk carries that kind of fact (weight ${evidenceWeight})`,
         },
         {
           value: parts.auxiliary,
@@ -209,12 +229,21 @@ export class Reranker {
       if (prose) explained = found / prepared.definitions.length;
       else defined = found / prepared.definitions.length;
     }
+    // Only code is judged: prose states every kind of fact in words alike.
+    const evidence = prepared.evidenceWeight > 0 && !(flags & PROSE) && codeCarriesKind(this.#chunks[chunkId]!.text, prepared.kind) ? 1 : 0;
     const auxiliary = flags & AUXILIARY && !prepared.asksForAuxiliary ? o.auxiliaryFactor : 1;
     const side = flags & PROSE ? 1 : -1;
     const value =
-      auxiliary * (relative + o.proximity * phrase + o.coverage * covered + o.definition * defined + o.explanation * explained + o.sectionSupport * support) +
+      auxiliary *
+        (relative +
+          o.proximity * phrase +
+          o.coverage * covered +
+          o.definition * defined +
+          o.explanation * explained +
+          o.sectionSupport * support +
+          prepared.evidenceWeight * evidence) +
       o.modality * (1 + side * prepared.lean);
-    return { relative, phrase, covered, defined, explained, support, auxiliary, side, score: value };
+    return { relative, phrase, covered, defined, explained, support, evidence, auxiliary, side, score: value };
   }
 
   #prepare(query: string, terms: readonly ResolvedQueryTerm[]): PreparedQuery {
@@ -241,7 +270,10 @@ export class Reranker {
       }
     }
     const lean = this.leanOf(terms.map((term) => term.id)) ?? 0;
+    const kind = detectAnswerKind(query);
     return {
+      kind,
+      evidenceWeight: kind in this.#options.answerEvidence ? this.#options.answerEvidence[kind as EvidenceKind] : 0,
       shape,
       pairs,
       slotIds,

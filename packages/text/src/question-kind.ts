@@ -1,0 +1,82 @@
+/**
+ * What form a question's answer takes, read from the question's wording — a default
+ * value, an error and when it is raised, a place in the code, steps or a command, a list,
+ * a yes or no with its condition, a single value, or (anything else) an explanation — and
+ * the Python code that carries each kind of fact. Retrieval prefers code that carries it
+ * (bm25's `rerank.answerEvidence`), the extractive generator the lines that do, the LLM
+ * generator is told the form. English question forms and Python syntax only; nothing here
+ * names a project.
+ */
+export type AnswerKind = 'default' | 'error' | 'where' | 'how' | 'list' | 'yesno' | 'value' | 'explain';
+
+export interface QuestionKindRule {
+  kind: Exclude<AnswerKind, 'explain'>;
+  /** Matched against the question; the first rule that matches decides. */
+  question: RegExp;
+}
+
+/**
+ * The rules, most specific first: "what is the default timeout" is a default question
+ * before it is a value question, "which error is raised" an error question before a list.
+ */
+export const QUESTION_KIND_RULES: readonly QuestionKindRule[] = Object.freeze([
+  {
+    kind: 'default',
+    question: /\bdefaults?\b|\bdefault(ed)? (value|setting)\b|\bwhen (it is |they are )?(omitted|absent|missing|not (given|set|specified|provided|passed))\b|\bif (it is |they are )?(omitted|absent|missing|not (given|set|specified|provided|passed))\b/i,
+  },
+  { kind: 'error', question: /\b(exceptions?|errors?|raises?|raised|throws?|thrown|fails?|failure|rejected|refused)\b/i },
+  {
+    kind: 'where',
+    question: /^\s*where\b|\bin which (file|module|class|function|method|package)\b|\bwhich (file|module|class|function|method) (defines|implements|contains|handles|holds|sets)\b/i,
+  },
+  { kind: 'how', question: /^\s*how (do|can|should|would|could) (i|we|you|one|users?)\b|^\s*how to\b|\b(steps|command|commands) (to|for)\b/i },
+  { kind: 'yesno', question: /^\s*(is|are|can|could|does|do|did|should|may|will|must|has|have)\b/i },
+  {
+    kind: 'list',
+    question:
+      /\b(supported|available|allowed|accepted|valid|possible)\b|^\s*(list|name)\b|^\s*(which|what)\s+(\w+\s+){0,2}(options|values|formats|types|kinds|modes|backends|methods|platforms|architectures|flags|variables|fields|parameters|arguments|strings|answers|versions)\b/i,
+  },
+  {
+    kind: 'value',
+    question: /^\s*what (is|are) the (\w+\s+){0,3}(value|size|number|length|limit|type|unit|name|format|path|port|version|timeout|rate|width|threshold|shape)s?\b|\bhow (many|much|long|large|big|often|wide)\b/i,
+  },
+]);
+
+/** The kind of answer `question` asks for; `explain` when no rule matches. */
+export function detectAnswerKind(question: string): AnswerKind {
+  for (const rule of QUESTION_KIND_RULES) if (rule.question.test(question)) return rule.kind;
+  return 'explain';
+}
+
+/** An assignment, annotated field or keyword default that gives a value: `x = 16`, `x: int = 16`, `f(x=None)`. */
+const ASSIGNS = /(^|[\s(,])[A-Za-z_][\w.]*\s*(:\s*[^=\n]{1,60})?=(?!=)\s*[^\s=]/;
+/** A lookup with a fallback: `d.get(k, 5)`, `getattr(o, "x", False)`, `os.environ.get("X", "1")`. */
+const FALLBACK = /\b(get|getattr|pop|setdefault|getenv)\(\s*[^()]+,\s*[^()]+\)/;
+/** A literal value on the right of `=`: a number, string, container, None/True/False. */
+const LITERAL_VALUE = /=(?!=)\s*(-?\d|["'[({]|None\b|True\b|False\b)/;
+const RAISES = /\b(raise|except)\b/;
+const SEQUENCE_LITERAL = /[[({]\s*("[^"]*"|'[^']*'|[\w.]+)\s*,\s*("[^"]*"|'[^']*'|[\w.]+)/;
+const CONDITION = /\b(if not|raise|assert)\b/;
+
+/**
+ * Whether Python `code` (a line, or a whole chunk) carries the kind of fact a question of
+ * `kind` asks for: an assignment or a lookup with a fallback for a default, a `raise` or
+ * `except` for an error, a literal sequence for a list, a guard for a yes/no, a literal
+ * for a value. Kinds whose answer is not a kind of code (where, how, explain) never match.
+ */
+export function codeCarriesKind(code: string, kind: AnswerKind): boolean {
+  switch (kind) {
+    case 'default':
+      return ASSIGNS.test(code) || FALLBACK.test(code);
+    case 'error':
+      return RAISES.test(code);
+    case 'list':
+      return SEQUENCE_LITERAL.test(code);
+    case 'yesno':
+      return CONDITION.test(code);
+    case 'value':
+      return LITERAL_VALUE.test(code);
+    default:
+      return false;
+  }
+}
