@@ -46,7 +46,7 @@ const CONFIGURATIONS = [
   { name: 'derivational folding on', settings: { tokenizer: { derivations: true } } },
 
   { name: 'nested chunks at 400', chunking: { nestedChunkSize: 400 } },
-  { name: 'section support at 0.05', settings: { rerank: { sectionSupport: 0.05 } } },
+  { name: 'section support at 0.1', settings: { rerank: { sectionSupport: 0.1 } } },
   { name: 'section support at 0.2', settings: { rerank: { sectionSupport: 0.2 } } },
   { name: 'explanation at 0.5', settings: { rerank: { explanation: 0.5 } } },
   { name: 'anchors off', settings: { context: { anchors: false } } },

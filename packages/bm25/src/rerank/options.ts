@@ -66,7 +66,8 @@ export interface RerankOptions {
    * among the other re-scored chunks of the same unit that do not overlap the chunk: the
    * other pieces of one long function or class body (same symbol), or of one docs section
    * (same parent heading). Several separate matches in one place say it is the place the
-   * question is about. 0 turns it off. In [0, 10]. Default `0.1`.
+   * question is about. 0 turns it off. In [0, 10]. Default `0.05` (0.1 lifted the public
+   * sets one or two questions more and the development sets a few less).
    */
   sectionSupport: number;
   /**
@@ -115,7 +116,7 @@ export const DEFAULT_RERANK_OPTIONS: Readonly<RerankOptions> = Object.freeze({
   auxiliaryFactor: 0.8,
   definition: 0.3,
   explanation: 0.3,
-  sectionSupport: 0.1,
+  sectionSupport: 0.05,
   answerEvidence: Object.freeze({ default: 0.1, error: 0.2, list: 0, yesno: 0, value: 0 }),
   dedupe: true,
   fileShare: 1,
