@@ -24,7 +24,7 @@ export const BM25_FORMAT = 'rag-bm25';
 /**
  * Bumped whenever the layout or the meaning of a stored number changes, and when the
  * analysis of text changes (the stored terms would no longer meet the query's):
- * 5 = the stemmer folds adverbs, British spellings and -eed / -ied words.
+ * 5 = the stemmer folds British spellings, -ical and -eed / -ied words.
  */
 export const BM25_FORMAT_VERSION = 5;
 /** File name of the index inside a retriever directory. */

@@ -42,7 +42,6 @@ describe('failure classes of unseen codebases', () => {
     ['British -our', 'Which settings change the behaviour?', 'def behavior(mode):\n    """The behavior of a mode."""'],
     ['an -eed word', 'Which settings exceed the limit?', 'def check(history):\n    raise TooManyRedirects("exceeded")'],
     ['an -ied past tense', 'Which settings are retried?', 'class Retry:\n    """When to retry."""'],
-    ['an adverb', 'Which settings are loaded lazily?', 'def defer(path, lazy=False):\n    """Wait if lazy."""'],
   ])('a question with %s meets code that spells the word otherwise (class 4)', (_what, question, code) => {
     // The target shares only the folded word with the question; the distractor and the pages
     // share "settings", a word too common to decide. Without the fold (the stemmer before

@@ -1,11 +1,8 @@
-import { ADVERB_BASE_ENDINGS } from './word-lists/adverb-bases.js';
-
 /**
  * A deliberately light suffix stemmer for English prose: it folds plurals and the
  * -ing / -ed / trailing-e forms of a word onto one key (`caches`, `caching`, `cached`,
- * `cache` → `cach`; `embeddings`, `embedding`, `embedded` → `embed`), adverbs onto their
- * adjectives (`lazily` → `lazy`, `immediately` → `immediate`), and British spellings onto
- * American ones (`normalise` → `normalize`, `behaviour` → `behavior`, `cancelled` →
+ * `cache` → `cach`; `embeddings`, `embedding`, `embedded` → `embed`) and British spellings
+ * onto American ones (`normalise` → `normalize`, `behaviour` → `behavior`, `cancelled` →
  * `canceled`), and leaves everything else alone: a question written in one variety of
  * English meets code and docs written in the other. It never produces a key shorter than
  * three letters, and only touches lowercase ASCII words (identifiers with digits or other
@@ -71,16 +68,6 @@ function stripVerbSuffix(word: string): string {
   return word;
 }
 
-/** An adverb's adjective: `automatically` → `automatic`, `lazily` → `lazy`, `probably` → `probable`. */
-function stripAdverb(word: string): string {
-  if (!word.endsWith('ly')) return word;
-  if (word.endsWith('ically') && word.length >= 8) return word.slice(0, -4);
-  if (word.endsWith('ily') && word.length >= 6) return `${word.slice(0, -3)}y`;
-  if (word.endsWith('bly') && word.length >= 6) return `${word.slice(0, -3)}ble`;
-  const base = word.slice(0, -2);
-  return base.length >= 4 && ADVERB_BASE_ENDINGS.some((ending) => base.endsWith(ending)) ? base : word;
-}
-
 /**
  * British spellings onto American ones: -ise / -isation / -iser → -ize… (at least three
  * letters before, so `raise` and `noise` stay), -yse → -yze, -our → -or after a consonant
@@ -100,9 +87,9 @@ function americanize(word: string): string {
 /** The stem of one lowercase word; words it does not understand come back unchanged. */
 export function stemWord(word: string): string {
   if (word.length <= MIN_STEM || !isLowerAscii(word)) return word;
-  let stem = stripVerbSuffix(stripPlural(americanize(stripAdverb(word))));
+  let stem = stripVerbSuffix(stripPlural(americanize(word)));
   if (stem.endsWith('e') && stem.length > MIN_STEM) stem = stem.slice(0, -1);
-  // `typical` with `typically` (→ `typic`), `numerical` with `numeric`.
+  // `numerical` with `numeric`, `symmetrical` with `symmetric`.
   if (stem.endsWith('ical') && stem.length >= 7) stem = stem.slice(0, -2);
   // British doubling (`cancelled`, `modelling`, `labelled`) meets American (`canceled`).
   if (stem.length >= MIN_DOUBLE_L_STEM && stem.endsWith('ll')) stem = stem.slice(0, -1);

@@ -11,7 +11,7 @@ import { encodeCorpus, type EncodedCorpus } from './vocabulary.js';
 /** File name of the learned model inside a retriever directory. */
 export const CORPUS_MODEL_FILE = 'corpus-model.bin';
 const MAGIC = 'RAGCEM1\n';
-/** 2: terms from the stemmer that folds adverbs and British spellings (its vocabulary is stored terms). */
+/** 2: terms from the stemmer that folds British spellings (its vocabulary is stored terms). */
 const FORMAT_VERSION = 2;
 
 /** Lucene's idf, as BM25 uses: always positive, near 0 for terms in every chunk. */
