@@ -61,6 +61,11 @@ export interface IndexSession {
    * does before handing the files to its workers. `INDEX_CORRUPT` names a damaged file.
    */
   verifyFiles(name?: string): Promise<void>;
+  /**
+   * Closes the chunk-text file the session keeps open (texts are read from it on demand);
+   * a chunk's `text` then throws. Searches already answered keep their results.
+   */
+  close(): void;
 }
 
 function toPosix(path: string): string {
@@ -168,6 +173,9 @@ export async function openIndexSession(indexDir: string, options: IndexSessionOp
     },
     loadSeconds: (performance.now() - started) / 1000,
     pin: index.pin,
+    close() {
+      index.texts.close();
+    },
     async verifyFiles(name) {
       try {
         for (const each of name === undefined ? recorded : [name]) await verifyFiles(each);

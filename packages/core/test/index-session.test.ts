@@ -65,6 +65,15 @@ describe('openIndexSession', () => {
     expect(hits).toEqual([{ rank: 1, score: 1, chunk: chunks[1], file_path: 'corpus/pkg/a.py' }]);
   });
 
+  it('closes the chunk-text file: texts read before stay, a text read after says the index was closed', async () => {
+    const dir = join(root, 'index');
+    await writeFakeIndex(dir);
+    const session = await openIndexSession(dir, { retrievers: new RetrieverRegistry([fakeFactory('fake')]), pathBase: root });
+    expect(session.chunks[1]!.text).toBe('beta');
+    session.close();
+    expect(() => session.chunks[1]!.text).toThrow(/closed/);
+  });
+
   it('refuses a retriever the index was not built with, naming the ones it has', async () => {
     const dir = join(root, 'index');
     await writeFakeIndex(dir);

@@ -230,11 +230,12 @@ export class RagService {
     });
   }
 
-  /** Stops the search workers (after the searches in flight) and frees the generators' models. */
+  /** Stops the search workers (after the searches in flight), frees the generators' models and closes the index. */
   close(): Promise<void> {
     return (this.#closing ??= (async () => {
       await this.#pool?.close();
       await this.generators.dispose();
+      this.session.close();
     })());
   }
 
