@@ -78,7 +78,7 @@ async function main(argv: string[]): Promise<void> {
     process.stderr.write(`warning: listening on ${server.options.host}: anyone who can reach this machine can read the indexed corpus.\n`);
   }
   process.stderr.write(
-    `rag server listening on ${server.url} (${stats.files} files, ${stats.chunks} chunks, retriever ${stats.retriever}, generator ${stats.generator}, ${stats.search_workers.workers} search workers)\n`,
+    `rag server listening on ${server.url} (${stats.files} files, ${stats.chunks} chunks, retriever ${stats.retriever}, generator ${stats.generator}, ${stats.search_workers.workers} search worker${stats.search_workers.workers === 1 ? '' : 's'})\n`,
   );
   const stop = (): void => {
     void server.close().then(() => process.exit(0));
