@@ -1,4 +1,3 @@
-import { pathToFileURL } from 'node:url';
 import { createSharedFileReader, integerIn, openIndexSession, parseOptions, RagError, z, type IndexSession, type RetrieverSource } from '@rag/core';
 import { chooseDefaultGenerator, createGeneratorRegistry, type GeneratorRegistry, type GeneratorSettings } from '@rag/generation';
 import { AnswerQueue } from './answer-queue.js';
@@ -10,7 +9,8 @@ import {
   DEFAULT_STALE_CHECK_INTERVAL_MS,
   type ServiceOptions,
 } from './options.js';
-import { createDefaultRetrieverRegistry, type RetrieverRegistryOptions } from './retrievers.js';
+import { loadRetrieverRegistry, retrieverModuleUrl } from './retriever-module.js';
+import type { RetrieverRegistryOptions } from './retrievers.js';
 import { defaultSearchWorkers, MAX_SEARCH_WORKERS, SearchPool, searchWorkerScript } from './search-pool.js';
 import { RagService } from './service.js';
 
@@ -102,20 +102,8 @@ export async function openRagService(options: ServiceOptions, { loadGenerator = 
   });
 }
 
-async function retrieverSourceOf(resolved: ResolvedServiceOptions): Promise<RetrieverSource> {
-  if (resolved.retrievers) return resolved.retrievers;
-  if (resolved.retrieverModule === undefined) return createDefaultRetrieverRegistry(resolved.retrieverSettings);
-  const module = (await import(moduleUrl(resolved.retrieverModule))) as { createRetrieverRegistry?: () => RetrieverSource };
-  if (typeof module.createRetrieverRegistry !== 'function') {
-    throw new RagError('INVALID_ARGUMENT', `${resolved.retrieverModule} exports no createRetrieverRegistry().`, {
-      hint: 'Export a function `createRetrieverRegistry()` that returns a RetrieverRegistry.',
-    });
-  }
-  return module.createRetrieverRegistry();
-}
-
-function moduleUrl(specifier: string): string {
-  return specifier.startsWith('file:') ? specifier : pathToFileURL(specifier).href;
+function retrieverSourceOf(resolved: ResolvedServiceOptions): Promise<RetrieverSource> {
+  return resolved.retrievers ? Promise.resolve(resolved.retrievers) : loadRetrieverRegistry(resolved.retrieverModule, resolved.retrieverSettings);
 }
 
 function sessionOptionsOf(resolved: ResolvedServiceOptions, retrievers: RetrieverSource): Parameters<typeof openIndexSession>[1] {
@@ -144,7 +132,7 @@ async function openPooled(resolved: ResolvedServiceOptions, script: URL): Promis
     retriever: session.defaultRetriever,
     retrieverSettings: resolved.retrieverSettings,
   };
-  if (resolved.retrieverModule !== undefined) data.retrieverModule = moduleUrl(resolved.retrieverModule);
+  if (resolved.retrieverModule !== undefined) data.retrieverModule = retrieverModuleUrl(resolved.retrieverModule);
   const pool = await SearchPool.start({
     script,
     workers: resolved.workers,

@@ -2,24 +2,17 @@
 // includes it): opens the main thread's generation of the index over the files it shared,
 // then answers search requests one message at a time.
 import { parentPort, workerData } from 'node:worker_threads';
-import { openIndexSession, readerOverSharedFiles, type RetrieverSource } from '@rag/core';
-import { createDefaultRetrieverRegistry } from './retrievers.js';
+import { openIndexSession, readerOverSharedFiles } from '@rag/core';
+import { loadRetrieverRegistry } from './retriever-module.js';
 import { serializeError, type SearchRequestMessage, type SearchWorkerData, type SearchWorkerMessage } from './search-protocol.js';
 
 const port = parentPort!;
 const data = workerData as SearchWorkerData;
 const post = (message: SearchWorkerMessage): void => port.postMessage(message);
 
-async function registryOf(data: SearchWorkerData): Promise<RetrieverSource> {
-  if (data.retrieverModule === undefined) return createDefaultRetrieverRegistry(data.retrieverSettings);
-  const module = (await import(data.retrieverModule)) as { createRetrieverRegistry?: () => RetrieverSource };
-  if (typeof module.createRetrieverRegistry !== 'function') throw new Error(`${data.retrieverModule} exports no createRetrieverRegistry()`);
-  return module.createRetrieverRegistry();
-}
-
 try {
   const session = await openIndexSession(data.indexDir, {
-    retrievers: await registryOf(data),
+    retrievers: await loadRetrieverRegistry(data.retrieverModule, data.retrieverSettings),
     retriever: data.retriever,
     pin: data.pin,
     readFile: readerOverSharedFiles(data.files),
