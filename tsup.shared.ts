@@ -9,8 +9,8 @@ export function libraryConfig(entry: string[]): ReturnType<typeof defineConfig> 
   return defineConfig({ entry, format: ['esm'], dts: true, sourcemap: true, clean: true, target: 'node20' });
 }
 
-/** Native addons and transformers.js load from node_modules at run time; everything else is bundled. */
-const RUNTIME_EXTERNALS = ['tree-sitter', 'tree-sitter-python', '@tree-sitter-grammars/tree-sitter-markdown', '@huggingface/transformers', 'onnxruntime-node', 'hnswlib-node', 'sharp'];
+/** Native addons, transformers.js and pg (whose optional native binding a bundler cannot resolve) load from node_modules at run time; everything else is bundled. */
+const RUNTIME_EXTERNALS = ['tree-sitter', 'tree-sitter-python', '@tree-sitter-grammars/tree-sitter-markdown', '@huggingface/transformers', 'onnxruntime-node', 'hnswlib-node', 'sharp', 'pg'];
 
 /**
  * The build of an app's command: one executable ESM bundle with the workspace packages and zod

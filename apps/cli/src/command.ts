@@ -17,6 +17,14 @@ export const INDEX_DIR_FLAG: FlagSpec = {
   defaultLabel: '$RAG_INDEX_DIR or ./.rag/index',
 };
 
+export const STORE_FLAG: FlagSpec = {
+  name: 'store',
+  type: 'string',
+  metavar: 'URL',
+  description: 'Keep the index in PostgreSQL instead of a folder (postgresql://user:password@host:port/db[?schema=name])',
+  defaultLabel: 'the folder of --index_dir',
+};
+
 export const QUIET_FLAG: FlagSpec = { name: 'quiet', type: 'boolean', description: 'No progress bars or warnings on stderr' };
 export const VERBOSE_FLAG: FlagSpec = { name: 'verbose', type: 'boolean', description: 'On error, print the underlying cause' };
 export const JSON_FLAG: FlagSpec = { name: 'json', type: 'boolean', description: 'Write machine-readable JSON to stdout' };

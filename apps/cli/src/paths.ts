@@ -1,4 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
+import { RagError } from '@rag/core';
+import { isPostgresUrl } from '@rag/service';
 
 /**
  * The directory the user started the command from. `pnpm rag …` runs the script from the
@@ -22,7 +24,29 @@ export function defaultIndexDir(): string {
   return fromEnv ? resolveUserPath(fromEnv) : resolve(invocationDir(), '.rag', 'index');
 }
 
-/** `--index_dir` resolved against the invocation directory, else {@link defaultIndexDir}. */
-export function indexDirFrom(flags: { index_dir?: unknown }): string {
+/**
+ * Where the index is: `--store` (a PostgreSQL connection string), else `--index_dir`
+ * resolved against the invocation directory, else {@link defaultIndexDir}.
+ */
+export function indexDirFrom(flags: { index_dir?: unknown; store?: unknown }): string {
+  if (typeof flags.store === 'string' && flags.store.length > 0) {
+    if (!isPostgresUrl(flags.store)) {
+      throw new RagError('INVALID_ARGUMENT', `--store must be a PostgreSQL connection string (got ${JSON.stringify(flags.store.replace(/:[^:@/]*@/, ':***@'))}).`, {
+        hint: 'Pass postgresql://user:password@host:port/database, or use --index_dir for an index in a folder.',
+      });
+    }
+    if (typeof flags.index_dir === 'string' && flags.index_dir.length > 0) {
+      throw new RagError('INVALID_ARGUMENT', '--store and --index_dir name two places for one index.', { hint: 'Pass one of them.' });
+    }
+    return flags.store;
+  }
   return typeof flags.index_dir === 'string' && flags.index_dir.length > 0 ? resolveUserPath(flags.index_dir) : defaultIndexDir();
+}
+
+/** An index location as shown to the user: a connection string's password is masked. */
+export function showLocation(location: string): string {
+  if (!isPostgresUrl(location)) return location;
+  const url = new URL(location);
+  if (url.password) url.password = '***';
+  return url.toString();
 }

@@ -32,6 +32,13 @@ function checkK(options: SearchOptions): number {
   return k;
 }
 
+function checkQuery(query: unknown): string {
+  if (typeof query !== 'string') {
+    throw new RagError('INVALID_ARGUMENT', 'Search needs the query as a string.', { hint: 'Pass the question text.' });
+  }
+  return query;
+}
+
 /**
  * The `Retriever` over a `Bm25Index`. Given the chunks the index was built over (their
  * texts, languages and paths), it also runs the second stage (`settings.rerank`); without
@@ -42,8 +49,12 @@ export class Bm25Retriever implements Retriever {
   readonly index: Bm25Index;
   readonly reranker: Reranker | undefined;
 
-  constructor(index: Bm25Index, chunks?: readonly Chunk[]) {
+  readonly #prefetchTexts: ((ids: readonly number[]) => Promise<void>) | undefined;
+
+  /** `prefetchTexts`: see `LoadContext.prefetchTexts` (the second stage reads candidates' texts). */
+  constructor(index: Bm25Index, chunks?: readonly Chunk[], prefetchTexts?: (ids: readonly number[]) => Promise<void>) {
     this.index = index;
+    this.#prefetchTexts = prefetchTexts;
     if (chunks !== undefined && chunks.length !== index.docCount) {
       throw new RagError('INVALID_ARGUMENT', `The bm25 index has ${index.docCount} chunks but ${chunks.length} were given.`, {
         hint: 'Pass the chunks the index was built over.',
@@ -63,15 +74,20 @@ export class Bm25Retriever implements Retriever {
   }
 
   async search(query: string, options: SearchOptions): Promise<Hit[]> {
-    return this.searchSync(query, options);
+    if (!this.#prefetchTexts || !this.reranker) return this.searchSync(query, options);
+    // Texts that live elsewhere (a database) are fetched once for all candidates, between the stages.
+    const k = checkK(options);
+    const reranker = this.reranker;
+    const terms = this.index.resolveQuery(checkQuery(query));
+    const candidates = this.index.searchTerms(terms, reranker.depthFor(k));
+    await this.#prefetchTexts(candidates.map((hit) => hit.chunkId));
+    return reranker.rerank(query, terms, candidates, k);
   }
 
   /** `search` without the promise, for callers in a hot loop (benchmarks, fusion). */
   searchSync(query: string, options: SearchOptions): Hit[] {
     const k = checkK(options);
-    if (typeof query !== 'string') {
-      throw new RagError('INVALID_ARGUMENT', 'Search needs the query as a string.', { hint: 'Pass the question text.' });
-    }
+    checkQuery(query);
     if (!this.reranker) return this.index.search(query, k);
     const terms = this.index.resolveQuery(query);
     return this.reranker.rerank(query, terms, this.index.searchTerms(terms, this.reranker.depthFor(k)), k);
@@ -111,7 +127,7 @@ export function createBm25Retriever(chunks: readonly Chunk[], settings: Bm25Sett
  */
 export async function readReusableBuild(previous: PreviousBuild, settings: Bm25Settings): Promise<ReusableBuild | undefined> {
   try {
-    const data = decodeIndex(await readFile(join(previous.dir, BM25_FILE_NAME)), BM25_FILE_NAME);
+    const data = decodeIndex(await (previous.readFile ?? readFile)(join(previous.dir, BM25_FILE_NAME)), BM25_FILE_NAME);
     if (!isDeepStrictEqual(data.options, resolveBm25Options(settings))) return undefined;
     if (data.chunkFingerprint !== fingerprintChunks(previous.chunks)) return undefined;
     return { data, sourceOf: previous.sourceOf };
@@ -140,7 +156,7 @@ export async function loadBm25Retriever(dir: string, chunks: readonly Chunk[], c
       hint: 'Rebuild the index with `rag index --corpus_dir <dir>`.',
     });
   }
-  return new Bm25Retriever(new Bm25Index(data), chunks);
+  return new Bm25Retriever(new Bm25Index(data), chunks, context.prefetchTexts);
 }
 
 export const bm25RetrieverFactory: RetrieverFactory = {

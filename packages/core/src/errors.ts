@@ -30,6 +30,8 @@ export const RAG_ERROR_STATUS = Object.freeze({
   /** A worker thread stopped while serving the request; it is replaced, so a retry works. */
   WORKER_FAILED: 503,
   IO_ERROR: 500,
+  /** The index's database cannot be used: unreachable, credentials refused, no such database or no rights. */
+  STORE_UNAVAILABLE: 503,
   // The client went away; nobody reads this status, but it must not look like success.
   CANCELLED: 499,
 });

@@ -1,7 +1,8 @@
 import { join, relative, sep } from 'node:path';
 import { RagError } from './errors.js';
-import { readIndex, retrieverDir, verifyRetrieverFiles, type GenerationPin, type IndexManifest } from './index-store.js';
-import { readIndexFile, type IndexFileReader } from './shared-files.js';
+import { retrieverDir, verifyRetrieverFiles, type GenerationPin, type IndexManifest } from './index-store.js';
+import type { IndexFileReader } from './shared-files.js';
+import { createFileStore, type IndexStore } from './store.js';
 import type { RetrieverRegistry, Retriever } from './retriever.js';
 import type { Chunk } from './types.js';
 
@@ -39,7 +40,10 @@ export interface SessionHit {
 
 /** An opened index: its chunks, its retrievers (loaded once each), and path mapping. */
 export interface IndexSession {
+  /** Where the index is: its folder, or the store's location (a database URL without password). */
   indexDir: string;
+  /** The store the session reads from. */
+  store: IndexStore;
   manifest: IndexManifest;
   chunks: readonly Chunk[];
   /** Name of the retriever used when a search names none. */
@@ -51,6 +55,11 @@ export interface IndexSession {
   /** Maps a path inside the corpus to the `file_path` written in outputs. */
   outputPath(fileInCorpus: string): string;
   search(query: string, k: number, retriever?: string): Promise<SessionHit[]>;
+  /**
+   * Makes the texts of chunks `ids` readable (see `TextStore.prefetch`): what a caller that
+   * got chunk ids elsewhere (a search worker) does before reading their `text`.
+   */
+  prefetchTexts(ids: readonly number[]): Promise<void>;
   /** Seconds spent loading the index and the default retriever. */
   loadSeconds: number;
   /** The generation this session reads, whatever is published later. */
@@ -89,12 +98,18 @@ export function createOutputPathMapper(corpusDir: string, base: string): (fileIn
   };
 }
 
-/** Loads the index in `indexDir` and its default retriever; other retrievers load when first asked for. */
-export async function openIndexSession(indexDir: string, options: IndexSessionOptions): Promise<IndexSession> {
+/**
+ * Loads the index in `source` (a folder, or any `IndexStore`) and its default retriever;
+ * other retrievers load when first asked for.
+ */
+export async function openIndexSession(source: string | IndexStore, options: IndexSessionOptions): Promise<IndexSession> {
   const started = performance.now();
   const registry = options.retrievers;
   if (options.retriever !== undefined) registry.get(options.retriever); // unknown names fail before any IO
-  const index = await readIndex(indexDir, options.pin);
+  const store = typeof source === 'string' ? createFileStore(source) : source;
+  const indexDir = store.location;
+  const index = await store.read(options.pin);
+  const readIndexFile = store.readFile;
   // Without a reader of the caller's, the bytes hashed are handed to the loader and then
   // dropped: each file is read once, and never held twice.
   const handedOver = new Map<string, Uint8Array>();
@@ -129,6 +144,7 @@ export async function openIndexSession(indexDir: string, options: IndexSessionOp
   }
   const names = [chosen, ...recorded.filter((n) => n !== chosen)];
   const loading = new Map<string, Promise<Retriever>>();
+  const prefetchTexts = index.texts.prefetch?.bind(index.texts);
 
   const retriever = (name: string = chosen): Promise<Retriever> => {
     let pending = loading.get(name);
@@ -142,7 +158,7 @@ export async function openIndexSession(indexDir: string, options: IndexSessionOp
     }
     // Its files are checked against the manifest first: a damaged file is INDEX_CORRUPT naming it.
     pending = verifyFiles(name)
-      .then(() => registry.get(name).load(retrieverDir(index.dir, name), index.chunks, { verified: true, readFile: load }))
+      .then(() => registry.get(name).load(retrieverDir(index.dir, name), index.chunks, { verified: true, readFile: load, ...(prefetchTexts ? { prefetchTexts } : {}) }))
       .finally(() => handedOver.clear());
     // A failed load is not cached: the next request retries and reports the error again.
     pending.catch(() => loading.delete(name));
@@ -158,6 +174,7 @@ export async function openIndexSession(indexDir: string, options: IndexSessionOp
   const outputPath = createOutputPathMapper(index.manifest.corpusDir, options.pathBase ?? process.cwd());
   return {
     indexDir,
+    store,
     manifest: index.manifest,
     chunks: index.chunks,
     defaultRetriever: chosen,
@@ -166,10 +183,15 @@ export async function openIndexSession(indexDir: string, options: IndexSessionOp
     outputPath,
     async search(query, k, name) {
       const hits = await (await retriever(name)).search(query, { k });
+      // Callers read the hits' texts: a store that fetches texts over the network does it now, at once.
+      await prefetchTexts?.(hits.map((hit) => hit.chunkId));
       return hits.map((hit, i) => {
         const chunk = index.chunks[hit.chunkId]!;
         return { rank: i + 1, score: hit.score, chunk, file_path: outputPath(chunk.file_path) };
       });
+    },
+    async prefetchTexts(ids) {
+      await prefetchTexts?.(ids);
     },
     loadSeconds: (performance.now() - started) / 1000,
     pin: index.pin,

@@ -24,8 +24,8 @@ const STAGING_PREFIX = '.staging-';
  * Generations kept after a publish: the new one and the one before, which a reader that
  * read the pointer just before the swap may still be loading.
  */
-const KEPT_GENERATIONS = 2;
-const MANIFEST_FILE = 'manifest.json';
+export const KEPT_GENERATIONS = 2;
+export const MANIFEST_FILE = 'manifest.json';
 
 export interface RetrieverEntry {
   name: string;
@@ -175,7 +175,8 @@ export interface WriteIndexOptions {
   onStep?: (step: PublishStep) => void | Promise<void>;
 }
 
-function newGenerationName(): string {
+/** A new generation's name: `g-` and the time (so names sort by age), then random hex. */
+export function newGenerationName(): string {
   return `g-${new Date().toISOString().replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
 }
 
@@ -264,7 +265,7 @@ export async function writeIndex(dir: string, input: WriteIndexInput, options: W
       counts: { files: input.manifest.files.length, chunks: input.chunks.length },
       generation,
     } as const;
-    await writeFileAtomic(join(staging, 'chunks.json'), JSON.stringify(toColumns(input.chunks, base.files)));
+    await writeFileAtomic(join(staging, 'chunks.json'), chunkColumnsJson(input.chunks, base.files));
     await writeTexts(staging, (function* () {
       for (const chunk of input.chunks) yield chunk.text;
     })());
@@ -427,14 +428,24 @@ async function loadChunks(opened: OpenedIndex): Promise<LoadedIndex> {
     if (!sums[file]) throw indexDamagedError(indexDir, MANIFEST_FILE, `records no checksum for ${file}`);
     await verifyChecksums(indexDir, dir, { [file]: sums[file] });
   }
-  const columns = (await readJson(join(dir, 'chunks.json'), 'chunks.json', indexDir)) as ChunkColumns;
+  const columns = await readJson(join(dir, 'chunks.json'), 'chunks.json', indexDir);
+  const texts = await openTexts(indexDir, dir, manifest.counts.chunks);
+  return { ...opened, ...assembleChunks(indexDir, manifest, columns, texts) };
+}
+
+/**
+ * The chunks of a generation from its manifest, its parsed `chunks.json` (columns) and its
+ * texts: what every store hands a session. A chunk's `text` is read through `texts` when
+ * first asked for.
+ */
+export function assembleChunks(indexDir: string, manifest: IndexManifest, parsedColumns: unknown, texts: TextStore): { chunks: Chunk[]; texts: TextStore } {
+  const columns = parsedColumns as ChunkColumns;
   const count = manifest.counts.chunks;
-  if (!Array.isArray(columns.start) || columns.start.length !== count) {
+  if (!Array.isArray(columns?.start) || columns.start.length !== count || texts.count !== count) {
     throw new RagError('INDEX_CORRUPT', `The index in ${indexDir} is damaged: its chunk files do not match its manifest.`, {
       hint: 'Rebuild it with `rag index --corpus_dir <dir>`.',
     });
   }
-  const texts = await openTexts(indexDir, dir, count);
   const readText = function (this: Chunk): string {
     return texts.text(this.id);
   };
@@ -457,5 +468,10 @@ async function loadChunks(opened: OpenedIndex): Promise<LoadedIndex> {
     Object.defineProperty(chunk, 'text', { enumerable: true, get: readText });
     chunks[i] = chunk;
   }
-  return { indexDir, dir, manifest, pin: opened.pin, chunks, texts };
+  return { chunks, texts };
+}
+
+/** The columns `chunks.json` holds (serialised by every store the same way). */
+export function chunkColumnsJson(chunks: readonly Chunk[], files: readonly FileRecord[]): string {
+  return JSON.stringify(toColumns(chunks, files));
 }

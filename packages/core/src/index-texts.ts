@@ -60,6 +60,12 @@ export interface TextStore {
   readonly count: number;
   /** Text `i`, decoded from its bytes (read now, not cached). */
   text(i: number): string;
+  /**
+   * Makes texts `ids` readable by `text()` without waiting: a store that reads texts over
+   * the network (PostgreSQL) fetches them in one round trip and `text()` of any other id
+   * then throws; the file store reads synchronously and needs none (undefined).
+   */
+  prefetch?(ids: readonly number[]): Promise<void>;
   /** Closes the file; texts can no longer be read. */
   close(): void;
 }

@@ -12,3 +12,4 @@ export * from './index-integrity.js';
 export * from './index-lock.js';
 export * from './index-texts.js';
 export * from './shared-files.js';
+export * from './store.js';

@@ -47,6 +47,8 @@ export interface PreviousBuild {
    * same offsets, same text, same neighbours in its file), or -1 for a new chunk.
    */
   sourceOf: Int32Array;
+  /** How to read the files in `dir` (a store other than a folder). Default: from the disk. */
+  readFile?: IndexFileReader;
 }
 
 /** Builds a retriever over chunks, or loads one saved by `Retriever.save`. */
@@ -74,6 +76,12 @@ export interface LoadContext {
    * this (and keeps views rather than copies) gets that for free.
    */
   readFile?: IndexFileReader;
+  /**
+   * Fetches the texts of chunks `ids` so that their `text` can be read synchronously. A
+   * retriever that reads candidates' texts while it searches calls this first; undefined
+   * when every text is always readable (the file store).
+   */
+  prefetchTexts?: (ids: readonly number[]) => Promise<void>;
 }
 
 /** Retriever factories by name. An unknown name is an error that lists the valid ones. */

@@ -43,14 +43,23 @@ async function readShared(path: string): Promise<Uint8Array> {
  * that search the same index hold one copy of it: the main thread reads (and verifies)
  * each file once, and workers view it through {@link readerOverSharedFiles}.
  */
-export function createSharedFileReader(): SharedFileReader {
+export function createSharedFileReader(base?: IndexFileReader): SharedFileReader {
+  // From a store other than the disk (a database), the bytes are read, then copied once into shared memory.
+  const readInto = base
+    ? async (path: string): Promise<Uint8Array> => {
+        const bytes = await base(path);
+        const shared = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
+        shared.set(bytes);
+        return shared;
+      }
+    : readShared;
   const pending = new Map<string, Promise<Uint8Array>>();
   const settled = new Map<string, Uint8Array>();
   return {
     read(path) {
       let bytes = pending.get(path);
       if (!bytes) {
-        bytes = readShared(path);
+        bytes = readInto(path);
         bytes.then(
           (b) => settled.set(path, b),
           () => pending.delete(path),
@@ -70,11 +79,11 @@ export function createSharedFileReader(): SharedFileReader {
 
 /**
  * The worker side of {@link createSharedFileReader}: files the main thread shared are
- * viewed in place; any other file is read from the disk.
+ * viewed in place; any other file is read through `fallback` (default: the disk).
  */
-export function readerOverSharedFiles(files: SharedIndexFiles): IndexFileReader {
+export function readerOverSharedFiles(files: SharedIndexFiles, fallback: IndexFileReader = readIndexFile): IndexFileReader {
   return async (path) => {
     const shared = files[path];
-    return shared ? new Uint8Array(shared) : readIndexFile(path);
+    return shared ? new Uint8Array(shared) : fallback(path);
   };
 }

@@ -1,4 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { RagError, type BuildContext, type Chunk, type LoadContext, type PreviousBuild, type ProgressEvent, type ProgressFn, type RetrieverFactory } from '@rag/core';
@@ -6,7 +8,7 @@ import { chunkFingerprint, embeddingText } from './chunk-text.js';
 import { CORPUS_MODEL_FILE, CorpusEmbedder, fitCorpusEmbedder } from './corpus/embedder.js';
 import { embedTexts } from './embed-chunks.js';
 import type { Embedder } from './embedder.js';
-import { resolveEmbeddingOptions, type EmbeddingOptions, type EmbeddingSettings } from './options.js';
+import { resolveEmbeddingOptions, type EmbeddingOptions, type EmbeddingSettings, type HnswOptions } from './options.js';
 import { createManifest, EmbeddingRetriever, HNSW_FILE, readEmbeddingManifest } from './retriever.js';
 import { HnswVectorIndex } from './search/hnsw-index.js';
 import { TransformersEmbedder } from './transformers/embedder.js';
@@ -88,7 +90,7 @@ export async function buildEmbeddingRetriever(
  */
 async function readReusableVectors(previous: PreviousBuild, embedder: Embedder, options: EmbeddingOptions): Promise<Map<number, Float32Array> | undefined> {
   try {
-    const manifest = await readEmbeddingManifest(previous.dir);
+    const manifest = await readEmbeddingManifest(previous.dir, previous.readFile);
     const same =
       manifest.embedder.id === embedder.id &&
       manifest.embedder.dimension === embedder.dimension &&
@@ -97,7 +99,7 @@ async function readReusableVectors(previous: PreviousBuild, embedder: Embedder, 
       manifest.count === previous.chunks.length &&
       manifest.chunkFingerprint === chunkFingerprint(previous.chunks);
     if (!same) return undefined;
-    const decoded = decodeVectors(await readFile(join(previous.dir, VECTORS_FILE)), VECTORS_FILE);
+    const decoded = decodeVectors(await (previous.readFile ?? readFile)(join(previous.dir, VECTORS_FILE)), VECTORS_FILE);
     if (decoded.count !== manifest.count || decoded.dimension !== embedder.dimension) return undefined;
     const kept = new Map<number, Float32Array>();
     const dimension = embedder.dimension;
@@ -135,7 +137,7 @@ function mismatch(dir: string, built: { id: string; dimension: number }, query: 
 
 /** Loads a retriever saved by `EmbeddingRetriever.save`, checking it matches `chunks` and the query model. */
 export async function loadEmbeddingRetriever(dir: string, chunks: readonly Chunk[], options: LoadEmbeddingOptions = {}): Promise<EmbeddingRetriever> {
-  const manifest = await readEmbeddingManifest(dir);
+  const manifest = await readEmbeddingManifest(dir, options.readFile);
   if (manifest.count !== chunks.length || manifest.chunkFingerprint !== chunkFingerprint(chunks)) {
     throw new RagError('INDEX_INCOMPATIBLE', `The embedding index in ${dir} was built over different chunks than the index holds.`, {
       hint: 'Rebuild the index with `rag index --corpus_dir <dir> --retriever embedding`.',
@@ -186,11 +188,24 @@ export async function loadEmbeddingRetriever(dir: string, chunks: readonly Chunk
     await embedder.dispose?.();
     throw mismatch(dir, manifest.embedder, query);
   }
-  const hnsw =
-    manifest.index === 'hnsw' && manifest.hnsw
-      ? HnswVectorIndex.read(join(dir, HNSW_FILE), manifest.embedder.dimension, manifest.count, manifest.hnsw)
-      : null;
+  const hnsw = manifest.index === 'hnsw' && manifest.hnsw ? await readHnsw(dir, manifest.embedder.dimension, manifest.count, manifest.hnsw, readBytes) : null;
   return new EmbeddingRetriever(embedder, decoded.vectors, manifest, hnsw);
+}
+
+/**
+ * The graph is read by the native library from a path: from a store other than the disk (a
+ * database), its bytes go through a private temporary file first.
+ */
+async function readHnsw(dir: string, dimension: number, count: number, settings: HnswOptions, readBytes: (file: string) => Promise<Uint8Array>): Promise<HnswVectorIndex> {
+  const path = join(dir, HNSW_FILE);
+  if (existsSync(path)) return HnswVectorIndex.read(path, dimension, count, settings);
+  const scratch = await mkdtemp(join(tmpdir(), 'rag-hnsw-'));
+  try {
+    await writeFile(join(scratch, HNSW_FILE), await readBytes(HNSW_FILE));
+    return HnswVectorIndex.read(join(scratch, HNSW_FILE), dimension, count, settings);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
 }
 
 /**

@@ -122,10 +122,10 @@ export class EmbeddingRetriever implements Retriever {
 }
 
 /** Reads and checks `embedding.json`. */
-export async function readEmbeddingManifest(dir: string): Promise<EmbeddingManifest> {
+export async function readEmbeddingManifest(dir: string, read: (path: string) => Promise<Uint8Array> = readFile): Promise<EmbeddingManifest> {
   let text: string;
   try {
-    text = await readFile(join(dir, EMBEDDING_MANIFEST_FILE), 'utf8');
+    text = Buffer.from(await read(join(dir, EMBEDDING_MANIFEST_FILE))).toString('utf8');
   } catch (error) {
     throw new RagError('INDEX_NOT_FOUND', `No embedding index in ${dir} (${EMBEDDING_MANIFEST_FILE} is missing).`, {
       hint: 'Build one with `rag index --corpus_dir <dir> --retriever embedding`.',

@@ -1,13 +1,15 @@
 import { isDeepStrictEqual } from 'node:util';
 import { chunkCorpus, DEFAULT_IGNORED_DIRS, DEFAULT_MAX_CHUNK_SIZE, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_LENGTH, type CorpusFile } from '@rag/chunking';
-import { isRagError, OffsetMap, readIndex, sliceCodePoints, retrieverDir, verifyRetrieverFiles, writeIndex, type Chunk, type IndexManifest, type LoadedIndex, type PreviousBuild, type ProgressFn, type RetrieverRegistry } from '@rag/core';
+import { isRagError, OffsetMap, sliceCodePoints, retrieverDir, verifyRetrieverFiles, type Chunk, type IndexStore, type IndexManifest, type LoadedIndex, type PreviousBuild, type ProgressFn, type RetrieverRegistry } from '@rag/core';
 import { createDefaultRetrieverRegistry } from './retrievers.js';
+import { openStore } from './stores.js';
 
 export interface BuildIndexOptions {
   /** Absolute corpus directory. */
   corpusDir: string;
   /** The corpus directory as the user gave it (output paths are built from it). Default `corpusDir`. */
   corpusDirAsGiven?: string;
+  /** Where the index goes: a folder, or a `postgresql://` connection string (see `openStore`). */
   indexDir: string;
   /** Retriever to build, by name in `retrievers`. */
   retriever: string;
@@ -56,11 +58,11 @@ function rebuildReason(old: IndexManifest, options: BuildIndexOptions, chunking:
   return undefined;
 }
 
-async function openPrevious(options: BuildIndexOptions, chunking: Record<string, unknown>): Promise<{ index?: LoadedIndex; reason?: string }> {
+async function openPrevious(store: IndexStore, options: BuildIndexOptions, chunking: Record<string, unknown>): Promise<{ index?: LoadedIndex; reason?: string }> {
   if (options.full) return { reason: '--full was given' };
   let index: LoadedIndex;
   try {
-    index = await readIndex(options.indexDir);
+    index = await store.read();
   } catch (error) {
     if (isRagError(error) && error.code === 'INDEX_NOT_FOUND') return {};
     if (isRagError(error) && (error.code === 'INDEX_CORRUPT' || error.code === 'INDEX_INCOMPATIBLE')) return { reason: `the old index cannot be read (${error.message})` };
@@ -79,10 +81,12 @@ async function openPrevious(options: BuildIndexOptions, chunking: Record<string,
  * computed for unchanged files: a reused file's chunks are the old chunks of that file, in
  * the same order. Undefined when the old files do not verify (then everything is computed).
  */
-async function describePreviousBuild(old: LoadedIndex, name: string, chunks: readonly Chunk[], reusedFiles: ReadonlySet<string>): Promise<PreviousBuild | undefined> {
+async function describePreviousBuild(store: IndexStore, old: LoadedIndex, name: string, chunks: readonly Chunk[], reusedFiles: ReadonlySet<string>): Promise<PreviousBuild | undefined> {
   if (!old.manifest.retrievers.some((entry) => entry.name === name)) return undefined;
+  // Files in a folder are hashed as they stream; from another store they are read whole.
+  const readFile = store.kind === 'file' ? undefined : store.readFile;
   try {
-    await verifyRetrieverFiles(old, name);
+    await verifyRetrieverFiles(old, name, readFile);
   } catch {
     return undefined;
   }
@@ -104,7 +108,7 @@ async function describePreviousBuild(old: LoadedIndex, name: string, chunks: rea
     sourceOf[i] = same ? next : -1;
     next++;
   }
-  return { dir: retrieverDir(old.dir, name), chunks: old.chunks, sourceOf };
+  return { dir: retrieverDir(old.dir, name), chunks: old.chunks, sourceOf, ...(readFile ? { readFile } : {}) };
 }
 
 function round(seconds: number): number {
@@ -128,7 +132,11 @@ export async function buildIndex(options: BuildIndexOptions): Promise<BuildIndex
   const ignoreFiles = options.ignoreFiles ?? true;
   const chunking = { maxChunkSize, maxFileBytes, maxLineLength, ignoredDirs, ignoreFiles };
   const factory = (options.retrievers ?? createDefaultRetrieverRegistry()).get(options.retriever);
-  const previous = await openPrevious(options, chunking);
+  const store = openStore(options.indexDir);
+  const previous = await openPrevious(store, options, chunking).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
   const old = previous.index;
   try {
     const oldHashes = new Map(old?.manifest.files.map((f) => [f.file_path, f.sha256]) ?? []);
@@ -182,13 +190,13 @@ export async function buildIndex(options: BuildIndexOptions): Promise<BuildIndex
       unchanged: corpus.counts.reused,
       total: corpus.files.length,
     };
-    const previousBuild = old ? await describePreviousBuild(old, factory.name, corpus.chunks, reusedFiles) : undefined;
+    const previousBuild = old ? await describePreviousBuild(store, old, factory.name, corpus.chunks, reusedFiles) : undefined;
     const retriever = await factory.build(corpus.chunks, {
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(previousBuild ? { previous: previousBuild } : {}),
     });
     const fittedAt = performance.now();
-    const manifest = await writeIndex(options.indexDir, {
+    const manifest = await store.write({
       manifest: {
         toolVersion: options.toolVersion,
         createdAt: new Date().toISOString(),
@@ -217,5 +225,6 @@ export async function buildIndex(options: BuildIndexOptions): Promise<BuildIndex
     };
   } finally {
     old?.texts.close();
+    await store.close();
   }
 }

@@ -1,3 +1,4 @@
+import { isPostgresUrl } from './stores.js';
 import { dirname, join } from 'node:path';
 import {
   chooseDefaultGenerator,
@@ -27,8 +28,12 @@ export interface OpenedGenerator {
   name: string;
 }
 
-/** Where answers for the index in `indexDir` are cached: beside it, so re-indexing keeps them. */
+/**
+ * Where answers for the index in `indexDir` are cached: beside it, so re-indexing keeps them;
+ * for an index in a database, in `.rag/answer-cache` of the working directory.
+ */
 export function answerCacheDir(indexDir: string): string {
+  if (isPostgresUrl(indexDir)) return join(process.cwd(), '.rag', 'answer-cache');
   return join(dirname(indexDir), 'answer-cache');
 }
 

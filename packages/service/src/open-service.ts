@@ -13,6 +13,7 @@ import { loadRetrieverRegistry, retrieverModuleUrl } from './retriever-module.js
 import type { RetrieverRegistryOptions } from './retrievers.js';
 import { defaultSearchWorkers, MAX_SEARCH_WORKERS, SearchPool, searchWorkerScript } from './search-pool.js';
 import { RagService } from './service.js';
+import { openStore } from './stores.js';
 
 export interface ResolvedServiceOptions {
   indexDir: string;
@@ -113,7 +114,7 @@ function sessionOptionsOf(resolved: ResolvedServiceOptions, retrievers: Retrieve
 }
 
 async function openSession(resolved: ResolvedServiceOptions): Promise<IndexSession> {
-  return openIndexSession(resolved.indexDir, sessionOptionsOf(resolved, await retrieverSourceOf(resolved)));
+  return openIndexSession(openStore(resolved.indexDir), sessionOptionsOf(resolved, await retrieverSourceOf(resolved)));
 }
 
 /**
@@ -122,8 +123,10 @@ async function openSession(resolved: ResolvedServiceOptions): Promise<IndexSessi
  * is gone); the workers open the same generation over the shared bytes.
  */
 async function openPooled(resolved: ResolvedServiceOptions, script: URL): Promise<{ session: IndexSession; pool: SearchPool }> {
-  const shared = createSharedFileReader();
-  const session = await openIndexSession(resolved.indexDir, { ...sessionOptionsOf(resolved, await retrieverSourceOf(resolved)), readFile: shared.read, deferLoad: true });
+  const store = openStore(resolved.indexDir);
+  // A folder's files are read straight into shared memory; a database's are fetched, then copied there.
+  const shared = createSharedFileReader(store.kind === 'file' ? undefined : store.readFile);
+  const session = await openIndexSession(store, { ...sessionOptionsOf(resolved, await retrieverSourceOf(resolved)), readFile: shared.read, deferLoad: true });
   await session.verifyFiles();
   const data: SearchWorkerData = {
     indexDir: resolved.indexDir,

@@ -4,6 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openIndexSession, readerOverSharedFiles } from '@rag/core';
 import { loadRetrieverRegistry } from './retriever-module.js';
+import { openStore } from './stores.js';
 import { serializeError, type SearchRequestMessage, type SearchWorkerData, type SearchWorkerMessage } from './search-protocol.js';
 
 const port = parentPort!;
@@ -11,11 +12,12 @@ const data = workerData as SearchWorkerData;
 const post = (message: SearchWorkerMessage): void => port.postMessage(message);
 
 try {
-  const session = await openIndexSession(data.indexDir, {
+  const store = openStore(data.indexDir);
+  const session = await openIndexSession(store, {
     retrievers: await loadRetrieverRegistry(data.retrieverModule, data.retrieverSettings),
     retriever: data.retriever,
     pin: data.pin,
-    readFile: readerOverSharedFiles(data.files),
+    readFile: readerOverSharedFiles(data.files, store.readFile),
     // The main thread hashed these very bytes before sharing them.
     filesVerified: true,
   });

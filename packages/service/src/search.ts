@@ -1,5 +1,6 @@
 import { openIndexSession, StalenessTracker, type Chunk, type IndexManifest, type Retriever, type RetrieverSource, type Source } from '@rag/core';
 import { createDefaultRetrieverRegistry } from './retrievers.js';
+import { openStore } from './stores.js';
 
 /** An opened index with its retriever, ready to answer queries. */
 export interface SearchSession {
@@ -8,6 +9,8 @@ export interface SearchSession {
   retriever: Retriever;
   /** Maps a path inside the corpus to the `file_path` written in outputs. */
   outputPath: (fileInCorpus: string) => string;
+  /** Makes the texts of chunks `ids` readable (an index in a database fetches them); `searchSources` does it for its hits. */
+  prefetchTexts: (ids: readonly number[]) => Promise<void>;
   loadSeconds: number;
 }
 
@@ -20,9 +23,9 @@ export interface SearchSessionOptions {
   pathBase?: string | undefined;
 }
 
-/** Loads the index in `indexDir` and one retriever, for one-shot and batch searches. */
+/** Loads the index at `indexDir` (a folder or a `postgresql://` URL) and one retriever, for one-shot and batch searches. */
 export async function openSearchSession(indexDir: string, options: SearchSessionOptions = {}): Promise<SearchSession> {
-  const session = await openIndexSession(indexDir, {
+  const session = await openIndexSession(openStore(indexDir), {
     retrievers: options.retrievers ?? createDefaultRetrieverRegistry(),
     pathBase: options.pathBase ?? process.cwd(),
     ...(options.retriever === undefined ? {} : { retriever: options.retriever }),
@@ -32,6 +35,7 @@ export async function openSearchSession(indexDir: string, options: SearchSession
     chunks: session.chunks,
     retriever: await session.retriever(),
     outputPath: (file) => session.outputPath(file),
+    prefetchTexts: (ids) => session.prefetchTexts(ids),
     loadSeconds: session.loadSeconds,
   };
 }
@@ -52,6 +56,7 @@ export interface RankedSource extends Source {
 /** Runs one query and maps hits to cited sources in output paths. */
 export async function searchSources(session: SearchSession, query: string, k: number): Promise<RankedSource[]> {
   const hits = await session.retriever.search(query, { k });
+  await session.prefetchTexts(hits.map((hit) => hit.chunkId));
   return hits.map((hit, i) => {
     const chunk = session.chunks[hit.chunkId]!;
     return {

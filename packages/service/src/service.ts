@@ -224,7 +224,9 @@ export class RagService {
     const fromPool = this.#pool?.search(question, k, retriever);
     if (!fromPool) return this.session.search(question, k, retriever);
     const { chunks, outputPath } = this.session;
-    return (await fromPool).map((hit, i) => {
+    const hits = await fromPool;
+    await this.session.prefetchTexts(hits.map((hit) => hit.chunkId));
+    return hits.map((hit, i) => {
       const chunk = chunks[hit.chunkId]!;
       return { rank: i + 1, score: hit.score, chunk, file_path: outputPath(chunk.file_path) };
     });
@@ -236,6 +238,7 @@ export class RagService {
       await this.#pool?.close();
       await this.generators.dispose();
       this.session.close();
+      await this.session.store.close();
     })());
   }
 

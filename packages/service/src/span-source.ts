@@ -1,6 +1,7 @@
-import { StalenessTracker, createOutputPathMapper, readManifest, type Source } from '@rag/core';
+import { StalenessTracker, createOutputPathMapper, type Source } from '@rag/core';
 import type { SourceForAnswer } from '@rag/generation';
 import { CorpusReader } from './corpus-reader.js';
+import { openStore } from './stores.js';
 
 /**
  * Reads the cited spans of a search-results file for answering, under the same path rules
@@ -9,7 +10,8 @@ import { CorpusReader } from './corpus-reader.js';
  * their path inside the corpus. Any other path, `/etc/passwd` included, is refused.
  */
 export async function createIndexedSpanReader(indexDir: string, pathBase: string): Promise<(source: Source) => Promise<SourceForAnswer>> {
-  const manifest = await readManifest(indexDir);
+  const store = openStore(indexDir);
+  const manifest = await store.open().then((opened) => opened.manifest).finally(() => store.close());
   const tracker = new StalenessTracker(manifest.corpusDir, manifest.files, Number.POSITIVE_INFINITY);
   const reader = new CorpusReader(manifest, createOutputPathMapper(manifest.corpusDir, pathBase), tracker);
   return async (source) => {

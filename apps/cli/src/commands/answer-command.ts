@@ -1,7 +1,7 @@
 import { RagError } from '@rag/core';
 import { answer, toSourceForAnswer, type AnswerResult } from '@rag/generation';
 import { findStaleFiles, toMinimalSource } from '@rag/service';
-import { INDEX_DIR_FLAG, JSON_FLAG, QUIET_FLAG, readQuery, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
+import { INDEX_DIR_FLAG, STORE_FLAG, JSON_FLAG, QUIET_FLAG, readQuery, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { GENERATOR_FLAGS, openGenerator } from '../generators.js';
 import { openSessionFromFlags } from '../session.js';
 import { describeStale } from '../stale.js';
@@ -25,6 +25,7 @@ export const answerCommand: Command = {
     { name: 'k', type: 'integer', metavar: 'N', min: 1, max: 100, description: 'Number of sources to retrieve', defaultLabel: String(DEFAULT_ANSWER_K) },
     ...GENERATOR_FLAGS,
     INDEX_DIR_FLAG,
+    STORE_FLAG,
     RETRIEVER_FLAG,
     EMBEDDING_MODEL_FLAG,
     JSON_FLAG,

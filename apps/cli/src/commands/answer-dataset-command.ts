@@ -2,7 +2,7 @@ import { basename, join } from 'node:path';
 import { parseSearchResults } from '@rag/core';
 import { answerDatasetToFile, checkpointPathFor } from '@rag/generation';
 import { createIndexedSpanReader } from '@rag/service';
-import { assertNotInput, INDEX_DIR_FLAG, JSON_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
+import { assertNotInput, INDEX_DIR_FLAG, STORE_FLAG, JSON_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { GENERATOR_FLAGS, openGenerator } from '../generators.js';
 import { indexDirFrom, invocationDir, resolveUserPath } from '../paths.js';
 import { createProgress } from '../progress.js';
@@ -18,6 +18,7 @@ export const answerDatasetCommand: Command = {
     { name: 'k', type: 'integer', metavar: 'N', min: 1, max: 1000, description: 'Answer from at most the first k sources', defaultLabel: "the results file's k" },
     ...GENERATOR_FLAGS,
     INDEX_DIR_FLAG,
+    STORE_FLAG,
     JSON_FLAG,
     QUIET_FLAG,
     VERBOSE_FLAG,

@@ -1,8 +1,8 @@
 import { DEFAULT_IGNORED_DIRS, DEFAULT_MAX_CHUNK_SIZE, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_LENGTH } from '@rag/chunking';
 import { assertReplaceableIndexDir, RagError } from '@rag/core';
-import { buildIndex, DEFAULT_RETRIEVER } from '@rag/service';
-import { INDEX_DIR_FLAG, JSON_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
-import { indexDirFrom, resolveUserPath } from '../paths.js';
+import { buildIndex, DEFAULT_RETRIEVER, isPostgresUrl } from '@rag/service';
+import { INDEX_DIR_FLAG, STORE_FLAG, JSON_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
+import { indexDirFrom, resolveUserPath, showLocation } from '../paths.js';
 import { createProgress } from '../progress.js';
 import { createRetrieverRegistry, EMBEDDING_MODEL_FLAG } from '../retrievers.js';
 import { VERSION } from '../version.js';
@@ -17,6 +17,7 @@ export const indexCommand: Command = {
     { name: 'corpus_dir', type: 'string', metavar: 'DIR', required: true, description: 'Directory to index (.py, .md, .rst, .txt)' },
     { name: 'max_chunk_size', type: 'integer', metavar: 'N', min: 100, max: 100_000, description: 'Largest chunk in characters', defaultLabel: String(DEFAULT_MAX_CHUNK_SIZE) },
     INDEX_DIR_FLAG,
+    STORE_FLAG,
     { name: 'retriever', type: 'string', metavar: 'NAME', description: 'Retriever to build: bm25, embedding or hybrid', defaultLabel: DEFAULT_RETRIEVER },
     EMBEDDING_MODEL_FLAG,
     { name: 'max_file_size', type: 'integer', metavar: 'BYTES', min: 0, max: 1_000_000_000_000, description: 'Skip larger files (0: no limit)', defaultLabel: String(DEFAULT_MAX_FILE_BYTES) },
@@ -29,7 +30,7 @@ export const indexCommand: Command = {
     QUIET_FLAG,
     VERBOSE_FLAG,
   ],
-  examples: ['rag index --corpus_dir datasets/mini/corpus', 'cd ../shared && rag index --corpus_dir data/raw --index_dir /tmp/vllm-index'],
+  examples: ['rag index --corpus_dir datasets/mini/corpus', 'cd ../shared && rag index --corpus_dir data/raw --index_dir /tmp/vllm-index', 'rag index --corpus_dir . --store postgresql://rag:secret@db.internal/rag'],
   async run(flags) {
     const quiet = flags.quiet === true;
     const registry = createRetrieverRegistry(flags.embedding_model as string | undefined);
@@ -43,7 +44,8 @@ export const indexCommand: Command = {
       writeErr(`warning: --max_chunk_size ${maxChunkSize} exceeds ${BENCHMARK_SPAN_LIMIT}; benchmark scoring rejects longer spans.`, quiet);
     }
     // Fails before any work when --index_dir holds something other than a rag index.
-    await assertReplaceableIndexDir(indexDir);
+    const inDatabase = isPostgresUrl(indexDir);
+    if (!inDatabase) await assertReplaceableIndexDir(indexDir);
     if (indexDir === corpusDir) {
       throw new RagError('INVALID_ARGUMENT', '--index_dir must not be the corpus directory itself.', { hint: 'Use a separate directory such as .rag/index.' });
     }
@@ -74,7 +76,7 @@ export const indexCommand: Command = {
     progress.done();
     if (report.reason) writeErr(`note: rebuilt from scratch: ${report.reason}.`, quiet);
     const summary = {
-      index_dir: indexDir,
+      index_dir: showLocation(indexDir),
       corpus_dir: corpusDirAsGiven,
       retriever: factory.name,
       mode: report.mode,
@@ -91,7 +93,7 @@ export const indexCommand: Command = {
       const what = report.mode === 'incremental' ? `updated: ${added} added, ${changed} changed, ${removed} removed, ${unchanged} unchanged` : 'full build';
       const { chunk, fit, save, total } = report.seconds;
       writeOut(
-        `Indexed ${summary.files} files into ${summary.chunks} chunks with ${summary.retriever} in ${total}s (${what}; chunk ${chunk}s, fit ${fit}s, save ${save}s) → ${indexDir}` +
+        `Indexed ${summary.files} files into ${summary.chunks} chunks with ${summary.retriever} in ${total}s (${what}; chunk ${chunk}s, fit ${fit}s, save ${save}s) → ${showLocation(indexDir)}` +
           (warnings > 0 && !quiet ? ` (${warnings} warning${warnings === 1 ? '' : 's'} above)` : ''),
       );
     }

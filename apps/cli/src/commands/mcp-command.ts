@@ -1,4 +1,4 @@
-import { INDEX_DIR_FLAG, VERBOSE_FLAG, type Command } from '../command.js';
+import { INDEX_DIR_FLAG, STORE_FLAG, VERBOSE_FLAG, type Command } from '../command.js';
 import { indexDirFrom, invocationDir } from '../paths.js';
 import { createRetrieverRegistry, EMBEDDING_MODEL_FLAG } from '../retrievers.js';
 import { RETRIEVER_FLAG } from './search-command.js';
@@ -8,6 +8,7 @@ export const mcpCommand: Command = {
   summary: 'Serve the index to an MCP client over stdio (tools search_code, read_span, index_stats).',
   flags: [
     INDEX_DIR_FLAG,
+    STORE_FLAG,
     RETRIEVER_FLAG,
     EMBEDDING_MODEL_FLAG,
     { name: 'show_paths', type: 'boolean', description: "Show this machine's absolute paths in tool errors and index_stats (hidden by default)" },

@@ -1,6 +1,6 @@
 import { findStaleFiles, searchSources, type RankedSource } from '@rag/service';
 import { markTerms, matchLines } from '@rag/text';
-import { INDEX_DIR_FLAG, JSON_FLAG, QUIET_FLAG, readQuery, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
+import { INDEX_DIR_FLAG, STORE_FLAG, JSON_FLAG, QUIET_FLAG, readQuery, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { openSessionFromFlags } from '../session.js';
 import { describeStale } from '../stale.js';
 import { EMBEDDING_MODEL_FLAG } from '../retrievers.js';
@@ -40,6 +40,7 @@ export const searchCommand: Command = {
     { name: 'query', type: 'string', metavar: 'TEXT', required: true, description: 'The question or keywords' },
     K_FLAG,
     INDEX_DIR_FLAG,
+    STORE_FLAG,
     RETRIEVER_FLAG,
     EMBEDDING_MODEL_FLAG,
     JSON_FLAG,

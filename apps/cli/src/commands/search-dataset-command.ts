@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { ensureDirectory, parseDataset, RagError, writeFileAtomic } from '@rag/core';
-import { assertNotInput, INDEX_DIR_FLAG, JSON_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
+import { assertNotInput, INDEX_DIR_FLAG, STORE_FLAG, JSON_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { findStaleFiles, searchSources, toMinimalSource } from '@rag/service';
 import { resolveUserPath } from '../paths.js';
 import { createProgress } from '../progress.js';
@@ -28,6 +28,7 @@ export const searchDatasetCommand: Command = {
     K_FLAG,
     { name: 'save_directory', type: 'string', metavar: 'DIR', required: true, description: 'Directory for the results (same file name as the dataset)' },
     INDEX_DIR_FLAG,
+    STORE_FLAG,
     RETRIEVER_FLAG,
     EMBEDDING_MODEL_FLAG,
     JSON_FLAG,

@@ -1,5 +1,5 @@
 import type { ServerOptions } from '@rag/server';
-import { INDEX_DIR_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, type Command } from '../command.js';
+import { INDEX_DIR_FLAG, STORE_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, type Command } from '../command.js';
 import { indexDirFrom, invocationDir, resolveUserPath } from '../paths.js';
 import { EMBEDDING_MODEL_FLAG, retrieverSettingsFor } from '../retrievers.js';
 import { RETRIEVER_FLAG } from './search-command.js';
@@ -21,6 +21,7 @@ export const serveCommand: Command = {
   summary: 'Serve the index over HTTP: search and streamed-answer API, a web page, and MCP at /mcp.',
   flags: [
     INDEX_DIR_FLAG,
+    STORE_FLAG,
     { name: 'port', type: 'integer', metavar: 'N', min: 0, max: 65535, description: 'TCP port (0 picks a free one)', defaultLabel: '8000' },
     { name: 'host', type: 'string', metavar: 'HOST', description: 'Interface to bind; anything but loopback exposes the corpus to the network', defaultLabel: '127.0.0.1' },
     RETRIEVER_FLAG,
@@ -35,7 +36,7 @@ export const serveCommand: Command = {
     QUIET_FLAG,
     VERBOSE_FLAG,
   ],
-  examples: ['rag serve --index_dir .rag/index', 'rag serve --port 0 --generator extractive', 'rag serve --host 0.0.0.0 --port 8080', 'rag serve --workers 4'],
+  examples: ['rag serve --index_dir .rag/index', 'rag serve --port 0 --generator extractive', 'rag serve --host 0.0.0.0 --port 8080', 'rag serve --workers 4', 'rag serve --store postgresql://rag:secret@replica.internal/rag'],
   async run(flags) {
     const quiet = flags.quiet === true;
     // Loaded on demand: the other commands never pay for Fastify and the MCP SDK.

@@ -1,20 +1,21 @@
-import { verifyIndex } from '@rag/core';
-import { INDEX_DIR_FLAG, JSON_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeOut, type Command } from '../command.js';
-import { indexDirFrom } from '../paths.js';
+import { openStore } from '@rag/service';
+import { INDEX_DIR_FLAG, STORE_FLAG, JSON_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeOut, type Command } from '../command.js';
+import { indexDirFrom, showLocation } from '../paths.js';
 
 export const verifyCommand: Command = {
   name: 'verify',
   summary: 'Check every file of the index against the checksums recorded when it was written.',
-  flags: [INDEX_DIR_FLAG, JSON_FLAG, QUIET_FLAG, VERBOSE_FLAG],
-  examples: ['rag verify', 'rag verify --index_dir /path/to/.rag/index --json'],
+  flags: [INDEX_DIR_FLAG, STORE_FLAG, JSON_FLAG, QUIET_FLAG, VERBOSE_FLAG],
+  examples: ['rag verify', 'rag verify --index_dir /path/to/.rag/index --json', 'rag verify --store postgresql://rag@localhost/rag'],
   async run(flags) {
     const indexDir = indexDirFrom(flags);
     // A damaged or missing file throws INDEX_CORRUPT naming it (exit 1).
-    const report = await verifyIndex(indexDir);
+    const store = openStore(indexDir);
+    const report = await store.verify().finally(() => store.close());
     if (flags.json) {
-      writeOut(JSON.stringify({ index_dir: indexDir, ok: true, ...report }, null, 2));
+      writeOut(JSON.stringify({ index_dir: showLocation(indexDir), ok: true, ...report }, null, 2));
       return;
     }
-    writeOut(`ok: ${report.files} files, ${(report.bytes / 1e6).toFixed(1)} MB of generation ${report.generation} in ${indexDir} match their checksums`);
+    writeOut(`ok: ${report.files} files, ${(report.bytes / 1e6).toFixed(1)} MB of generation ${report.generation} in ${showLocation(indexDir)} match their checksums`);
   },
 };

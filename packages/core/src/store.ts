@@ -1,0 +1,47 @@
+import { openIndex, readIndex, verifyIndex, writeIndex, type GenerationPin, type IndexManifest, type LoadedIndex, type OpenedIndex, type WriteIndexInput, type WriteIndexOptions } from './index-store.js';
+import { readIndexFile, type IndexFileReader } from './shared-files.js';
+
+/**
+ * Where an index lives. A folder on the disk is the default (`createFileStore`); a
+ * database (`@rag/postgres`) is another. Whatever the store, a generation is written whole
+ * and published in one step, every byte read is checked against the checksum written with
+ * it, and readers see one generation from start to end.
+ */
+export interface IndexStore {
+  /** What kind of store: `file` or `postgresql`. */
+  readonly kind: string;
+  /** Where it is, for messages (a folder, or a database URL without its password). */
+  readonly location: string;
+  /** The published generation's manifest (or `pin`'s), verified; chunks are not loaded. */
+  open(pin?: GenerationPin): Promise<OpenedIndex>;
+  /** The manifest and every chunk (texts read on demand) of the published generation (or `pin`'s). */
+  read(pin?: GenerationPin): Promise<LoadedIndex>;
+  /** Reads a file of a generation whole, by `join(index.dir, pathInGeneration)`. */
+  readFile: IndexFileReader;
+  /** Writes a complete generation and publishes it atomically (readers see the old or the new one). */
+  write(input: WriteIndexInput, options?: WriteIndexOptions): Promise<IndexManifest>;
+  /** Checks every stored byte of the published generation against its checksum (`rag verify`). */
+  verify(): Promise<{ generation: string; files: number; bytes: number }>;
+  /**
+   * What opens this store again in another thread (a worker): a folder or a connection
+   * string; `openStore` of `@rag/service` turns it back into a store.
+   */
+  readonly address: string;
+  /** Releases what the store holds open (connections); the file store holds nothing. */
+  close(): Promise<void>;
+}
+
+/** The index in folder `dir`: generation folders published by a pointer file (see `writeIndex`). */
+export function createFileStore(dir: string): IndexStore {
+  return {
+    kind: 'file',
+    location: dir,
+    address: dir,
+    open: (pin) => openIndex(dir, pin),
+    read: (pin) => readIndex(dir, pin),
+    readFile: readIndexFile,
+    write: (input, options) => writeIndex(dir, input, options),
+    verify: () => verifyIndex(dir),
+    close: async () => {},
+  };
+}

@@ -1,0 +1,57 @@
+import { integerIn, parseOptions, z } from '@rag/core';
+
+/** How a PostgreSQL store connects and what it keeps in memory. */
+export interface PostgresStoreOptions {
+  /**
+   * The PostgreSQL schema (namespace) the index's tables live in, so one database can hold
+   * several indexes. Lower-case letters, digits and `_`, starting with a letter or `_`, at
+   * most 63 characters. Default {@link DEFAULT_POSTGRES_STORE_OPTIONS}.schema (`rag`); a
+   * connection string's `?schema=` sets it too.
+   */
+  schema: string;
+  /** Connections the pool opens at most, in [1, 100]. Default 4: a search uses one at a time. */
+  maxConnections: number;
+  /** Milliseconds to wait for a connection before `STORE_UNAVAILABLE`, in [100, 600000]. Default 10000. */
+  connectTimeoutMs: number;
+  /**
+   * Chunk texts kept in memory after a search fetched them, in [256, 10000000]. A search
+   * fetches its candidates' texts (about 50) in one round trip and reads them from here;
+   * searches in flight at once must fit (64 × 50 by default, with room). Default 8192.
+   */
+  textCacheSize: number;
+}
+
+export const DEFAULT_POSTGRES_STORE_OPTIONS: Readonly<PostgresStoreOptions> = Object.freeze({
+  schema: 'rag',
+  maxConnections: 4,
+  connectTimeoutMs: 10_000,
+  textCacheSize: 8192,
+});
+
+const schema = z
+  .object({
+    schema: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'a lower-case PostgreSQL identifier (letters, digits, _; at most 63)'),
+    maxConnections: integerIn(1, 100),
+    connectTimeoutMs: integerIn(100, 600_000),
+    textCacheSize: integerIn(256, 10_000_000),
+  })
+  .strict();
+
+export function resolvePostgresStoreOptions(settings: Partial<PostgresStoreOptions> = {}): PostgresStoreOptions {
+  return parseOptions(schema, { ...DEFAULT_POSTGRES_STORE_OPTIONS, ...settings }, { subject: 'postgres store', root: 'options' });
+}
+
+/** True for a `postgresql://` or `postgres://` connection string. */
+export function isPostgresUrl(address: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(address);
+}
+
+/** A connection string split into what `pg` connects with, the schema it names, and a password-free form for messages. */
+export function splitConnectionString(url: string): { connectionString: string; schema: string | undefined; location: string } {
+  const parsed = new URL(url);
+  const schemaName = parsed.searchParams.get('schema') ?? undefined;
+  parsed.searchParams.delete('schema');
+  const connectionString = parsed.toString();
+  if (parsed.password) parsed.password = '***';
+  return { connectionString, schema: schemaName, location: parsed.toString() };
+}

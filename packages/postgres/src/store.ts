@@ -1,0 +1,269 @@
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, posix, relative, sep } from 'node:path';
+import { crc32 } from 'node:zlib';
+import {
+  assembleChunks,
+  chunkColumnsJson,
+  indexDamagedError,
+  INDEX_FORMAT,
+  INDEX_FORMAT_VERSION,
+  KEPT_GENERATIONS,
+  newGenerationName,
+  RagError,
+  retrieverDir,
+  sha256Of,
+  verifyChecksums,
+  type GenerationPin,
+  type IndexChecksums,
+  type IndexManifest,
+  type IndexStore,
+  type LoadedIndex,
+  type OpenedIndex,
+  type WriteIndexInput,
+  type WriteIndexOptions,
+} from '@rag/core';
+import pg from 'pg';
+import { isMissingTable, toStoreError } from './errors.js';
+import { resolvePostgresStoreOptions, splitConnectionString, type PostgresStoreOptions } from './options.js';
+import { checkSchemaVersion, migrate, tables } from './schema.js';
+import { openDatabaseTexts } from './texts.js';
+
+/** Where a generation's files seem to live: `join(dir, path)` names a row, never a file on disk. */
+const VIRTUAL_ROOT = '/postgresql-store';
+/** Bytes per stored part of a file: far under PostgreSQL's 1 GB value limit, small enough to send in one go. */
+const PART_BYTES = 16 << 20;
+/** Bytes of chunk text sent per INSERT. */
+const TEXT_BATCH_BYTES = 4 << 20;
+/** Rows of text read per query when verifying. */
+const VERIFY_BATCH = 5000;
+
+/** The store behind `createPostgresStore`, with what only a database has. */
+export interface PostgresStore extends IndexStore {
+  readonly kind: 'postgresql';
+  readonly schema: string;
+  /** The pool's client, for tests and operators (e.g. `SELECT pg_is_in_recovery()`). */
+  readonly pool: pg.Pool;
+}
+
+async function listFiles(root: string, dir = root): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await listFiles(root, path)));
+    else out.push(relative(root, path).split(sep).join('/'));
+  }
+  return out.sort();
+}
+
+/** A stable 64-bit key for the writer lock of one schema (pg_advisory locks take a bigint). */
+function lockKey(schema: string): string {
+  return BigInt.asIntN(64, BigInt(`0x${sha256Of(`rag-index-writer:${schema}`).slice(0, 16)}`)).toString();
+}
+
+/**
+ * An index kept in PostgreSQL at `url` (`postgresql://user:password@host:port/db?schema=name`).
+ * Every generation is written and published in one transaction under a writer lock, so
+ * readers on any server (or read replica) see the old corpus or the new one, whole. Readers
+ * load the chunk metadata and each retriever's state once, and fetch chunk texts as searches
+ * need them. A reader never writes, so it works on a hot standby.
+ */
+export function createPostgresStore(url: string, settings: Partial<PostgresStoreOptions> = {}): PostgresStore {
+  const split = splitConnectionString(url);
+  const options = resolvePostgresStoreOptions({ ...(split.schema ? { schema: split.schema } : {}), ...settings });
+  const { schema } = options;
+  const location = split.location;
+  const t = tables(schema);
+  const pool = new pg.Pool({
+    connectionString: split.connectionString,
+    max: options.maxConnections,
+    connectionTimeoutMillis: options.connectTimeoutMs,
+    // A one-shot command ends when its work does, not when idle connections time out.
+    allowExitOnIdle: true,
+  });
+  // An idle connection the server drops (restart, failover) is an error on the pool, not a crash.
+  pool.on('error', () => {});
+  const query = async <R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>> => {
+    try {
+      return await pool.query<R>(text, values);
+    } catch (error) {
+      throw toStoreError(error, location);
+    }
+  };
+
+  const readFileRows = async (generation: string, path: string): Promise<Uint8Array> => {
+    const rows = (await query<{ bytes: Buffer }>(`SELECT bytes FROM ${t.files} WHERE generation = $1 AND path = $2 ORDER BY part`, [generation, path])).rows;
+    if (rows.length === 0) throw Object.assign(new Error(`No file ${path} in generation ${generation}`), { code: 'ENOENT' });
+    return rows.length === 1 ? rows[0]!.bytes : Buffer.concat(rows.map((r) => r.bytes));
+  };
+
+  const open = async (pin?: GenerationPin): Promise<OpenedIndex> => {
+    let row: { generation: string; manifest: string; manifest_sha256: string } | undefined;
+    try {
+      await checkSchemaVersion(pool, schema, location);
+      row = pin
+        ? (await pool.query(`SELECT generation, manifest, manifest_sha256 FROM ${t.generations} WHERE generation = $1`, [pin.generation])).rows[0]
+        : (await pool.query(`SELECT g.generation, g.manifest, g.manifest_sha256 FROM ${t.current} c JOIN ${t.generations} g ON g.generation = c.generation`)).rows[0];
+    } catch (error) {
+      if (isMissingTable(error)) throw new RagError('INDEX_NOT_FOUND', `No index found in ${location} (schema "${schema}").`, { hint: 'Build one with `rag index --corpus_dir <dir> --store <URL>`.' });
+      throw toStoreError(error, location);
+    }
+    if (!row) {
+      if (pin) {
+        throw new RagError('INDEX_NOT_FOUND', `Generation ${pin.generation} of the index in ${location} has been removed (newer ones were published since it was opened).`, {
+          hint: 'Open the index again to read the published generation.',
+        });
+      }
+      throw new RagError('INDEX_NOT_FOUND', `No index found in ${location} (schema "${schema}").`, { hint: 'Build one with `rag index --corpus_dir <dir> --store <URL>`.' });
+    }
+    if (sha256Of(row.manifest) !== row.manifest_sha256 || (pin && pin.manifestSha256 !== row.manifest_sha256)) {
+      throw indexDamagedError(location, `the manifest of generation ${row.generation}`, 'does not match its checksum');
+    }
+    const manifest = JSON.parse(row.manifest) as IndexManifest;
+    if (manifest.format !== INDEX_FORMAT || manifest.formatVersion !== INDEX_FORMAT_VERSION) {
+      throw new RagError('INDEX_INCOMPATIBLE', `The index in ${location} has format version ${String(manifest.formatVersion)}; this version reads version ${INDEX_FORMAT_VERSION}.`, {
+        hint: 'Rebuild it with `rag index --corpus_dir <dir> --store <URL>`.',
+      });
+    }
+    return { indexDir: location, dir: posix.join(VIRTUAL_ROOT, row.generation), manifest, pin: { generation: row.generation, manifestSha256: row.manifest_sha256 } };
+  };
+
+  const readStoredFile = async (path: string): Promise<Uint8Array> => {
+    const inside = posix.relative(VIRTUAL_ROOT, path.split(sep).join('/'));
+    const slash = inside.indexOf('/');
+    if (inside.startsWith('..') || slash < 0) throw Object.assign(new Error(`${path} is not a file of ${location}`), { code: 'ENOENT' });
+    return readFileRows(inside.slice(0, slash), inside.slice(slash + 1));
+  };
+
+  const read = async (pin?: GenerationPin): Promise<LoadedIndex> => {
+    const opened = await open(pin);
+    const sum = opened.manifest.checksums['chunks.json'];
+    if (!sum) throw indexDamagedError(location, 'the manifest', 'records no checksum for chunks.json');
+    let bytes: Uint8Array | undefined;
+    await verifyChecksums(location, opened.dir, { 'chunks.json': sum }, '', async (path) => (bytes = await readStoredFile(path)));
+    const columns = JSON.parse(Buffer.from(bytes!).toString('utf8')) as unknown;
+    const texts = openDatabaseTexts({ pool, schema, location, generation: opened.pin.generation, count: opened.manifest.counts.chunks, cacheSize: options.textCacheSize });
+    return { ...opened, ...assembleChunks(location, opened.manifest, columns, texts) };
+  };
+
+  const write = async (input: WriteIndexInput, writeOptions: WriteIndexOptions = {}): Promise<IndexManifest> => {
+    const step = async (name: Parameters<NonNullable<WriteIndexOptions['onStep']>>[0]): Promise<void> => {
+      await writeOptions.onStep?.(name);
+    };
+    // Retrievers save into folders; their files are what the database stores.
+    const scratch = await mkdtemp(join(tmpdir(), 'rag-pg-'));
+    let client: pg.PoolClient | undefined;
+    try {
+      const generation = newGenerationName();
+      for (const retriever of input.retrievers) {
+        const target = retrieverDir(scratch, retriever.entry.name);
+        await mkdir(target, { recursive: true });
+        await retriever.save(target);
+      }
+      const files = new Map<string, Uint8Array>([['chunks.json', Buffer.from(chunkColumnsJson(input.chunks, input.manifest.files))]]);
+      for (const file of await listFiles(scratch)) files.set(file, await readFile(join(scratch, file)));
+      const checksums: IndexChecksums = {};
+      for (const [file, bytes] of files) checksums[file] = { size: bytes.byteLength, sha256: sha256Of(bytes) };
+      const manifest: IndexManifest = {
+        format: INDEX_FORMAT,
+        formatVersion: INDEX_FORMAT_VERSION,
+        ...input.manifest,
+        retrievers: input.retrievers.map((r) => r.entry),
+        counts: { files: input.manifest.files.length, chunks: input.chunks.length },
+        generation,
+        checksums,
+      };
+      const manifestText = JSON.stringify(manifest, null, 1);
+
+      try {
+        client = await pool.connect();
+      } catch (error) {
+        throw toStoreError(error, location);
+      }
+      const c = client;
+      try {
+        await c.query('BEGIN');
+        const locked = await c.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1::bigint) AS locked', [lockKey(schema)]);
+        if (!locked.rows[0]?.locked) {
+          throw new RagError('INDEX_BUSY', `Another \`rag index\` is writing the index in ${location}.`, { hint: 'Run one `rag index` at a time; retry when it has finished.' });
+        }
+        await step('locked');
+        await migrate(c, schema, location);
+        await c.query(`INSERT INTO ${t.generations} (generation, manifest, manifest_sha256) VALUES ($1, $2, $3)`, [generation, manifestText, sha256Of(manifestText)]);
+        for (const [file, bytes] of files) {
+          for (let part = 0, at = 0; part === 0 || at < bytes.byteLength; part++, at += PART_BYTES) {
+            const slice = Buffer.from(bytes.buffer, bytes.byteOffset + at, Math.min(PART_BYTES, bytes.byteLength - at));
+            await c.query(`INSERT INTO ${t.files} (generation, path, part, bytes) VALUES ($1, $2, $3, $4)`, [generation, file, part, slice]);
+          }
+        }
+        let ids: number[] = [];
+        let texts: Buffer[] = [];
+        let sums: number[] = [];
+        let pending = 0;
+        const flush = async (): Promise<void> => {
+          if (ids.length === 0) return;
+          await c.query(`INSERT INTO ${t.texts} (generation, chunk_id, text, crc32) SELECT $1, * FROM unnest($2::int[], $3::bytea[], $4::bigint[])`, [generation, ids, texts, sums]);
+          ids = [];
+          texts = [];
+          sums = [];
+          pending = 0;
+        };
+        for (const chunk of input.chunks) {
+          const bytes = Buffer.from(chunk.text, 'utf8');
+          ids.push(chunk.id);
+          texts.push(bytes);
+          sums.push(crc32(bytes));
+          pending += bytes.length;
+          if (pending >= TEXT_BATCH_BYTES) await flush();
+        }
+        await flush();
+        await step('staged');
+        await c.query(`INSERT INTO ${t.current} (id, generation) VALUES (true, $1) ON CONFLICT (id) DO UPDATE SET generation = EXCLUDED.generation`, [generation]);
+        // Generation names start with their time: keep the newest few, as the file store does.
+        await c.query(`DELETE FROM ${t.generations} WHERE generation NOT IN (SELECT generation FROM ${t.generations} ORDER BY generation DESC LIMIT $1)`, [KEPT_GENERATIONS]);
+        await c.query('COMMIT');
+        await step('published');
+        return manifest;
+      } catch (error) {
+        await c.query('ROLLBACK').catch(() => {});
+        throw toStoreError(error, location);
+      }
+    } finally {
+      client?.release();
+      await rm(scratch, { recursive: true, force: true });
+    }
+  };
+
+  const verify = async (): Promise<{ generation: string; files: number; bytes: number }> => {
+    const opened = await open();
+    const checked = await verifyChecksums(location, opened.dir, opened.manifest.checksums, '', readStoredFile);
+    let bytes = checked.bytes;
+    let seen = 0;
+    for (let from = 0; from < opened.manifest.counts.chunks; from += VERIFY_BATCH) {
+      const rows = (await query<{ chunk_id: number; text: Buffer; crc32: string }>(`SELECT chunk_id, text, crc32 FROM ${t.texts} WHERE generation = $1 AND chunk_id >= $2 AND chunk_id < $3`, [opened.pin.generation, from, from + VERIFY_BATCH])).rows;
+      for (const row of rows) {
+        if (crc32(row.text) !== Number(row.crc32)) throw indexDamagedError(location, `the text of chunk ${row.chunk_id}`, 'does not match its checksum');
+        bytes += row.text.byteLength;
+      }
+      seen += rows.length;
+    }
+    if (seen !== opened.manifest.counts.chunks) throw indexDamagedError(location, 'the texts table', `holds ${seen} texts where ${opened.manifest.counts.chunks} were written`);
+    return { generation: opened.pin.generation, files: checked.files + 1, bytes };
+  };
+
+  return {
+    kind: 'postgresql',
+    location,
+    address: url,
+    schema,
+    pool,
+    open,
+    read,
+    readFile: readStoredFile,
+    write,
+    verify,
+    close: async () => {
+      if (!pool.ended && !pool.ending) await pool.end();
+    },
+  };
+}
