@@ -78,7 +78,7 @@ export async function startTestCluster(options: StartClusterOptions = {}): Promi
   await chmod(root, 0o700);
   if (options.replicaOf) {
     const primary = options.replicaOf;
-    await runServerProgram(bin, 'pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', primary.user, '-D', dataDir, '-R', '-X', 'stream'], { PGPASSWORD: primary.password });
+    await runServerProgram(bin, 'pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', primary.user, '-D', dataDir, '-R', '-X', 'stream', '-c', 'fast'], { PGPASSWORD: primary.password });
   } else {
     const pwfile = join(root, 'pwfile');
     await writeFile(pwfile, password);

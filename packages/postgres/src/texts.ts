@@ -52,6 +52,15 @@ export function openDatabaseTexts(input: DatabaseTextsInput): TextStore {
         throw toStoreError(error, location);
       }
       if (rows.length !== missing.length) {
+        const exists = await pool.query(`SELECT 1 FROM ${tables(input.schema).generations} WHERE generation = $1`, [generation]).then(
+          (r) => r.rowCount === 1,
+          () => false,
+        );
+        if (exists) {
+          throw new RagError('INDEX_CORRUPT', `The index in ${location} is damaged: ${missing.length - rows.length} chunk text(s) of generation ${generation} are missing.`, {
+            hint: 'Rebuild it with `rag index --corpus_dir <dir> --store <URL>` (`rag verify --store <URL>` checks every row).',
+          });
+        }
         throw new RagError('INDEX_NOT_FOUND', `Generation ${generation} of the index in ${location} has been removed (newer ones were published since it was opened).`, {
           hint: 'Open the index again (restart the server) to read the published generation.',
         });
