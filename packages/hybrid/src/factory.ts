@@ -4,10 +4,10 @@ import { RagError, type BuildContext, type Chunk, type LoadContext, type Retriev
 import { DEFAULT_HYBRID_OPTIONS, resolveHybridOptions, type HybridOptions, type HybridSettings } from './options.js';
 import { HYBRID_FORMAT, HYBRID_FORMAT_VERSION, HYBRID_MANIFEST_FILE, HybridRetriever, type HybridManifest } from './retriever.js';
 
-async function readManifest(dir: string): Promise<HybridManifest> {
+async function readManifest(dir: string, read: (path: string) => Promise<Uint8Array> = readFile): Promise<HybridManifest> {
   let manifest: Partial<HybridManifest>;
   try {
-    manifest = JSON.parse(await readFile(join(dir, HYBRID_MANIFEST_FILE), 'utf8')) as Partial<HybridManifest>;
+    manifest = JSON.parse(Buffer.from(await read(join(dir, HYBRID_MANIFEST_FILE))).toString('utf8')) as Partial<HybridManifest>;
   } catch (error) {
     throw new RagError('INDEX_CORRUPT', `The hybrid index in ${dir} is incomplete or damaged (${HYBRID_MANIFEST_FILE}).`, {
       hint: 'Rebuild it with `rag index --corpus_dir <dir> --retriever hybrid`.',
@@ -58,7 +58,7 @@ export function createHybridRetrieverFactory(components: readonly RetrieverFacto
       return new HybridRetriever(built, resolved);
     },
     async load(dir: string, chunks: readonly Chunk[], context?: LoadContext) {
-      const manifest = await readManifest(dir);
+      const manifest = await readManifest(dir, context?.readFile);
       const loaded = [];
       for (const name of manifest.components) {
         const factory = byName.get(name);

@@ -1,0 +1,146 @@
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chunkCorpus } from '@rag/chunking';
+import { writeIndex, type Chunk, type FileRecord } from '@rag/core';
+import { createPostgresStore } from '@rag/postgres';
+import { findPostgresBin, startTestCluster, type TestCluster } from '@rag/postgres/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type * as Service from '../src/index.js';
+
+// The pool's workers run the built script, so this suite drives the built package (as search-pool.test.ts).
+const dist = new URL('../dist/index.js', import.meta.url);
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const CORPUS = join(REPO_ROOT, 'datasets', 'mini', 'corpus');
+
+function postgresAvailable(): boolean {
+  if (findPostgresBin()) return true;
+  if (process.env.RAG_REQUIRE_POSTGRES === '1') throw new Error('RAG_REQUIRE_POSTGRES=1 but PostgreSQL is not installed (apt-get install postgresql).');
+  console.warn('PostgreSQL is not installed: skipping its suites (apt-get install postgresql to run them).');
+  return false;
+}
+
+/** What a result says to a user: which spans, in which order. */
+function spans(hits: { file_path: string; chunk: Chunk }[]): string[] {
+  return hits.map((h) => `${h.file_path}:${h.chunk.first_character_index}-${h.chunk.last_character_index}`);
+}
+
+describe.skipIf(!postgresAvailable())('an index in PostgreSQL, through the service', () => {
+  let service: typeof Service;
+  let cluster: TestCluster;
+  let work: string;
+  let fileIndex: string;
+  let url: string;
+  let questions: string[];
+  let corpus: { files: FileRecord[]; chunks: Chunk[] };
+
+  beforeAll(async () => {
+    expect(existsSync(fileURLToPath(new URL('../dist/search-worker.js', import.meta.url))), 'build @rag/service first').toBe(true);
+    service = (await import(dist.href)) as typeof Service;
+    cluster = await startTestCluster();
+    url = `${cluster.url}?schema=mini`;
+    work = await mkdtemp(join(tmpdir(), 'rag-service-pg-'));
+    fileIndex = join(work, 'index');
+    corpus = await chunkCorpus(CORPUS);
+    questions = (JSON.parse(await readFile(join(REPO_ROOT, 'datasets', 'mini', 'questions.json'), 'utf8')) as { rag_questions: { question: string }[] }).rag_questions.map((q) => q.question);
+    // The same generation (both retrievers) into a folder and into the database.
+    const registry = service.createDefaultRetrieverRegistry();
+    const names = ['bm25', 'hybrid'];
+    const built = await Promise.all(names.map((name) => registry.get(name).build(corpus.chunks)));
+    const input = {
+      manifest: { toolVersion: 'test', createdAt: new Date().toISOString(), corpusDir: CORPUS, corpusDirAsGiven: CORPUS, chunking: {}, files: corpus.files },
+      chunks: corpus.chunks,
+      retrievers: names.map((name, i) => ({ entry: { name, settings: {}, builtAt: new Date().toISOString() }, save: (dir: string) => built[i]!.save(dir) })),
+    };
+    await writeIndex(fileIndex, input);
+    const store = createPostgresStore(url);
+    await store.write(input);
+    await store.close();
+  });
+
+  afterAll(async () => {
+    await cluster?.stop();
+    await rm(work, { recursive: true, force: true });
+  });
+
+  it('ranks every question exactly as the file index does, with both retrievers, texts included', async () => {
+    const fromFile = await service.openRagService({ indexDir: fileIndex, pathBase: CORPUS, workers: 0 });
+    const fromDatabase = await service.openRagService({ indexDir: url, pathBase: CORPUS, workers: 0 });
+    try {
+      for (const retriever of ['bm25', 'hybrid']) {
+        for (const query of questions) {
+          const a = await fromFile.searchWithText({ query, k: 10, retriever });
+          const b = await fromDatabase.searchWithText({ query, k: 10, retriever });
+          expect(b.view.hits.map((h) => [h.file_path, h.first_character_index, h.score])).toEqual(a.view.hits.map((h) => [h.file_path, h.first_character_index, h.score]));
+          expect(b.texts).toEqual(a.texts);
+        }
+      }
+      // Answers are written from the fetched texts.
+      let text = '';
+      for await (const event of fromDatabase.beginAnswer({ query: questions[0]!, generator: 'extractive' })) if (event.type === 'token') text += event.text;
+      expect(text).toMatch(/8421/);
+    } finally {
+      await fromFile.close();
+      await fromDatabase.close();
+    }
+  });
+
+  it('searches in worker threads over one shared copy of the files it fetched, with the same hits', async () => {
+    const pooled = await service.openRagService({ indexDir: url, pathBase: CORPUS, workers: 2 });
+    const inThread = await service.openRagService({ indexDir: url, pathBase: CORPUS, workers: 0 });
+    try {
+      expect((await pooled.stats()).search_workers.workers).toBe(2);
+      for (const query of questions) {
+        const a = await inThread.searchWithText({ query, k: 5 });
+        const b = await pooled.searchWithText({ query, k: 5 });
+        expect(b.view.hits).toEqual(a.view.hits);
+        expect(b.texts).toEqual(a.texts);
+      }
+    } finally {
+      await pooled.close();
+      await inThread.close();
+    }
+  });
+
+  it('re-indexes one changed file in place: readers during the update see the old corpus or the new, never a mix; the result equals a full rebuild', async () => {
+    const corpusDir = join(work, 'corpus');
+    await cp(CORPUS, corpusDir, { recursive: true });
+    const target = `${cluster.url}?schema=updated`;
+    const full = `${cluster.url}?schema=rebuilt`;
+    const build = (indexDir: string, extra: Partial<Service.BuildIndexOptions> = {}) =>
+      service.buildIndex({ corpusDir, indexDir, retriever: 'bm25', toolVersion: 'test', threads: 1, ...extra });
+    const query = 'What TCP port does the development server listen on by default?';
+    const searchOnce = async (indexDir: string): Promise<string[]> => {
+      const session = await service.openSearchSession(indexDir, { pathBase: corpusDir });
+      return (await service.searchSources(session, query, 5)).map((s) => `${s.file_path}:${s.first_character_index}-${s.last_character_index}`);
+    };
+    expect((await build(target)).mode).toBe('full');
+    const before = await searchOnce(target);
+    const defaults = join(corpusDir, 'tinyserve', 'defaults.py');
+    await writeFile(defaults, `# Moved.\n\n${await readFile(defaults, 'utf8')}`);
+    const seen: string[][] = [];
+    let done = false;
+    const readers = (async () => {
+      while (!done) seen.push(await searchOnce(target));
+    })();
+    const report = await build(target);
+    done = true;
+    await readers;
+    expect(report.mode).toBe('incremental');
+    expect(report.files).toMatchObject({ changed: 1, unchanged: report.files.total - 1 });
+    const after = await searchOnce(target);
+    expect(after).not.toEqual(before);
+    expect(seen.length).toBeGreaterThan(0);
+    for (const result of seen) expect([before, after]).toContainEqual(result);
+    await build(full, { full: true });
+    expect(await searchOnce(full)).toEqual(after);
+  });
+
+  it('refuses a connection string that cannot work with a message that says why', async () => {
+    const error = await service.openSearchSession(`postgresql://rag:wrong@127.0.0.1:${cluster.port}/rag`).catch((e: unknown) => e as { code: string; message: string });
+    expect(error).toMatchObject({ code: 'STORE_UNAVAILABLE' });
+    expect(String((error as Error).message)).not.toMatch(/wrong/);
+  });
+});
