@@ -78,29 +78,37 @@ describe.skipIf(!postgresAvailable())('rag with --store postgresql://… (real s
     expect(wrong.stderr).not.toMatch(/nope/);
   });
 
-  it('`rag serve` on a streaming replica answers every request while `rag index` updates the primary', async () => {
+  it('`rag serve` on a streaming replica answers every request while `rag index` updates the primary, then serves the new corpus', async () => {
     replica = await startTestCluster({ replicaOf: primary });
     const child = spawn(process.execPath, [CLI, 'serve', '--store', replica.url, '--port', '0', '--workers', '1', '--generator', 'extractive'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       const url = await listeningUrl(child);
+      const search = async (): Promise<{ status: number; sources: string }> => {
+        const response = await fetch(`${url}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'default port of the development server', k: 3 }) });
+        const body = (await response.json()) as { retrieved_sources?: unknown };
+        return { status: response.status, sources: JSON.stringify(body.retrieved_sources) };
+      };
+      const before = (await search()).sources;
       const statuses: number[] = [];
       let done = false;
       const load = (async () => {
-        while (!done) {
-          const response = await fetch(`${url}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'default port of the development server', k: 3 }) });
-          statuses.push(response.status);
-          await response.arrayBuffer();
-        }
+        while (!done) statuses.push((await search()).status);
       })();
       const defaults = join(corpus, 'tinyserve', 'defaults.py');
       writeFileSync(defaults, `# Edited while a replica serves.\n${readFileSync(defaults, 'utf8')}`);
       const updated = rag(['index', '--corpus_dir', corpus, '--store', primary.url, '--quiet', '--json']);
       expect(updated.status, updated.stderr).toBe(0);
       expect(JSON.parse(updated.stdout)).toMatchObject({ mode: 'incremental', changes: { changed: 1 } });
-      // Keep loading a moment after the update, while the replica replays it.
-      await new Promise((r) => setTimeout(r, 1000));
+      // The server checks for a new generation every few seconds (on requests) and moves to
+      // it once the replica has replayed the publish: the edited file's spans move down a line.
+      let after = before;
+      for (let i = 0; i < 600 && after === before; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        after = (await search()).sources;
+      }
       done = true;
       await load;
+      expect(after).not.toBe(before);
       expect(statuses.length).toBeGreaterThan(0);
       expect(statuses.every((s) => s === 200)).toBe(true);
     } finally {

@@ -72,6 +72,7 @@ export function serviceOptionsOf(options: ResolvedServerOptions): ServiceOptions
   picked.maxConcurrentAnswers = service.maxConcurrentAnswers;
   picked.maxQueuedAnswers = service.maxQueuedAnswers;
   picked.staleCheckIntervalMs = service.staleCheckIntervalMs;
+  if (service.followIndexMs !== undefined) picked.followIndexMs = service.followIndexMs;
   return picked;
 }
 

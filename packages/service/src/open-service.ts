@@ -1,4 +1,4 @@
-import { createSharedFileReader, integerIn, openIndexSession, parseOptions, RagError, z, type IndexSession, type RetrieverSource } from '@rag/core';
+import { createSharedFileReader, integerIn, openIndexSession, parseOptions, RagError, z, type IndexSession, type IndexStore, type RetrieverSource } from '@rag/core';
 import { chooseDefaultGenerator, createGeneratorRegistry, type GeneratorRegistry, type GeneratorSettings } from '@rag/generation';
 import { AnswerQueue } from './answer-queue.js';
 import type { SearchWorkerData } from './search-protocol.js';
@@ -6,6 +6,7 @@ import { GeneratorPool } from './generator-pool.js';
 import {
   DEFAULT_MAX_CONCURRENT_ANSWERS,
   DEFAULT_MAX_QUEUED_ANSWERS,
+  DEFAULT_FOLLOW_INDEX_MS,
   DEFAULT_STALE_CHECK_INTERVAL_MS,
   type ServiceOptions,
 } from './options.js';
@@ -29,6 +30,7 @@ export interface ResolvedServiceOptions {
   maxConcurrentAnswers: number;
   maxQueuedAnswers: number;
   staleCheckIntervalMs: number;
+  followIndexMs: number | undefined;
 }
 
 /** The schema of {@link ServiceOptions}; servers extend it with their own keys. */
@@ -46,6 +48,7 @@ export const SERVICE_OPTIONS_SCHEMA = z.strictObject({
   maxConcurrentAnswers: integerIn(1, 64).optional(),
   maxQueuedAnswers: integerIn(0, 10_000).optional(),
   staleCheckIntervalMs: integerIn(0, 3_600_000).optional(),
+  followIndexMs: integerIn(0, 3_600_000).optional(),
 });
 
 /** Applies defaults to validated service options. */
@@ -64,6 +67,7 @@ export function withServiceDefaults(options: z.output<typeof SERVICE_OPTIONS_SCH
     maxConcurrentAnswers: options.maxConcurrentAnswers ?? DEFAULT_MAX_CONCURRENT_ANSWERS,
     maxQueuedAnswers: options.maxQueuedAnswers ?? DEFAULT_MAX_QUEUED_ANSWERS,
     staleCheckIntervalMs: options.staleCheckIntervalMs ?? DEFAULT_STALE_CHECK_INTERVAL_MS,
+    followIndexMs: options.followIndexMs,
   };
 }
 
@@ -86,12 +90,20 @@ export async function openRagService(options: ServiceOptions, { loadGenerator = 
   const registry = resolved.generators ?? createGeneratorRegistry();
   const generatorName = resolved.generator ?? chooseDefaultGenerator(resolved.generatorSettings);
   const script = resolved.workers > 0 ? searchWorkerScript() : undefined;
-  const { session, pool } = script ? await openPooled(resolved, script) : { session: await openSession(resolved), pool: undefined };
+  const store = openStore(resolved.indexDir);
+  // Every generation the service opens (the first, and those it moves to) reads through one store.
+  const open = async (): Promise<{ session: IndexSession; pool?: SearchPool | undefined }> => (script ? openPooled(resolved, script, store) : { session: await openSession(resolved, store) });
+  const { session, pool } = await open().catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
   const generators = new GeneratorPool(registry, generatorName, resolved.generatorSettings);
   try {
     if (loadGenerator) await generators.get();
   } catch (error) {
     await pool?.close();
+    session.close();
+    await store.close();
     throw error;
   }
   return new RagService({
@@ -100,6 +112,8 @@ export async function openRagService(options: ServiceOptions, { loadGenerator = 
     queue: new AnswerQueue(resolved.maxConcurrentAnswers, resolved.maxQueuedAnswers),
     staleCheckIntervalMs: resolved.staleCheckIntervalMs,
     ...(pool ? { pool } : {}),
+    reopen: open,
+    followIntervalMs: resolved.followIndexMs ?? (store.kind === 'file' ? 0 : DEFAULT_FOLLOW_INDEX_MS),
   });
 }
 
@@ -113,8 +127,8 @@ function sessionOptionsOf(resolved: ResolvedServiceOptions, retrievers: Retrieve
   return options;
 }
 
-async function openSession(resolved: ResolvedServiceOptions): Promise<IndexSession> {
-  return openIndexSession(openStore(resolved.indexDir), sessionOptionsOf(resolved, await retrieverSourceOf(resolved)));
+async function openSession(resolved: ResolvedServiceOptions, store: IndexStore): Promise<IndexSession> {
+  return openIndexSession(store, sessionOptionsOf(resolved, await retrieverSourceOf(resolved)));
 }
 
 /**
@@ -122,8 +136,7 @@ async function openSession(resolved: ResolvedServiceOptions): Promise<IndexSessi
  * into shared memory and verifies it, and loads no retriever itself (only if every worker
  * is gone); the workers open the same generation over the shared bytes.
  */
-async function openPooled(resolved: ResolvedServiceOptions, script: URL): Promise<{ session: IndexSession; pool: SearchPool }> {
-  const store = openStore(resolved.indexDir);
+async function openPooled(resolved: ResolvedServiceOptions, script: URL, store: IndexStore): Promise<{ session: IndexSession; pool: SearchPool }> {
   // A folder's files are read straight into shared memory; a database's are fetched, then copied there.
   const shared = createSharedFileReader(store.kind === 'file' ? undefined : store.readFile);
   const session = await openIndexSession(store, { ...sessionOptionsOf(resolved, await retrieverSourceOf(resolved)), readFile: shared.read, deferLoad: true });

@@ -109,7 +109,30 @@ export interface RagServiceParts {
   staleCheckIntervalMs: number;
   /** Worker threads that run the searches; without one they run on this thread. */
   pool?: SearchPool;
+  /**
+   * Opens the index's published generation again (a session and, with workers, a pool):
+   * how the service moves to a generation published after it started. With
+   * `followIntervalMs` > 0 it checks at most that often, on a request, whether the store
+   * publishes another generation, and then opens it and switches to it.
+   */
+  reopen?: () => Promise<{ session: IndexSession; pool?: SearchPool | undefined }>;
+  /** See `reopen`; 0 (the default) keeps the generation opened. */
+  followIntervalMs?: number;
 }
+
+/** The index generation a service searches, with what reads from it. */
+interface ServedGeneration {
+  session: IndexSession;
+  pool: SearchPool | undefined;
+  tracker: StalenessTracker;
+  reader: CorpusReader;
+}
+
+/**
+ * How long a generation the service has moved away from stays open: searches that started
+ * on it finish (they take milliseconds; answers read texts when their search ends).
+ */
+const RETIRED_GENERATION_GRACE_MS = 30_000;
 
 function checkQuery(query: string): string {
   const trimmed = query.trim();
@@ -156,30 +179,93 @@ function toAnswerView(question: string, result: AnswerResult): AnswerView {
   return view;
 }
 
+/** Stops a generation's workers (after their searches), closes its texts and, with `store`, the store's connections. */
+async function closeGeneration(session: IndexSession, pool: SearchPool | undefined, store = true): Promise<void> {
+  await pool?.close();
+  session.close();
+  if (store) await session.store.close();
+}
+
 /**
  * Everything the HTTP routes and the MCP tools do, composed from the packages: search,
  * answer, read a span, report on the index. Transports only translate.
  */
 export class RagService {
-  readonly session: IndexSession;
   readonly generators: GeneratorPool;
   readonly queue: AnswerQueue;
-  readonly reader: CorpusReader;
-  readonly tracker: StalenessTracker;
-  readonly #pool: SearchPool | undefined;
   readonly #started = Date.now();
+  readonly #staleCheckIntervalMs: number;
+  readonly #reopen: RagServiceParts['reopen'];
+  readonly #followIntervalMs: number;
+  #current: ServedGeneration;
+  #lastFollowCheck = Date.now();
+  #following: Promise<void> | undefined;
+  /** Generations moved away from, each closed when its grace timer fires (or when the service closes). */
+  readonly #retired = new Map<ServedGeneration, NodeJS.Timeout>();
   #closing: Promise<void> | undefined;
 
   constructor(options: RagServiceParts) {
-    this.session = options.session;
-    this.#pool = options.pool;
     this.generators = options.generators;
     this.queue = options.queue;
-    this.tracker = new StalenessTracker(this.session.manifest.corpusDir, this.session.manifest.files, options.staleCheckIntervalMs);
-    this.reader = new CorpusReader(this.session.manifest, this.session.outputPath, this.tracker);
+    this.#staleCheckIntervalMs = options.staleCheckIntervalMs;
+    this.#reopen = options.reopen;
+    this.#followIntervalMs = options.followIntervalMs ?? 0;
+    this.#current = this.#serve(options.session, options.pool);
+  }
+
+  /** The index session searched now (another one after the service moved to a newer generation). */
+  get session(): IndexSession {
+    return this.#current.session;
+  }
+
+  get reader(): CorpusReader {
+    return this.#current.reader;
+  }
+
+  get tracker(): StalenessTracker {
+    return this.#current.tracker;
+  }
+
+  #serve(session: IndexSession, pool: SearchPool | undefined): ServedGeneration {
+    const tracker = new StalenessTracker(session.manifest.corpusDir, session.manifest.files, this.#staleCheckIntervalMs);
+    return { session, pool, tracker, reader: new CorpusReader(session.manifest, session.outputPath, tracker) };
+  }
+
+  /**
+   * On a request, at most every `followIntervalMs`: asks the store which generation is
+   * published and, when it is another one, opens it and serves it from then on. Runs beside
+   * the request (never delays it); a failure keeps the generation served and is retried later.
+   */
+  #follow(): void {
+    if (!this.#reopen || this.#followIntervalMs <= 0 || this.#following || this.#closing) return;
+    if (Date.now() - this.#lastFollowCheck < this.#followIntervalMs) return;
+    this.#lastFollowCheck = Date.now();
+    const reopen = this.#reopen;
+    this.#following = (async () => {
+      const served = this.#current;
+      const published = await served.session.store.open();
+      if (published.pin.generation === served.session.pin.generation) return;
+      const next = await reopen();
+      if (this.#closing) {
+        await closeGeneration(next.session, next.pool);
+        return;
+      }
+      this.#current = this.#serve(next.session, next.pool);
+      const timer = setTimeout(() => {
+        this.#retired.delete(served);
+        void closeGeneration(served.session, served.pool, false).catch(() => undefined);
+      }, RETIRED_GENERATION_GRACE_MS);
+      timer.unref();
+      this.#retired.set(served, timer);
+    })()
+      .catch(() => undefined)
+      .finally(() => {
+        this.#following = undefined;
+      });
   }
 
   async search(request: SearchRequest): Promise<SearchView> {
+    this.#follow();
     const question = checkQuery(request.query);
     const k = checkK(request.k, DEFAULT_SEARCH_K);
     return (await this.#search(question, k, request.retriever ?? this.session.defaultRetriever)).view;
@@ -187,6 +273,7 @@ export class RagService {
 
   /** {@link search}, plus each hit's text as it was indexed (for agents, who want it in one call). */
   async searchWithText(request: SearchRequest): Promise<{ view: SearchView; texts: string[] }> {
+    this.#follow();
     const question = checkQuery(request.query);
     const k = checkK(request.k, DEFAULT_SEARCH_K);
     const { view, chunks } = await this.#search(question, k, request.retriever ?? this.session.defaultRetriever);
@@ -194,10 +281,12 @@ export class RagService {
   }
 
   async #search(question: string, k: number, retriever: string): Promise<{ view: SearchView; chunks: Chunk[] }> {
-    const hits = await this.#searchHits(question, k, retriever);
+    // One generation from start to end, even if the service moves to another meanwhile.
+    const served = this.#current;
+    const hits = await this.#searchHits(served, question, k, retriever);
     const views: HitView[] = [];
     for (const hit of hits) {
-      const state = await this.tracker.state(hit.chunk.file_path);
+      const state = await served.tracker.state(hit.chunk.file_path);
       views.push({
         rank: hit.rank,
         file_path: hit.file_path,
@@ -220,12 +309,13 @@ export class RagService {
   }
 
   /** Through a worker when the pool has one running, else on this thread; the same hits either way. */
-  async #searchHits(question: string, k: number, retriever: string): Promise<SessionHit[]> {
-    const fromPool = this.#pool?.search(question, k, retriever);
-    if (!fromPool) return this.session.search(question, k, retriever);
-    const { chunks, outputPath } = this.session;
+  async #searchHits(served: ServedGeneration, question: string, k: number, retriever: string): Promise<SessionHit[]> {
+    const { session, pool } = served;
+    const fromPool = pool?.search(question, k, retriever);
+    if (!fromPool) return session.search(question, k, retriever);
+    const { chunks, outputPath } = session;
     const hits = await fromPool;
-    await this.session.prefetchTexts(hits.map((hit) => hit.chunkId));
+    await session.prefetchTexts(hits.map((hit) => hit.chunkId));
     return hits.map((hit, i) => {
       const chunk = chunks[hit.chunkId]!;
       return { rank: i + 1, score: hit.score, chunk, file_path: outputPath(chunk.file_path) };
@@ -235,14 +325,23 @@ export class RagService {
   /** Stops the search workers (after the searches in flight), frees the generators' models and closes the index. */
   close(): Promise<void> {
     return (this.#closing ??= (async () => {
-      await this.#pool?.close();
+      await this.#following;
+      const retired = [...this.#retired];
+      this.#retired.clear();
+      await Promise.all(
+        retired.map(([served, timer]) => {
+          clearTimeout(timer);
+          return closeGeneration(served.session, served.pool, false);
+        }),
+      );
+      // The current generation last: it closes the store the others read through.
+      await closeGeneration(this.#current.session, this.#current.pool);
       await this.generators.dispose();
-      this.session.close();
-      await this.session.store.close();
     })());
   }
 
   readSpan(request: SpanRequest): Promise<SpanText> {
+    this.#follow();
     return this.reader.read(request);
   }
 
@@ -252,6 +351,7 @@ export class RagService {
    * Aborting `signal` (the client left) stops the search, the wait or the generation.
    */
   beginAnswer(request: AnswerRequest, signal?: AbortSignal): AsyncIterable<AnswerEvent> {
+    this.#follow();
     const question = checkQuery(request.query);
     const k = checkK(request.k, DEFAULT_ANSWER_K);
     const generatorName = request.generator ?? this.generators.defaultName;
@@ -319,7 +419,7 @@ export class RagService {
       changed_files: report.changed.slice(0, LISTED_STALE_FILES).map(outputPath),
       missing_files: report.missing.slice(0, LISTED_STALE_FILES).map(outputPath),
       answers: this.queue.state(),
-      search_workers: this.#pool?.state() ?? { workers: 0, starting: 0, restarts: 0, in_flight: 0 },
+      search_workers: this.#current.pool?.state() ?? { workers: 0, starting: 0, restarts: 0, in_flight: 0 },
       uptime_seconds: Math.round((Date.now() - this.#started) / 1000),
     };
   }

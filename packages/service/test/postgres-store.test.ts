@@ -138,9 +138,44 @@ describe.skipIf(!postgresAvailable())('an index in PostgreSQL, through the servi
     expect(await searchOnce(full)).toEqual(after);
   });
 
+  it('a server moves to a generation published after it started, and keeps answering meanwhile', async () => {
+    const moving = `${cluster.url}?schema=followed`;
+    const registry = service.createDefaultRetrieverRegistry();
+    const publish = async (chunks: Chunk[]): Promise<string> => {
+      const bm25 = await registry.get('bm25').build(chunks);
+      const store = createPostgresStore(moving);
+      const manifest = await store.write({
+        manifest: { toolVersion: 'test', createdAt: new Date().toISOString(), corpusDir: CORPUS, corpusDirAsGiven: CORPUS, chunking: {}, files: corpus.files },
+        chunks,
+        retrievers: [{ entry: { name: 'bm25', settings: {}, builtAt: new Date().toISOString() }, save: (dir: string) => bm25.save(dir) }],
+      });
+      await store.close();
+      return manifest.generation;
+    };
+    await publish(corpus.chunks);
+    for (const workers of [0, 1]) {
+      const served = await service.openRagService({ indexDir: moving, pathBase: CORPUS, workers, followIndexMs: 50 });
+      try {
+        const first = await served.search({ query: questions[0]!, k: 3 });
+        // The next generation lacks the chunk the first one ranked top.
+        const top = first.hits[0]!;
+        const next = await publish(corpus.chunks.filter((c) => !(c.file_path === top.file_path && c.first_character_index === top.first_character_index)).map((c, id) => ({ ...c, id, text: c.text })));
+        for (let i = 0; i < 400 && served.session.pin.generation !== next; i++) {
+          await served.search({ query: questions[0]!, k: 3 });
+          await new Promise((r) => setTimeout(r, 25));
+        }
+        expect(served.session.pin.generation).toBe(next);
+        const after = await served.search({ query: questions[0]!, k: 3 });
+        expect(after.hits[0]).not.toEqual(top);
+      } finally {
+        await served.close();
+      }
+    }
+  });
+
   it('refuses a connection string that cannot work with a message that says why', async () => {
-    const error = await service.openSearchSession(`postgresql://rag:wrong@127.0.0.1:${cluster.port}/rag`).catch((e: unknown) => e as { code: string; message: string });
+    const error = (await service.openSearchSession(`postgresql://rag:wrong@127.0.0.1:${cluster.port}/rag`).catch((e: unknown) => e)) as { code: string; message: string };
     expect(error).toMatchObject({ code: 'STORE_UNAVAILABLE' });
-    expect(String((error as Error).message)).not.toMatch(/wrong/);
+    expect(error.message).not.toMatch(/wrong/);
   });
 });
