@@ -9,7 +9,7 @@
 //     the new one's (a mix); the update's wall time against a full index.
 //
 //   pnpm bench:postgres [--runs 3]
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,16 +100,28 @@ try {
   let done = false;
   const seen = [];
   let readerErrors = 0;
-  const readers = (async () => {
-    while (!done) {
-      try {
-        seen.push(await searchFresh());
-      } catch {
-        readerErrors++;
+  // Three readers at once, each opening the published generation afresh (as a one-shot `rag search` does).
+  const readers = Promise.all(
+    [0, 1, 2].map(async () => {
+      while (!done) {
+        try {
+          seen.push(await searchFresh());
+        } catch {
+          readerErrors++;
+        }
       }
-    }
-  })();
-  const update = cli(['index', '--corpus_dir', 'data/raw', '--store', url, '--json', ...quiet], work);
+    }),
+  );
+  // Asynchronously, so the readers above run while it does.
+  const update = await new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [CLI, 'index', '--corpus_dir', 'data/raw', '--store', url, '--json', ...quiet], { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', (code) => (code === 0 ? resolve({ wall: (performance.now() - started) / 1000, stdout }) : reject(new Error(`rag index failed (${code}): ${stderr}`))));
+  });
   done = true;
   await readers;
   const after = await searchFresh();

@@ -1,6 +1,9 @@
 import { isAbsolute, resolve } from 'node:path';
 import { RagError } from '@rag/core';
-import { isPostgresUrl } from '@rag/service';
+import { isPostgresUrl, redactLocation } from '@rag/service';
+
+/** An index location as shown to the user: a connection string's password is masked. */
+export const showLocation = redactLocation;
 
 /**
  * The directory the user started the command from. `pnpm rag …` runs the script from the
@@ -43,10 +46,3 @@ export function indexDirFrom(flags: { index_dir?: unknown; store?: unknown }): s
   return typeof flags.index_dir === 'string' && flags.index_dir.length > 0 ? resolveUserPath(flags.index_dir) : defaultIndexDir();
 }
 
-/** An index location as shown to the user: a connection string's password is masked. */
-export function showLocation(location: string): string {
-  if (!isPostgresUrl(location)) return location;
-  const url = new URL(location);
-  if (url.password) url.password = '***';
-  return url.toString();
-}

@@ -4,19 +4,21 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { exitCodeOf, formatRagError, isRagError, RagError } from '@rag/core';
 import { DEFAULT_HOST, DEFAULT_PORT, isLoopbackHost, serveMcpOverStdio, startServer, type ServerOptions } from '@rag/server';
-import { embeddingSettingsFor, DEFAULT_MAX_CONCURRENT_ANSWERS, DEFAULT_MAX_QUEUED_ANSWERS } from '@rag/service';
+import { embeddingSettingsFor, DEFAULT_MAX_CONCURRENT_ANSWERS, DEFAULT_MAX_QUEUED_ANSWERS, isPostgresUrl, redactLocation } from '@rag/service';
 
 const USAGE = `Usage:
-  rag-server [serve] [--index_dir DIR] [--port ${DEFAULT_PORT}] [--host ${DEFAULT_HOST}] [--retriever NAME]
+  rag-server [serve] [--index_dir DIR | --store URL] [--port ${DEFAULT_PORT}] [--host ${DEFAULT_HOST}] [--retriever NAME]
              [--generator NAME] [--model_dir DIR] [--max_concurrent_answers ${DEFAULT_MAX_CONCURRENT_ANSWERS}]
              [--max_queued_answers ${DEFAULT_MAX_QUEUED_ANSWERS}] [--embedding_model NAME|DIR] [--workers N] [--log]
-  rag-server mcp [--index_dir DIR] [--retriever NAME] [--embedding_model NAME|DIR]
+  rag-server mcp [--index_dir DIR | --store URL] [--retriever NAME] [--embedding_model NAME|DIR]
 
---index_dir defaults to $RAG_INDEX_DIR, else ./.rag/index. --workers: threads running
+--index_dir defaults to $RAG_INDEX_DIR, else ./.rag/index; --store reads an index kept in
+PostgreSQL (postgresql://user:password@host:port/db[?schema=name]). --workers: threads running
 searches over one shared copy of the index (default one per core; 0 = the server thread).`;
 
 const OPTIONS = {
   index_dir: { type: 'string' },
+  store: { type: 'string' },
   port: { type: 'string' },
   host: { type: 'string' },
   retriever: { type: 'string' },
@@ -51,11 +53,16 @@ async function main(argv: string[]): Promise<void> {
   if (positionals.length > 1 || (mode !== 'serve' && mode !== 'mcp')) {
     throw new RagError('INVALID_ARGUMENT', `Unexpected argument "${positionals.join(' ')}".`, { hint: USAGE });
   }
-  const indexDir = resolve(values.index_dir ?? process.env.RAG_INDEX_DIR ?? '.rag/index');
+  if (values.store !== undefined && (!isPostgresUrl(values.store) || values.index_dir !== undefined)) {
+    throw new RagError('INVALID_ARGUMENT', '--store takes a PostgreSQL connection string, and no --index_dir beside it.', {
+      hint: 'Pass --store postgresql://user:password@host:port/database, or --index_dir DIR.',
+    });
+  }
+  const indexDir = values.store ?? resolve(values.index_dir ?? process.env.RAG_INDEX_DIR ?? '.rag/index');
   const retrieverSettings = { embedding: embeddingSettingsFor(values.embedding_model, process.cwd()) };
   if (mode === 'mcp') {
     const mcp = await serveMcpOverStdio({ indexDir, retrieverSettings, ...(values.retriever ? { retriever: values.retriever } : {}) });
-    process.stderr.write(`rag MCP server on stdio (index ${indexDir})\n`);
+    process.stderr.write(`rag MCP server on stdio (index ${redactLocation(indexDir)})\n`);
     await mcp.closed;
     return;
   }

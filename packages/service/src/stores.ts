@@ -11,3 +11,15 @@ export function openStore(location: string): IndexStore {
 }
 
 export { isPostgresUrl };
+
+/** An index location as shown to people (outputs, logs): a connection string's password is masked. */
+export function redactLocation(location: string): string {
+  if (!isPostgresUrl(location)) return location;
+  try {
+    const url = new URL(location);
+    if (url.password) url.password = '***';
+    return url.toString();
+  } catch {
+    return location.replace(/:[^:@/]*@/, ':***@');
+  }
+}
