@@ -128,6 +128,11 @@ try {
   const mixed = seen.filter((r) => r !== before && r !== after).length;
   const updateReport = JSON.parse(update.stdout);
 
+  // Size on disk of the schema's tables (two generations kept after the update), indexes and TOAST included.
+  const sizeStore = service.openStore(url);
+  const size = await sizeStore.pool.query("SELECT sum(pg_total_relation_size(c.oid))::bigint AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'vllm' AND c.relkind = 'r'");
+  await sizeStore.close();
+  const folderBytes = Number(spawnSync('du', ['-sb', fileIndex], { encoding: 'utf8' }).stdout.split('\t')[0]);
   const rows = [
     ['index 1× vLLM (wall, one thread)', `${indexFile.wall.toFixed(2)} s`, `${indexDatabase.wall.toFixed(2)} s`],
     ['identical top-10 (texts included), public questions', `${questions.length} / ${questions.length}`, `${identical} / ${questions.length}`],
@@ -136,6 +141,7 @@ try {
     [`one-shot \`rag search\`, whole process (median of ${runs})`, `${oneShotFile.toFixed(2)} s`, `${oneShotDatabase.toFixed(2)} s`],
     ['re-index after editing one file (wall)', '', `${update.wall.toFixed(2)} s (${updateReport.mode}, ${updateReport.changes.changed} changed)`],
     ['searches during that update: errors / mixed results', '', `${readerErrors} / ${mixed} of ${seen.length}`],
+    ['index size (folder: its generations; database: tables with indexes)', `${(folderBytes / 1e6).toFixed(1)} MB`, `${(Number(size.rows[0].bytes) / 1e6).toFixed(1)} MB`],
   ];
   console.log(`\nPostgreSQL store vs file store — vLLM 0.10.1 (${fromFile.chunks.length} chunks), PostgreSQL on loopback, commit ${gitRevision()}\n`);
   console.log(formatTable(['what', 'file store', 'PostgreSQL store'], rows));
