@@ -22,7 +22,15 @@ export function fieldTermWeight(weight: number, tf: number, inverseNorm: number)
   return weight * tf * inverseNorm;
 }
 
+/**
+ * The saturated frequency (k1 + 1) · tf̃ / (k1 + tf̃): it does not depend on the query, so
+ * the index computes it once per posting and a query only multiplies it by its weight.
+ */
+export function saturate(combinedTf: number, k1: number): number {
+  return ((k1 + 1) * combinedTf) / (k1 + combinedTf);
+}
+
 /** A term's contribution once its combined frequency is known: w · (k1 + 1) · tf̃ / (k1 + tf̃). */
 export function termContribution(queryIdfWeight: number, combinedTf: number, k1: number): number {
-  return (queryIdfWeight * (k1 + 1) * combinedTf) / (k1 + combinedTf);
+  return queryIdfWeight * saturate(combinedTf, k1);
 }

@@ -52,11 +52,15 @@ describe('top-k', () => {
     );
   });
 
-  it('returns no hit whose contributions underflow to zero (found by the property above)', () => {
-    // A path weight of 5e-324 makes every contribution 0: such chunks matched nothing.
+  it('returns no hit whose score is zero, and a hit of the smallest positive score (found by the property above)', () => {
+    // A path weight of 5e-324 makes tf̃ the smallest double: the chunk matched, by the least
+    // that can be represented. Saturating tf̃ before weighting it keeps that above zero.
     const chunks = makeChunks([{ text: '', file_path: 'a/alpha.py' }, { text: '', file_path: 'a/alpha.py' }]);
-    const index = Bm25Index.build(chunks, { k1: 0.1, b: 0, fields: { path: { weight: 5e-324 }, symbol: { weight: 0 } } });
-    expect(index.search('alpha', 1)).toEqual([]);
+    const index = Bm25Index.build(chunks, { k1: 1.2, b: 0, fields: { path: { weight: 5e-324 }, symbol: { weight: 0 } } });
+    const hits = index.search('alpha', 1);
+    expect(hits.every((hit) => hit.score > 0)).toBe(true);
+    for (const hit of hits) expect(index.explain('alpha', hit.chunkId).value).toBe(hit.score);
+    // Candidates listed twice, or with a score of 0 (contributions that underflowed), are skipped.
     expect(selectTopK(Uint32Array.from([0, 0, 1]), 3, Float64Array.from([0, 2]), 3)).toEqual([{ chunkId: 1, score: 2 }]);
   });
 
