@@ -45,18 +45,24 @@ export function selectTopK(candidates: Uint32Array, count: number, scores: Float
   if (capacity <= 0) return [];
   const heap = new Uint32Array(capacity);
   let size = 0;
+  // The weakest kept score, once the heap is full: most candidates fall below it and cost
+  // one comparison (ties still go through ranksBelow, which orders them by id).
+  let floor = 0;
   for (let i = 0; i < count; i++) {
     const id = candidates[i]!;
+    const score = scores[id]!;
     // A candidate whose contributions all underflowed to 0 (a field weight of 5e-324) matched
     // nothing, and may even be listed twice (first-touch is detected by a zero score).
-    if (!(scores[id]! > 0)) continue;
+    if (!(score > 0) || score < floor) continue;
     if (size < capacity) {
       heap[size] = id;
       siftUp(heap, size, scores);
       size++;
+      if (size === capacity) floor = scores[heap[0]!]!;
     } else if (ranksBelow(heap[0]!, id, scores)) {
       heap[0] = id;
       siftDown(heap, size, scores);
+      floor = scores[heap[0]!]!;
     }
   }
   const hits: Hit[] = new Array(size);

@@ -214,23 +214,25 @@ export class Reranker {
     const phrase = o.proximity > 0 ? phraseScore(scan, prepared.pairs, o.proximityWindow) : 0;
     const covered = o.coverage > 0 ? coverageScore(scan, prepared.slotWeights) : 0;
     // Prose mentions names; only code defines them. The text is read only where the name occurs.
+    // A chunk's text is read from the store on each access: read it once, and only if needed.
+    let text: string | undefined;
+    const textOf = (): string => (text ??= this.#chunks[chunkId]!.text);
     let defined = 0;
     let explained = 0;
     if (prepared.definitions.length > 0) {
-      const text = this.#chunks[chunkId]!.text;
       const prose = (flags & PROSE) !== 0;
       let lowered: string | undefined;
       let found = 0;
       for (const { name, slot } of prepared.definitions) {
         if (scan.perSlot[slot] === 0) continue;
-        lowered ??= text.toLowerCase();
-        if (prose ? explainsName(lowered, name) : definesName(text, lowered, name)) found++;
+        lowered ??= textOf().toLowerCase();
+        if (prose ? explainsName(lowered, name) : definesName(textOf(), lowered, name)) found++;
       }
       if (prose) explained = found / prepared.definitions.length;
       else defined = found / prepared.definitions.length;
     }
     // Only code is judged: prose states every kind of fact in words alike.
-    const evidence = prepared.evidenceWeight > 0 && !(flags & PROSE) && codeCarriesKind(this.#chunks[chunkId]!.text, prepared.kind) ? 1 : 0;
+    const evidence = prepared.evidenceWeight > 0 && !(flags & PROSE) && codeCarriesKind(textOf(), prepared.kind) ? 1 : 0;
     const auxiliary = flags & AUXILIARY && !prepared.asksForAuxiliary ? o.auxiliaryFactor : 1;
     const side = flags & PROSE ? 1 : -1;
     const value =
