@@ -14,11 +14,11 @@ interface TermImpacts {
 }
 
 /**
- * Postings whose saturated frequencies a search index keeps (12 bytes each: 48 MB). The
- * vLLM corpus has 1.8 M postings, so a server keeps every term it was asked about; a corpus
- * many times larger recomputes rarely asked terms.
+ * Postings whose saturated frequencies a search index keeps (12 bytes each: at most 96 MB).
+ * The vLLM corpus has 1.8 M postings, so a server keeps every term it was asked about; on a
+ * corpus many times larger the terms kept longest make room.
  */
-const MAX_CACHED_IMPACTS = 4 << 20;
+const MAX_CACHED_IMPACTS = 8 << 20;
 
 /** Sizes of an index, for logs and benchmarks. */
 export interface Bm25IndexStats {
@@ -164,8 +164,8 @@ export class Bm25Index {
 
   /**
    * The chunks term `id` occurs in (scored fields) with saturate(tf̃) for each, tf̃ summed over
-   * the fields in their order as explain() sums them. Kept per term; once the kept postings
-   * pass {@link MAX_CACHED_IMPACTS} the cache starts over, so memory stays bounded.
+   * the fields in their order as explain() sums them. Kept per term; past
+   * {@link MAX_CACHED_IMPACTS} kept postings the oldest terms make room, so memory stays bounded.
    */
   #impactsOf(id: number): TermImpacts {
     const cached = this.#impacts.get(id);
@@ -208,9 +208,11 @@ export class Bm25Index {
       }
       made = { docs, impacts };
     }
-    if (this.#cachedPostings + made.docs.length > MAX_CACHED_IMPACTS) {
-      this.#impacts.clear();
-      this.#cachedPostings = 0;
+    // The terms kept longest go first (a Map iterates in insertion order).
+    for (const [old, kept] of this.#impacts) {
+      if (this.#cachedPostings + made.docs.length <= MAX_CACHED_IMPACTS) break;
+      this.#impacts.delete(old);
+      this.#cachedPostings -= kept.docs.length;
     }
     this.#impacts.set(id, made);
     this.#cachedPostings += made.docs.length;
