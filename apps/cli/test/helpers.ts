@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type spawn } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,4 +22,17 @@ export function rag(args: string[], options: { cwd?: string; env?: Record<string
   Object.assign(env, options.env);
   const result = spawnSync(process.execPath, [CLI, ...args], { cwd: options.cwd ?? REPO_ROOT, encoding: 'utf8', env });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The URL `rag serve` prints once it listens; rejects if it exits first. */
+export function listeningUrl(child: ReturnType<typeof spawn>): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let stderr = '';
+    child.stderr!.on('data', (data: Buffer) => {
+      stderr += data.toString();
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
+      if (match) resolve(match[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`rag serve exited with ${code}: ${stderr}`)));
+  });
 }

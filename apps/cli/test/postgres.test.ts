@@ -4,26 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findPostgresBin, startTestCluster, type TestCluster } from '@rag/postgres/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, MINI_CORPUS, rag, REPO_ROOT } from './helpers.js';
+import { CLI, listeningUrl, MINI_CORPUS, rag, REPO_ROOT } from './helpers.js';
 
 function postgresAvailable(): boolean {
   if (findPostgresBin()) return true;
   if (process.env.RAG_REQUIRE_POSTGRES === '1') throw new Error('RAG_REQUIRE_POSTGRES=1 but PostgreSQL is not installed (apt-get install postgresql).');
   console.warn('PostgreSQL is not installed: skipping its suites (apt-get install postgresql to run them).');
   return false;
-}
-
-/** The URL `rag serve` prints once it listens; rejects if it exits first. */
-function listeningUrl(child: ReturnType<typeof spawn>): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
-    let stderr = '';
-    child.stderr!.on('data', (data: Buffer) => {
-      stderr += data.toString();
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
-      if (match) resolve(match[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`rag serve exited with ${code}: ${stderr}`)));
-  });
 }
 
 describe.skipIf(!postgresAvailable())('rag with --store postgresql://… (real servers on loopback)', () => {

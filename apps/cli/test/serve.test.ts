@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, MINI_CORPUS, rag, REPO_ROOT } from './helpers.js';
+import { CLI, listeningUrl, MINI_CORPUS, rag, REPO_ROOT } from './helpers.js';
 
 let work: string;
 let indexDir: string;
@@ -15,19 +15,6 @@ beforeAll(() => {
 });
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-/** The URL `rag serve` prints once it listens; rejects if it exits first. */
-function listeningUrl(child: ReturnType<typeof spawn>): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
-    let stderr = '';
-    child.stderr!.on('data', (data: Buffer) => {
-      stderr += data.toString();
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
-      if (match) resolve(match[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`rag serve exited with ${code}: ${stderr}`)));
-  });
-}
 
 it('`rag serve` listens on loopback, answers /search, and stops on SIGTERM', async () => {
   const child = spawn(process.execPath, [CLI, 'serve', '--index_dir', indexDir, '--port', '0'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -40,7 +40,8 @@ export function sha256Of(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-async function listFiles(root: string, dir = root): Promise<string[]> {
+/** Every file below `root`, as sorted paths relative to it with `/` separators. */
+export async function listFiles(root: string, dir = root): Promise<string[]> {
   const out: string[] = [];
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);

@@ -1,6 +1,6 @@
-import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, posix, relative, sep } from 'node:path';
+import { join, posix, sep } from 'node:path';
 import { crc32 } from 'node:zlib';
 import {
   assembleChunks,
@@ -9,6 +9,7 @@ import {
   INDEX_FORMAT,
   INDEX_FORMAT_VERSION,
   KEPT_GENERATIONS,
+  listFiles,
   newGenerationName,
   RagError,
   retrieverDir,
@@ -44,16 +45,6 @@ export interface PostgresStore extends IndexStore {
   readonly schema: string;
   /** The pool's client, for tests and operators (e.g. `SELECT pg_is_in_recovery()`). */
   readonly pool: pg.Pool;
-}
-
-async function listFiles(root: string, dir = root): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await listFiles(root, path)));
-    else out.push(relative(root, path).split(sep).join('/'));
-  }
-  return out.sort();
 }
 
 /** A stable 64-bit key for the writer lock of one schema (pg_advisory locks take a bigint). */
