@@ -4,7 +4,7 @@ import { explainChunk, type ResolvedQueryTerm } from './explain.js';
 import { FIELD_NAMES, resolveBm25Options, type Bm25Options } from './options.js';
 import { fieldTermWeight, inverseDocumentFrequency, lengthNorm, saturate } from './scoring.js';
 import { createQueryTokenizer, type QueryTerm } from '@rag/text';
-import { selectTopK } from './top-k.js';
+import { selectTopK, selectTopKDense } from './top-k.js';
 import { maxScoreTopK, TermBounds, type PruningStats, type ScoringView } from './max-score.js';
 
 /** One term's chunks and their saturated frequencies (see `Bm25Index.#impactsOf`). */
@@ -19,6 +19,12 @@ interface TermImpacts {
  * corpus many times larger the terms kept longest make room.
  */
 const MAX_CACHED_IMPACTS = 8 << 20;
+/**
+ * A query whose posting lists hold at least 1 / this many postings per chunk touches most
+ * chunks: summing without tracking the touched ones, then scanning all chunks, costs less
+ * than a branch per posting. Either way the hits are the same.
+ */
+const DENSE_POSTINGS_SHARE = 2;
 
 /** Sizes of an index, for logs and benchmarks. */
 export interface Bm25IndexStats {
@@ -134,9 +140,12 @@ export class Bm25Index {
    * terms with MaxScore instead (see `maxScoreTopK`), which returns exactly the same hits
    * from a fraction of the postings, but per chunk it does more work than the exhaustive
    * loop's one add, and on corpora up to 4× vLLM it is slower (see docs/benchmarks.md), so it
-   * is not the default. `stats` counts the posting entries read.
+   * is not the default. The exhaustive loop sums into one score per chunk; `dense` says
+   * whether it then looks at every chunk (no per-posting bookkeeping) or only at the chunks
+   * it touched; by default dense when the query's postings reach half the chunk count.
+   * Both give the same hits. `stats` counts the posting entries read.
    */
-  searchTerms(terms: readonly ResolvedQueryTerm[], k: number, options: { pruning?: boolean; stats?: PruningStats } = {}): Hit[] {
+  searchTerms(terms: readonly ResolvedQueryTerm[], k: number, options: { pruning?: boolean; dense?: boolean; stats?: PruningStats } = {}): Hit[] {
     if (terms.length === 0 || k < 1) return [];
     if (terms.length > 1 && options.pruning === true) {
       this.#bounds ??= new TermBounds(this.#view, this.data.dictionary.size);
@@ -144,12 +153,28 @@ export class Bm25Index {
     }
     if (options.stats) for (const term of terms) options.stats.postingsVisited += this.#postingCount(term.id);
     const scores = this.#scores;
+    const lists = terms.map((term) => this.#impactsOf(term.id));
+    let postings = 0;
+    for (const list of lists) postings += list.docs.length;
+    if (options.dense ?? postings * DENSE_POSTINGS_SHARE >= this.data.docCount) {
+      // Most chunks will be touched anyway: accumulate without tracking which, then look at
+      // every chunk once. The sums are the same additions in the same order as below.
+      for (let t = 0; t < lists.length; t++) {
+        const { docs, impacts } = lists[t]!;
+        const weight = terms[t]!.weight;
+        for (let p = 0; p < docs.length; p++) scores[docs[p]!]! += weight * impacts[p]!;
+      }
+      const hits = selectTopKDense(scores, this.data.docCount, k);
+      scores.fill(0);
+      return hits;
+    }
     const touched = this.#touched;
     let touchedCount = 0;
-    for (const term of terms) {
+    for (let t = 0; t < lists.length; t++) {
+      const term = terms[t]!;
       // w · saturate(tf̃) per chunk, with saturate(tf̃) computed once per posting: the same
       // numbers termContribution (and so explain) gives, at one multiply-add per posting.
-      const { docs, impacts } = this.#impactsOf(term.id);
+      const { docs, impacts } = lists[t]!;
       const weight = term.weight;
       for (let p = 0; p < docs.length; p++) {
         const d = docs[p]!;

@@ -41,6 +41,15 @@ function siftUp(heap: Uint32Array, index: number, scores: Float64Array): void {
  * weakest kept candidate: O(count · log k), and only the touched ids are visited.
  */
 export function selectTopK(candidates: Uint32Array, count: number, scores: Float64Array, k: number): Hit[] {
+  return selectFrom(candidates, count, scores, k);
+}
+
+/** {@link selectTopK} over every id below `count` (ids 0 … count − 1 are the candidates). */
+export function selectTopKDense(scores: Float64Array, count: number, k: number): Hit[] {
+  return selectFrom(null, count, scores, k);
+}
+
+function selectFrom(candidates: Uint32Array | null, count: number, scores: Float64Array, k: number): Hit[] {
   const capacity = Math.min(k, count);
   if (capacity <= 0) return [];
   const heap = new Uint32Array(capacity);
@@ -49,7 +58,7 @@ export function selectTopK(candidates: Uint32Array, count: number, scores: Float
   // one comparison (ties still go through ranksBelow, which orders them by id).
   let floor = 0;
   for (let i = 0; i < count; i++) {
-    const id = candidates[i]!;
+    const id = candidates === null ? i : candidates[i]!;
     const score = scores[id]!;
     // A candidate whose contributions all underflowed to 0 (a field weight of 5e-324) matched
     // nothing, and may even be listed twice (first-touch is detected by a zero score).

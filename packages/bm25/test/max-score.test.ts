@@ -34,6 +34,23 @@ describe('dynamic pruning (MaxScore) in the first stage', () => {
     );
   });
 
+  it('scores the same whether it tracks the touched chunks or scans them all (dense accumulation)', () => {
+    fc.assert(
+      fc.property(corpus, fc.array(query, { minLength: 1, maxLength: 5 }), fc.integer({ min: 1, max: 60 }), (specs, queries, k) => {
+        const chunks = makeChunks(specs.map((s) => ({ text: s.text, file_path: s.file, symbol: s.symbol })));
+        const index = Bm25Index.build(chunks, resolveBm25Options({}));
+        for (const q of queries) {
+          const terms = index.resolveQuery(q);
+          const sparse = index.searchTerms(terms, k, { dense: false });
+          expect(index.searchTerms(terms, k, { dense: true })).toEqual(sparse);
+          // The accumulator is cleared after either path: a second search sees no leftovers.
+          expect(index.searchTerms(terms, k)).toEqual(sparse);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('reads fewer postings than exhaustive scoring once the top k fills, on a larger corpus', () => {
     const chunks = makeChunks(
       Array.from({ length: 20000 }, (_, i) => ({

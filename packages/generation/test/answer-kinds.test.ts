@@ -73,6 +73,27 @@ describe('the extractive answer leads with the fact the question asks for', () =
     expect(first).toMatch(/^To turn the processor cache off, set its size to zero\. `llm = LLM\(model="m", processor_cache_gb=0\)`/);
   });
 
+  it('how to, where the best sentence only restates the need: the next sentence that names what to use comes with it', () => {
+    // "you might want to let a user scroll" shares the most words with the question; the
+    // sentence after it in the same paragraph names the function.
+    const page = source(
+      'Pager Support\n-------------\n\nSometimes you might want to show long texts on the terminal and let a user scroll\nthrough them.  This can be achieved by using the :func:`echo_via_pager` function.\n\nThe pager is picked from the environment.\n',
+      { file_path: 'docs/utils.rst' },
+    );
+    const { first } = lead('How can I let the user scroll through long text output?', [page, readme]);
+    expect(first).toMatch(/scroll through them\. This can be achieved by using the :func:`echo_via_pager` function\. \[1\]$/);
+  });
+
+  it('a lead that mostly repeats the question is followed by the sentence that goes on, within its paragraph only', () => {
+    const page = source(
+      'Release checks\n\nBefore each release we run the end-to-end performance validation. It covers Llama 3 8B on H100 and Mixtral on MI300.\n\nResults are published on the dashboard.\n',
+      { file_path: 'docs/ci.md' },
+    );
+    const { first } = lead('Which models does the end-to-end performance validation before each release cover?', [page, readme]);
+    expect(first).toContain('Llama 3 8B on H100');
+    expect(first).not.toContain('dashboard');
+  });
+
   it('yes or no: the sentence with the condition', () => {
     const { first, cited } = lead('Is Windows supported for production use?', [readme, deployment]);
     expect(first).toContain('not for production use');

@@ -84,6 +84,13 @@ describe('splitIntoUnits for docs', () => {
     expect(units[2]!.context).toBe('Setting Default');
   });
 
+  it('reads a line that starts with an RST role as prose, not as a field list entry', () => {
+    const text = 'For tools that touch files, the\n:meth:`CliRunner.isolated_filesystem` method sets up an empty folder.\n\n:maxdepth: 2\n';
+    expect(splitIntoUnits(text, 'docs/testing.rst').map((u) => u.display)).toEqual([
+      'For tools that touch files, the :meth:`CliRunner.isolated_filesystem` method sets up an empty folder.',
+    ]);
+  });
+
   it('treats CMakeLists.txt as code', () => {
     expect(splitIntoUnits('set(A 1)\nset(B 2)', 'x/CMakeLists.txt').map((u) => u.kind)).toEqual(['code', 'code']);
   });

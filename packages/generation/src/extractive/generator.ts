@@ -10,9 +10,10 @@ import { detectAnswerKind, type AnswerKind } from '../answer-kind.js';
 import { describeSource } from '../sources.js';
 import { collectStatistics, COVERAGE_IDF_FLOOR, inverseFrequency, queryTerms, scoreUnits, unitTerms, type ScoredUnit, type ScoringStatistics } from './score.js';
 import { isCodePath, splitIntoUnits } from './units.js';
+import { carriesKind } from './evidence.js';
 
 /** Bumped whenever the algorithm changes what it answers (part of the cache key). */
-const EXTRACTIVE_VERSION = 2;
+const EXTRACTIVE_VERSION = 3;
 /**
  * Below this share of the question's idf-weighted terms, the best sentence or line is only
  * near the question, not an answer to it: say so and list the closest sources instead of
@@ -36,6 +37,26 @@ const HEADER = /^(async\s+)?(def|class)\s/;
 const BODY_LINES = 4;
 
 export const EXTRACTIVE_GENERATOR_NAME = 'extractive';
+
+/** A prose lead with at most this share of words the question does not have only restates it. */
+const ECHO_NOVELTY = 0.65;
+
+/** Share of the unit's distinct terms that the question does not contain. */
+function novelty(unit: ScoredUnit, query: readonly { term: string }[]): number {
+  if (unit.terms.size === 0) return 0;
+  const asked = new Set(query.map((q) => q.term));
+  let novel = 0;
+  for (const term of unit.terms) if (!asked.has(term)) novel++;
+  return novel / unit.terms.size;
+}
+
+/** Inline code in prose (`name`, ``name``, :func:`name`): the thing a how-to sentence says to use. */
+const INLINE_CODE = /`[^`\s][^`]*`/;
+
+/** A prose unit that says how: an instruction, a flag, or the name of what to use. */
+function showsHow(unit: ScoredUnit): boolean {
+  return carriesKind(unit.unit, 'how', unit.fromDocs) || INLINE_CODE.test(unit.unit.display);
+}
 
 const MIN_PROSE_TERMS = 2;
 
@@ -194,7 +215,35 @@ export function answerExtractively(question: string, sources: readonly SourceFor
   // A how-to answered by a sentence is completed by the example right after it ("disable it by
   // setting its limit to zero." followed by the call that does it).
   const example = kind === 'how' && lead.unit.kind === 'prose' && following[0]?.unit.kind === 'code';
-  const body = header || introduces ? following.filter((u) => introduces || u.unit.kind === 'code').slice(0, BODY_LINES) : example ? following.filter((u) => u.unit.kind === 'code').slice(0, 2) : [];
+  // A how-to sentence that only restates the need ("you might want to let a user scroll
+  // through long output.") is answered by the sentence after it in the same paragraph
+  // ("This can be achieved by using `echo_via_pager`…").
+  const next = following[0];
+  const restates =
+    kind === 'how' &&
+    !example &&
+    lead.unit.kind === 'prose' &&
+    next?.unit.kind === 'prose' &&
+    !showsHow(lead) &&
+    showsHow(next) &&
+    !/\n\s*\n/.test(leadSource.text.slice(lead.unit.end, next.unit.start));
+  // A sentence made mostly of the question's own words ("This page provides instructions on
+  // running vLLM with Intel Gaudi devices.") matches best and says least: the sentence after
+  // it in the same paragraph is where the answer goes on.
+  const echoes =
+    !restates &&
+    !example &&
+    lead.unit.kind === 'prose' &&
+    next !== undefined &&
+    novelty(lead, query) <= ECHO_NOVELTY &&
+    !/\n\s*\n/.test(leadSource.text.slice(lead.unit.end, next.unit.start));
+  const body = header || introduces
+    ? following.filter((u) => introduces || u.unit.kind === 'code').slice(0, BODY_LINES)
+    : example
+      ? following.filter((u) => u.unit.kind === 'code').slice(0, 2)
+      : restates || echoes
+        ? [next!]
+        : [];
   // Body lines join the lead (a picked one moves there from the supporting quotes).
   let leadQuote = formatQuote(lead, leadBudget);
   const joined = new Set<ScoredUnit>();

@@ -24,10 +24,11 @@ const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 const LIST_ITEM = /^\s*([-*+]|\d+[.)])\s+/;
 /**
  * Lines that are markup only: HTML tags, an image, an RST directive or field, a mkdocs
- * admonition opener (`!!! note`, `??? tip`), a snippet include (`--8<-- "file"`).
+ * admonition opener (`!!! note`, `??? tip`), a snippet include (`--8<-- "file"`). A line that
+ * starts with an RST role (`:meth:`Foo.bar` does …`) is prose, not a field.
  */
 const MARKUP_ONLY =
-  /^\s*(<[^>]*>\s*)+$|^\s*!\[[^\]]*\]\([^)]*\)\s*$|^\s*\.\.\s+\w[\w-]*::.*$|^\s*:\w[\w-]*:.*$|^\s*(!!!|\?\?\?\+?)\s+\w+.*$|^\s*-+8<-+/;
+  /^\s*(<[^>]*>\s*)+$|^\s*!\[[^\]]*\]\([^)]*\)\s*$|^\s*\.\.\s+\w[\w-]*::.*$|^\s*:\w[\w-]*:(?!`).*$|^\s*(!!!|\?\?\?\+?)\s+\w+.*$|^\s*-+8<-+/;
 /** A sentence ends at . ! or ? followed by space and something that can start a sentence. */
 const SENTENCE_END = /([.!?])\s+(?=[A-Z0-9`"'(\[*_])/g;
 
