@@ -94,6 +94,27 @@ describe('the extractive answer leads with the fact the question asks for', () =
     expect(first).not.toContain('dashboard');
   });
 
+  it('a condition that leads comes with the lines of its block: what happens then', () => {
+    const pool = source(
+      [
+        'class BlockPool:',
+        '    def pop_free_block(self):',
+        '        # Takes the first block of the free list.',
+        '        if self.free_list_head is None or self.free_list_head is self.tail:',
+        '            raise ValueError("No free blocks available")',
+        '        block = self.free_list_head',
+        '        self.free_list_head = block.next',
+        '        return block',
+        '',
+      ].join('\n'),
+      { file_path: 'pkg/block_pool.py' },
+    );
+    const { first } = lead('What happens when the free list head is the tail?', [pool]);
+    expect(first).toMatch(/^`if self\.free_list_head is None or self\.free_list_head is self\.tail:`( — [^`]*)? `raise ValueError\("No free blocks available"\)`/);
+    // The block ends where the indentation does: the lines after it are not part of the lead.
+    expect(first).not.toContain('block = self.free_list_head');
+  });
+
   it('yes or no: the sentence with the condition', () => {
     const { first, cited } = lead('Is Windows supported for production use?', [readme, deployment]);
     expect(first).toContain('not for production use');

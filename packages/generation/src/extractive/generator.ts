@@ -35,6 +35,21 @@ const CLOSEST_LISTED = 3;
 const HEADER = /^(async\s+)?(def|class)\s/;
 /** Body lines quoted after a leading `class` or `def` line. */
 const BODY_LINES = 4;
+/**
+ * A condition or handler (`if …:`, `except …:`) says when; the lines of its block say what
+ * happens then (the `raise`, the fallback value): they come with it.
+ */
+const BLOCK_OPENER = /^(if|elif|else|except|try|with|for|while)\b.*:$/;
+/** Block lines quoted after a leading condition or handler. */
+const BLOCK_LINES = 3;
+
+/** Columns of indentation of the line `offset` lies on. */
+function indentAt(text: string, offset: number): number {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  let column = lineStart;
+  while (column < text.length && (text[column] === ' ' || text[column] === '\t')) column++;
+  return column - lineStart;
+}
 
 export const EXTRACTIVE_GENERATOR_NAME = 'extractive';
 
@@ -237,7 +252,18 @@ export function answerExtractively(question: string, sources: readonly SourceFor
     next !== undefined &&
     novelty(lead, query) <= ECHO_NOVELTY &&
     !/\n\s*\n/.test(leadSource.text.slice(lead.unit.end, next.unit.start));
-  const body = header || introduces
+  const opensBlock = lead.unit.kind === 'code' && BLOCK_OPENER.test(lead.unit.display);
+  const block: ScoredUnit[] = [];
+  if (opensBlock) {
+    const depth = indentAt(leadSource.text, lead.unit.start);
+    for (const unit of following) {
+      if (block.length >= BLOCK_LINES || unit.unit.kind !== 'code' || indentAt(leadSource.text, unit.unit.start) <= depth) break;
+      block.push(unit);
+    }
+  }
+  const body = opensBlock
+    ? block
+    : header || introduces
     ? following.filter((u) => introduces || u.unit.kind === 'code').slice(0, BODY_LINES)
     : example
       ? following.filter((u) => u.unit.kind === 'code').slice(0, 2)
