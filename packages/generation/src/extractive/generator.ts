@@ -43,6 +43,19 @@ const BLOCK_OPENER = /^(if|elif|else|except|try|with|for|while)\b.*:$/;
 /** Block lines quoted after a leading condition or handler. */
 const BLOCK_LINES = 3;
 
+/** The first `max` code lines of the block `opener` opens (deeper indented, right after it). */
+function blockOf(opener: ScoredUnit, units: readonly ScoredUnit[], sources: readonly SourceForAnswer[], max: number): ScoredUnit[] {
+  const text = sources[opener.sourceIndex]!.text;
+  const depth = indentAt(text, opener.unit.start);
+  const after = units.filter((u) => u.sourceIndex === opener.sourceIndex && u.unit.start >= opener.unit.end).sort((a, b) => a.unit.start - b.unit.start);
+  const block: ScoredUnit[] = [];
+  for (const unit of after) {
+    if (block.length >= max || unit.unit.kind !== 'code' || indentAt(text, unit.unit.start) <= depth) break;
+    block.push(unit);
+  }
+  return block;
+}
+
 /** Columns of indentation of the line `offset` lies on. */
 function indentAt(text: string, offset: number): number {
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
@@ -253,16 +266,8 @@ export function answerExtractively(question: string, sources: readonly SourceFor
     novelty(lead, query) <= ECHO_NOVELTY &&
     !/\n\s*\n/.test(leadSource.text.slice(lead.unit.end, next.unit.start));
   const opensBlock = lead.unit.kind === 'code' && BLOCK_OPENER.test(lead.unit.display);
-  const block: ScoredUnit[] = [];
-  if (opensBlock) {
-    const depth = indentAt(leadSource.text, lead.unit.start);
-    for (const unit of following) {
-      if (block.length >= BLOCK_LINES || unit.unit.kind !== 'code' || indentAt(leadSource.text, unit.unit.start) <= depth) break;
-      block.push(unit);
-    }
-  }
   const body = opensBlock
-    ? block
+    ? blockOf(lead, units, sources, BLOCK_LINES)
     : header || introduces
     ? following.filter((u) => introduces || u.unit.kind === 'code').slice(0, BODY_LINES)
     : example
