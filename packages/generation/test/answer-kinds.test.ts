@@ -115,6 +115,16 @@ describe('the extractive answer leads with the fact the question asks for', () =
     expect(first).not.toContain('block = self.free_list_head');
   });
 
+  it('a supporting sentence that introduces a command brings the command', () => {
+    const stats = source('# Usage stats\n\nUsage data is collected anonymously by default and stored on your machine.\n', { file_path: 'docs/usage.md' });
+    const preview = source('# Preview\n\nYou can preview the usage data collected on your machine by running the following command:\n\n```bash\ncat ~/.config/tiny/usage.json\n```\n', {
+      file_path: 'docs/preview.md',
+    });
+    const { answer } = lead('Where is the usage data collected on my machine stored?', [stats, preview]);
+    expect(answer.lines[0]).toContain('stored on your machine');
+    expect(answer.lines.slice(1).join('\n')).toMatch(/following command: `cat ~\/\.config\/tiny\/usage\.json` \[2\]/);
+  });
+
   it('yes or no: the sentence with the condition', () => {
     const { first, cited } = lead('Is Windows supported for production use?', [readme, deployment]);
     expect(first).toContain('not for production use');

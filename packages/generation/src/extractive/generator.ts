@@ -286,7 +286,15 @@ export function answerExtractively(question: string, sources: readonly SourceFor
     joined.add(unit);
   }
   const lines = [`${kind === 'where' ? `${placeOf(leadSource, lead)} ` : ''}${leadQuote} [${lead.sourceIndex + 1}]`];
-  const supporting = picked.slice(1).filter((unit) => !joined.has(unit));
+  const quoted = picked.slice(1).filter((unit) => !joined.has(unit));
+  // A quoted sentence that introduces something ("…by running the following command:")
+  // brings the code line it introduces.
+  const supporting = [...quoted];
+  for (const unit of quoted) {
+    if (unit.unit.kind !== 'prose' || !unit.unit.display.endsWith(':')) continue;
+    const next = units.filter((u) => u.sourceIndex === unit.sourceIndex && u.unit.start >= unit.unit.end).sort((a, b) => a.unit.start - b.unit.start)[0];
+    if (next?.unit.kind === 'code' && next !== lead && !joined.has(next) && !supporting.includes(next)) supporting.push(next);
+  }
   const groups = groupBySource(supporting);
   const perQuote = supporting.length > 0 ? Math.floor((resolved.maxAnswerChars - Math.min(leadQuote.length, leadBudget)) / supporting.length) : 0;
   for (const group of groups) {
