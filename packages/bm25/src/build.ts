@@ -5,6 +5,7 @@ import { anchorTexts } from './anchors.js';
 import { tableHeaderContexts } from './context.js';
 import { fieldTexts } from './fields.js';
 import { FIELD_NAMES, type Bm25Options } from './options.js';
+import { computeChunkFeatures, type ChunkFeatures } from './chunk-features.js';
 import { SegmentTable } from './segment-table.js';
 import { forEachSegmentRange, SegmentExpander } from '@rag/text/internals';
 
@@ -30,6 +31,8 @@ export interface Bm25IndexData {
   fields: FieldPostings[];
   /** Every chunk's terms in text order, for the second stage (see `TermSequences`). */
   sequences: TermSequences;
+  /** What the second stage needs of each chunk's raw text (see `ChunkFeatures`). */
+  features: ChunkFeatures;
   chunkFingerprint: string;
 }
 
@@ -360,13 +363,15 @@ export function buildIndexData(chunks: readonly Chunk[], options: Bm25Options, o
     newId[id] = t;
     sortedFrequencies[t] = docFrequencies[id]!;
   }
+  const dictionary = TermDictionary.fromSorted(sorted);
   return {
     options,
     docCount,
-    dictionary: TermDictionary.fromSorted(sorted),
+    dictionary,
     docFrequencies: sortedFrequencies,
     fields: pairs.map((field) => invert(field, newId, termCount, docCount)),
     sequences: renumberSequences(sequence, sequenceOffsets, newId),
+    features: computeChunkFeatures(chunks, dictionary, options.rerank),
     chunkFingerprint: fingerprintChunks(chunks),
   };
 }

@@ -2,6 +2,7 @@ import { RagError } from '@rag/core';
 import { TERM_ID_MASK, type Bm25IndexData, type FieldPostings, type TermSequences } from './build.js';
 import { CHECKSUM_SEED, checksumWords } from './checksum.js';
 import { TermDictionary } from './dictionary.js';
+import { checkChunkFeatures, type ChunkFeatures } from './chunk-features.js';
 import { FIELD_NAMES, resolveBm25Options, type Bm25Options } from './options.js';
 
 /**
@@ -14,7 +15,8 @@ import { FIELD_NAMES, resolveBm25Options, type Bm25Options } from './options.js'
  *                 view with no copy: the vocabulary (all terms joined, UTF-8), term start
  *                 offsets, document frequencies, per field its posting offsets,
  *                 chunk ids, term frequencies and field lengths, and the chunks' term
- *                 sequences (offsets and entries) that the second stage reads.
+ *                 sequences (offsets and entries) and features (evidence bits, name
+ *                 offsets and name term ids) that the second stage reads.
  *
  * The header carries a format version (a mismatch is refused with INDEX_INCOMPATIBLE),
  * the complete options (so a loaded index tokenizes queries exactly as it was built),
@@ -24,9 +26,10 @@ export const BM25_FORMAT = 'rag-bm25';
 /**
  * Bumped whenever the layout or the meaning of a stored number changes, and when the
  * analysis of text changes (the stored terms would no longer meet the query's):
- * 5 = the stemmer folds British spellings, -ical and -eed / -ied words.
+ * 5 = the stemmer folds British spellings, -ical and -eed / -ied words;
+ * 6 = each chunk's evidence kinds and defined or explained names are stored (`ChunkFeatures`).
  */
-export const BM25_FORMAT_VERSION = 5;
+export const BM25_FORMAT_VERSION = 6;
 /** File name of the index inside a retriever directory. */
 export const BM25_FILE_NAME = 'bm25.bin';
 
@@ -81,6 +84,7 @@ function namedSections(data: Bm25IndexData, vocabulary: Uint8Array): [string, Se
     sections.push([`${name}.offsets`, field.offsets], [`${name}.docs`, field.docs], [`${name}.tfs`, field.tfs], [`${name}.lengths`, field.lengths]);
   });
   sections.push(['sequences.offsets', data.sequences.offsets], ['sequences.terms', data.sequences.terms]);
+  sections.push(['features.evidence', data.features.evidence], ['features.nameOffsets', data.features.nameOffsets], ['features.names', data.features.names]);
   return sections;
 }
 
@@ -305,6 +309,18 @@ export function decodeIndex(bytes: Uint8Array, label: string, decode: DecodeOpti
     docFrequencies,
     fields,
     sequences: readSequences(reader, fields, termCount, docCount, label),
+    features: readFeatures(reader, termCount, docCount, label),
     chunkFingerprint: String(header.chunkFingerprint),
   };
+}
+
+function readFeatures(reader: SectionReader, termCount: number, docCount: number, label: string): ChunkFeatures {
+  const features: ChunkFeatures = {
+    evidence: reader.read('features.evidence', 'u8'),
+    nameOffsets: reader.read('features.nameOffsets', 'u32'),
+    names: reader.read('features.names', 'u32'),
+  };
+  const broken = checkChunkFeatures(features, docCount, termCount);
+  if (broken !== undefined) throw corrupt(label, `its chunk features are inconsistent: ${broken}`);
+  return features;
 }

@@ -3,7 +3,6 @@
 // a dictionary key when the name is quoted).
 const ASSIGNMENT = /[ \t]*(?::[^=\n]{0,80})?=(?!=)/y;
 const COLON = /[ \t]*:/y;
-const DEF_BEFORE = /\b(?:def|class)[ \t]+$/;
 
 function isWordUnit(unit: number): boolean {
   return (unit >= 97 && unit <= 122) || (unit >= 48 && unit <= 57) || unit === 95 || (unit >= 65 && unit <= 90);
@@ -45,22 +44,80 @@ function startsLine(text: string, index: number): boolean {
 export function definesName(text: string, lowered: string, name: string): boolean {
   for (let at = lowered.indexOf(name); at >= 0; at = lowered.indexOf(name, at + 1)) {
     const whole = wholeNameAt(lowered, name, at);
-    if (!whole) continue;
-    const { start, end } = whole;
-    const before = text.charCodeAt(start - 1);
-    const quoted = (before === 34 || before === 39) && text.charCodeAt(end) === before;
-    if (quoted) {
-      COLON.lastIndex = end + 1;
-      if (COLON.test(text)) return true;
-      continue;
-    }
-    ASSIGNMENT.lastIndex = end;
-    if (ASSIGNMENT.test(text)) return true;
-    if (DEF_BEFORE.test(text.slice(Math.max(0, start - 16), start))) return true;
-    COLON.lastIndex = end;
-    if (startsLine(text, start) && COLON.test(text)) return true;
+    if (whole && definedAt(text, whole.start, whole.end)) return true;
   }
   return false;
+}
+
+/** Whether the name occupying [start, end) of `text` (edge underscores included) is defined there (see `definesName`). */
+function definedAt(text: string, start: number, end: number): boolean {
+  const before = text.charCodeAt(start - 1);
+  const quoted = (before === 34 || before === 39) && text.charCodeAt(end) === before;
+  if (quoted) {
+    COLON.lastIndex = end + 1;
+    return COLON.test(text);
+  }
+  ASSIGNMENT.lastIndex = end;
+  if (ASSIGNMENT.test(text)) return true;
+  if (followsDefOrClass(text, start)) return true;
+  COLON.lastIndex = end;
+  return startsLine(text, start) && COLON.test(text);
+}
+
+/** Whether `def` or `class`, then spaces or tabs, stand right before `start` (as a whole word). */
+function followsDefOrClass(text: string, start: number): boolean {
+  let i = start;
+  while (i > 0 && (text.charCodeAt(i - 1) === 32 || text.charCodeAt(i - 1) === 9)) i--;
+  if (i === start) return false;
+  for (const keyword of ['def', 'class']) {
+    const from = i - keyword.length;
+    if (from >= 0 && text.startsWith(keyword, from) && (from === 0 || !isWordUnit(text.charCodeAt(from - 1)))) return true;
+  }
+  return false;
+}
+
+/** Whether position `start` of `lowered` lies inside an inline code span: an odd number of backtick runs before it on its line. */
+function insideCodeSpan(lowered: string, start: number): boolean {
+  let runs = 0;
+  for (let i = start - 1; i >= 0; i--) {
+    const unit = lowered.charCodeAt(i);
+    if (unit === 10) break;
+    if (unit === 96 && lowered.charCodeAt(i + 1) !== 96) runs++;
+  }
+  return runs % 2 === 1;
+}
+
+/**
+ * Every name spelled with an inner `_` that `text` defines (`definesName` true) or, for
+ * `explains`, that prose `text` explains (`explainsName` true): lowercased, edge underscores
+ * dropped. Computed once per chunk when an index is built, so a search asks a set instead
+ * of reading the text. One pass over the text's UTF-16 units; a run of word characters
+ * without an inner underscore (most words) costs no allocation.
+ */
+export function separatedNamesIn(text: string, mode: 'defines' | 'explains'): Set<string> {
+  const names = new Set<string>();
+  let lowered: string | undefined;
+  const length = text.length;
+  // Only runs of word characters around an underscore can be such names: jump from one
+  // underscore to the next (a native search) and widen each to its whole run.
+  for (let underscore = text.indexOf('_'); underscore >= 0; ) {
+    let start = underscore;
+    while (start > 0 && isWordUnit(text.charCodeAt(start - 1))) start--;
+    let end = underscore + 1;
+    while (end < length && isWordUnit(text.charCodeAt(end))) end++;
+    underscore = text.indexOf('_', end);
+    let first = start;
+    let last = end;
+    while (first < last && text.charCodeAt(first) === 95) first++;
+    while (last > first && text.charCodeAt(last - 1) === 95) last--;
+    const inner = text.indexOf('_', first);
+    if (inner < 0 || inner >= last) continue;
+    const name = text.slice(first, last).toLowerCase();
+    if (names.has(name)) continue;
+    const found = mode === 'defines' ? definedAt(text, start, end) : insideCodeSpan((lowered ??= text.toLowerCase()), start);
+    if (found) names.add(name);
+  }
+  return names;
 }
 
 /**
@@ -74,15 +131,7 @@ export function definesName(text: string, lowered: string, name: string): boolea
 export function explainsName(lowered: string, name: string): boolean {
   for (let at = lowered.indexOf(name); at >= 0; at = lowered.indexOf(name, at + 1)) {
     const whole = wholeNameAt(lowered, name, at);
-    if (!whole) continue;
-    const { start } = whole;
-    let runs = 0;
-    for (let i = start - 1; i >= 0; i--) {
-      const unit = lowered.charCodeAt(i);
-      if (unit === 10) break;
-      if (unit === 96 && lowered.charCodeAt(i + 1) !== 96) runs++;
-    }
-    if (runs % 2 === 1) return true;
+    if (whole && insideCodeSpan(lowered, whole.start)) return true;
   }
   return false;
 }

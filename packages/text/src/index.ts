@@ -19,6 +19,6 @@ export { DEFAULT_ALIASES } from './word-lists/aliases.js';
 export { DEFAULT_ABBREVIATIONS } from './word-lists/abbreviations.js';
 export { foldDerivation, stemWord } from './stem.js';
 export { hasInnerSeparator, identifierTerm, isIdentifierSpelling } from './identifiers.js';
-export { definedNames, definesName, explainsName } from './definitions.js';
+export { definedNames, definesName, explainsName, separatedNamesIn } from './definitions.js';
 export { markTerms, matchLines, type MatchedLine, type MatchLinesOptions } from './match-lines.js';
 export { codeCarriesKind, detectAnswerKind, QUESTION_KIND_RULES, type AnswerKind, type QuestionKindRule } from './question-kind.js';

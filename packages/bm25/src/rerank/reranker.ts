@@ -1,7 +1,8 @@
 import type { Chunk, Explanation, Hit } from '@rag/core';
 import type { Bm25Index } from '../bm25-index.js';
 import type { ResolvedQueryTerm } from '../explain.js';
-import { codeCarriesKind, definesName, detectAnswerKind, explainsName, identifierTerm, tokenize, type AnswerKind } from '@rag/text';
+import { detectAnswerKind, identifierTerm, tokenize, type AnswerKind } from '@rag/text';
+import { carriesEvidence, hasName } from '../chunk-features.js';
 import type { EvidenceKind, RerankOptions } from './options.js';
 import { AUXILIARY, AUXILIARY_QUERY_WORDS, chunkFlags, PROSE, termModalities } from './priors.js';
 import { ChunkScan, coverageScore, phraseScore, type QueryPair } from './proximity.js';
@@ -52,7 +53,7 @@ export interface RerankParts {
  *
  * s is the chunk's BM25F score and s_top the query's best; phrase, covered, defined (code
  * only), explained (prose only) and support are in [0, 1], evidence is 1 for a code chunk
- * that carries the kind of fact the question asks for (`codeCarriesKind`), else 0; a is `auxiliaryFactor` for a test/example/benchmark chunk when the query asks for
+ * that carries the kind of fact the question asks for (`codeCarriesKind`, stored per chunk), else 0; a is `auxiliaryFactor` for a test/example/benchmark chunk when the query asks for
  * none, else 1; lean in (−1, 1) says how prose-like the query's terms are, and side is +1
  * for a prose chunk, −1 for code. The prior is written 1 + side · lean so that no score is
  * negative (fusion methods may drop those); only its difference between chunks matters.
@@ -213,26 +214,21 @@ export class Reranker {
     }
     const phrase = o.proximity > 0 ? phraseScore(scan, prepared.pairs, o.proximityWindow) : 0;
     const covered = o.coverage > 0 ? coverageScore(scan, prepared.slotWeights) : 0;
-    // Prose mentions names; only code defines them. The text is read only where the name occurs.
-    // A chunk's text is read from the store on each access: read it once, and only if needed.
-    let text: string | undefined;
-    const textOf = (): string => (text ??= this.#chunks[chunkId]!.text);
+    // Prose mentions names; only code defines them. Both were read from the text when the
+    // index was built (`ChunkFeatures`): a search reads no chunk text.
+    const features = this.#index.data.features;
     let defined = 0;
     let explained = 0;
     if (prepared.definitions.length > 0) {
-      const prose = (flags & PROSE) !== 0;
-      let lowered: string | undefined;
       let found = 0;
-      for (const { name, slot } of prepared.definitions) {
-        if (scan.perSlot[slot] === 0) continue;
-        lowered ??= textOf().toLowerCase();
-        if (prose ? explainsName(lowered, name) : definesName(textOf(), lowered, name)) found++;
+      for (const { slot } of prepared.definitions) {
+        if (scan.perSlot[slot] !== 0 && hasName(features, chunkId, prepared.slotIds[slot]!)) found++;
       }
-      if (prose) explained = found / prepared.definitions.length;
+      if (flags & PROSE) explained = found / prepared.definitions.length;
       else defined = found / prepared.definitions.length;
     }
     // Only code is judged: prose states every kind of fact in words alike.
-    const evidence = prepared.evidenceWeight > 0 && !(flags & PROSE) && codeCarriesKind(textOf(), prepared.kind) ? 1 : 0;
+    const evidence = prepared.evidenceWeight > 0 && !(flags & PROSE) && carriesEvidence(features, chunkId, prepared.kind as EvidenceKind) ? 1 : 0;
     const auxiliary = flags & AUXILIARY && !prepared.asksForAuxiliary ? o.auxiliaryFactor : 1;
     const side = flags & PROSE ? 1 : -1;
     const value =

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { Bm25Retriever, createBm25Retriever, resolveBm25Options } from '../src/index.js';
+import { Bm25Index } from '../src/bm25-index.js';
+import { carriesEvidence, checkChunkFeatures, hasName } from '../src/chunk-features.js';
+import { decodeIndex, encodeIndex } from '../src/internals.js';
+import { makeChunks } from './helpers.js';
+
+const chunks = makeChunks([
+  { text: 'class SchedulerConfig:\n    max_num_seqs: int = 256\n    def check(self):\n        if self.max_num_seqs < 1:\n            raise ValueError("max_num_seqs must be positive")', file_path: 'pkg/config.py', language: 'python', kind: 'class' },
+  { text: 'Raise `max_num_seqs` to batch more sequences; the block_size stays.', file_path: 'docs/tuning.md', language: 'markdown', kind: 'section' },
+  { text: 'def schedule(config):\n    return run(config.max_num_seqs)', file_path: 'pkg/scheduler.py', language: 'python', kind: 'function' },
+]);
+
+describe('chunk features: what the second stage needs of a chunk text, stored with the index', () => {
+  const index = Bm25Index.build(chunks, resolveBm25Options({}));
+  const { features, dictionary } = index.data;
+  const id = (term: string) => dictionary.lookup(term);
+
+  it('records the names code defines and prose spells as inline code, not those merely used', () => {
+    expect(hasName(features, 0, id('max_num_seqs'))).toBe(true); // an annotated field
+    expect(hasName(features, 1, id('max_num_seqs'))).toBe(true); // `max_num_seqs` in prose
+    expect(hasName(features, 1, id('block_size'))).toBe(false); // a plain-word mention
+    expect(hasName(features, 2, id('max_num_seqs'))).toBe(false); // a use, not a definition
+  });
+
+  it('records the kinds of fact a code chunk carries, for the kinds the options weigh', () => {
+    expect(carriesEvidence(features, 0, 'error')).toBe(true);
+    expect(carriesEvidence(features, 0, 'default')).toBe(true);
+    expect(carriesEvidence(features, 2, 'error')).toBe(false);
+    // Prose carries no evidence (the docs-versus-code prior judges it), and a weight of 0 is never asked.
+    expect(carriesEvidence(features, 1, 'error')).toBe(false);
+    expect(carriesEvidence(features, 0, 'list')).toBe(false);
+  });
+
+  it('computes nothing the options never ask for', () => {
+    const plain = Bm25Index.build(chunks, resolveBm25Options({ rerank: { depth: 0 } })).data.features;
+    expect(plain.names).toHaveLength(0);
+    expect([...plain.evidence]).toEqual([0, 0, 0]);
+  });
+
+  it('survives a save and load, and damaged features are refused', () => {
+    const decoded = decodeIndex(encodeIndex(index.data), 'test');
+    expect(decoded.features).toEqual(features);
+    expect(checkChunkFeatures(features, 3, dictionary.size)).toBeUndefined();
+    expect(checkChunkFeatures({ ...features, names: features.names.map(() => dictionary.size) }, 3, dictionary.size)).toMatch(/out of range/);
+    expect(checkChunkFeatures({ ...features, evidence: new Uint8Array(2) }, 3, dictionary.size)).toMatch(/evidence for 2 chunks/);
+  });
+
+  it('lets a search run without reading any chunk text', () => {
+    const retriever = createBm25Retriever(chunks);
+    const expected = retriever.searchSync('what is the default max_num_seqs and which error is raised', { k: 3 });
+    // The same index over chunks whose texts cannot be read: the second stage must not need them.
+    const unreadable = chunks.map((chunk) => Object.defineProperty({ ...chunk }, 'text', { get: () => { throw new Error('text read'); } }));
+    const blind = new Bm25Retriever(retriever.index, unreadable);
+    expect(blind.searchSync('what is the default max_num_seqs and which error is raised', { k: 3 })).toEqual(expected);
+    expect(expected[0]!.chunkId).toBe(0);
+  });
+});

@@ -1,0 +1,32 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { definesName, explainsName, separatedNamesIn } from '../src/index.js';
+
+// Pieces that make definitions, mentions, code spans, quotes and edge underscores meet.
+const PIECES = ['max_num_seqs', '_max_num_seqs', 'num_seqs', 'self.', 'def ', 'class ', ' = 4', ': int = 4', ':', ' == 4', '"', "'", '`', '``', '\n', '    ', ' ', '(', ', ', 'x', 'rename_it', 'max_num_seqs2', '__init__', 'a_b'];
+const text = fc.array(fc.constantFrom(...PIECES), { maxLength: 24 }).map((pieces) => pieces.join(''));
+const NAMES = ['max_num_seqs', 'num_seqs', 'rename_it', 'a_b', 'init'];
+
+describe('separatedNamesIn: the names a chunk defines or explains, computed once', () => {
+  it('holds exactly the names definesName and explainsName find, for any text', () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        const lowered = t.toLowerCase();
+        const defined = separatedNamesIn(t, 'defines');
+        const explained = separatedNamesIn(t, 'explains');
+        for (const name of NAMES.filter((n) => n.includes('_'))) {
+          expect(defined.has(name)).toBe(definesName(t, lowered, name));
+          expect(explained.has(name)).toBe(explainsName(lowered, name));
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('reads assignments, fields, signatures and code spans', () => {
+    const code = 'class Config:\n    max_num_seqs: int = 256\n    def set_limit(self, block_size=16):\n        self.swap_space = 4\n        use(max_model_len)\n';
+    expect([...separatedNamesIn(code, 'defines')].sort()).toEqual(['block_size', 'max_num_seqs', 'set_limit', 'swap_space']);
+    const prose = 'Set `max_num_seqs` or ``block_size``; the max_model_len default is fine.';
+    expect([...separatedNamesIn(prose, 'explains')].sort()).toEqual(['block_size', 'max_num_seqs']);
+  });
+});
