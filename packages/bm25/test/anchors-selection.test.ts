@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { anchorTexts, mentionedName } from '../src/anchors.js';
 import { createBm25Retriever } from '../src/index.js';
 import { PROSE } from '../src/rerank/priors.js';
-import { selectHits } from '../src/rerank/select.js';
+import { selectHits } from '@rag/core';
 import { makeChunks } from './helpers.js';
 
 // A tiny project: two functions whose code never uses the words people ask in, the docs

@@ -13,3 +13,4 @@ export * from './index-lock.js';
 export * from './index-texts.js';
 export * from './shared-files.js';
 export * from './store.js';
+export * from './select-hits.js';

@@ -55,7 +55,7 @@ export function createHybridRetrieverFactory(components: readonly RetrieverFacto
         const previous = context.previous ? { ...context.previous, dir: join(context.previous.dir, factory.name) } : undefined;
         built.push(await factory.build(chunks, { settings, ...(context.onProgress ? { onProgress: context.onProgress } : {}), ...(previous ? { previous } : {}) }));
       }
-      return new HybridRetriever(built, resolved);
+      return new HybridRetriever(built, resolved, chunks);
     },
     async load(dir: string, chunks: readonly Chunk[], context?: LoadContext) {
       const manifest = await readManifest(dir, context?.readFile);
@@ -69,7 +69,7 @@ export function createHybridRetrieverFactory(components: readonly RetrieverFacto
         }
         loaded.push(await factory.load(join(dir, name), chunks, context));
       }
-      return new HybridRetriever(loaded, resolveHybridOptions(manifest.options as unknown as HybridSettings, base));
+      return new HybridRetriever(loaded, resolveHybridOptions(manifest.options as unknown as HybridSettings, base), chunks);
     },
   };
 }

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RagError, writeFileAtomic, type Explanation, type Hit, type Retriever, type SearchOptions } from '@rag/core';
+import { proseFlags, RagError, selectHits, writeFileAtomic, type Chunk, type Explanation, type Hit, type Retriever, type SearchOptions } from '@rag/core';
 import { getFusionMethod } from './fusion/registry.js';
 import type { ComponentHits, FusedHit, FusionMethod } from './fusion/types.js';
 import { dropsNonPositive, poolOf, resolveHybridOptions, weightOf, type HybridOptions, type HybridSettings } from './options.js';
@@ -33,10 +33,20 @@ export class HybridRetriever implements Retriever {
   readonly #method: FusionMethod;
   readonly #provenance = new Map<string, FusedHit[]>();
 
+  readonly #chunks: readonly Chunk[] | undefined;
+  readonly #flags: Uint8Array | undefined;
+
+  /**
+   * `chunks` (the ones the components search, ids equal to positions) let the fused list be
+   * drawn under `dedupe` and `kindShare`; without them the fused order is returned as is.
+   */
   constructor(
     readonly components: readonly Retriever[],
     options: HybridSettings | HybridOptions = {},
+    chunks?: readonly Chunk[],
   ) {
+    this.#chunks = chunks;
+    this.#flags = chunks ? proseFlags(chunks) : undefined;
     const names = components.map((c) => c.name);
     const repeated = names.find((name, i) => names.indexOf(name) !== i);
     if (repeated !== undefined) {
@@ -49,7 +59,7 @@ export class HybridRetriever implements Retriever {
 
   /** The same components under other fusion options (nothing is rebuilt). */
   withOptions(settings: HybridSettings): HybridRetriever {
-    return new HybridRetriever(this.components, resolveHybridOptions(settings, this.options));
+    return new HybridRetriever(this.components, resolveHybridOptions(settings, this.options), this.#chunks);
   }
 
   /** Each component's candidates for `query`, at least `k` each. */
@@ -75,7 +85,11 @@ export class HybridRetriever implements Retriever {
   }
 
   async search(query: string, options: SearchOptions): Promise<Hit[]> {
-    return (await this.fuse(query, options.k)).slice(0, options.k).map(({ chunkId, score }) => ({ chunkId, score }));
+    const fused = (await this.fuse(query, options.k)).map(({ chunkId, score }) => ({ chunkId, score }));
+    const { dedupe, kindShare } = this.options;
+    if (!this.#chunks || !this.#flags || (!dedupe && kindShare >= 1)) return fused.slice(0, options.k);
+    // Selection only drops overlaps and reorders: every returned score is still its fused score.
+    return selectHits(fused, this.#chunks, this.#flags, options.k, { dedupe, fileShare: 1, kindShare });
   }
 
   /**

@@ -105,6 +105,46 @@ describe('HybridRetriever', () => {
   });
 });
 
+describe('drawing the fused list (dedupe, kind share)', () => {
+  // One docs page (0: a section, 1: a piece inside it) and three code chunks of one file.
+  const page = 'Caching\n\nThe prefix cache keeps blocks of earlier prompts so a new prompt reuses them.';
+  const code = 'def lookup(block_hash):\n    return cached_blocks.get(block_hash)\n\ndef evict(block):\n    free_list.append(block)\n\ndef hash_block(tokens):\n    return hash(tuple(tokens))';
+  const span = (id: number, file: string, text: string, from: number, to: number, language: 'markdown' | 'python') => ({
+    id, file_path: file, first_character_index: from, last_character_index: to, start_line: 1, end_line: 1,
+    kind: 'text' as const, symbol: '', language, text: text.slice(from, to),
+  });
+  const chunks = [
+    span(0, 'docs/cache.md', page, 0, page.length, 'markdown'),
+    span(1, 'docs/cache.md', page, 9, page.length, 'markdown'),
+    span(2, 'docs/guide.md', page, 0, 8, 'markdown'),
+    span(3, 'pkg/cache.py', code, 0, 60, 'python'),
+    span(4, 'pkg/cache.py', code, 62, 115, 'python'),
+  ];
+  // Both components rank the page first, its piece second and the code last.
+  const lexical = fixedRetriever('bm25', { q: [0, 1, 2, 3, 4].map((chunkId, i) => ({ chunkId, score: 10 - i })) });
+  const dense = fixedRetriever('embedding', { q: [0, 1, 2, 3, 4].map((chunkId, i) => ({ chunkId, score: 0.9 - i / 10 })) });
+
+  test('a piece that overlaps a better hit of the same file is dropped, so the list names distinct places', async () => {
+    const hybrid = new HybridRetriever([lexical, dense], { fusion: 'minmax' }, chunks);
+    // Fused order 0, 1, 2, 3, 4; 1 lies inside 0.
+    expect((await hybrid.search('q', { k: 4 })).map((h) => h.chunkId)).toEqual([0, 2, 3, 4]);
+    // Without the chunks (or with dedupe off) the fused order is returned as is.
+    expect((await new HybridRetriever([lexical, dense], { fusion: 'minmax' }).search('q', { k: 4 })).map((h) => h.chunkId)).toEqual([0, 1, 2, 3]);
+    expect((await hybrid.withOptions({ dedupe: false }).search('q', { k: 4 })).map((h) => h.chunkId)).toEqual([0, 1, 2, 3]);
+  });
+
+  test('the kind share keeps code in view when fusion ranks prose first, and only reorders', async () => {
+    const hybrid = new HybridRetriever([lexical, dense], { fusion: 'minmax', kindShare: 0.5 }, chunks);
+    // At most half of any prefix (rounded up) may be prose: 0 (prose), then code 3 before prose 2.
+    const hits = await hybrid.search('q', { k: 4 });
+    expect(hits.map((h) => h.chunkId)).toEqual([0, 3, 2, 4]);
+    // Every score is still the fused score of that chunk.
+    const fused = new Map((await hybrid.fuse('q', 4)).map((h) => [h.chunkId, h.score]));
+    for (const hit of hits) expect(hit.score).toBe(fused.get(hit.chunkId));
+    expect(() => hybrid.withOptions({ kindShare: 0 })).toThrow(/kindShare/);
+  });
+});
+
 describe('createHybridRetrieverFactory', () => {
   test('builds every component, saves each in its own directory, and loads them back', async () => {
     const words = countingFactory('words', countWords);

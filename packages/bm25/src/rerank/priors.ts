@@ -1,12 +1,9 @@
-import type { Chunk, Language } from '@rag/core';
+import { PROSE_FLAG, PROSE_LANGUAGES, type Chunk } from '@rag/core';
 import type { Bm25IndexData } from '../build.js';
 import { FIELD_NAMES } from '../options.js';
 
-/** Languages whose chunks are prose (documentation) rather than code. */
-const PROSE_LANGUAGES: ReadonlySet<Language> = new Set<Language>(['markdown', 'rst', 'text']);
-
-/** Chunk flag: the chunk is prose (Markdown, RST, text). */
-export const PROSE = 1;
+/** Chunk flag: the chunk is prose (Markdown, RST, text); the bit `selectHits` of `@rag/core` reads. */
+export const PROSE = PROSE_FLAG;
 /** Chunk flag: the chunk lies in a test, example or benchmark file. */
 export const AUXILIARY = 2;
 

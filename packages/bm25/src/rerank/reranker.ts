@@ -1,4 +1,4 @@
-import type { Chunk, Explanation, Hit } from '@rag/core';
+import { selectHits, type Chunk, type Explanation, type Hit } from '@rag/core';
 import type { Bm25Index } from '../bm25-index.js';
 import type { ResolvedQueryTerm } from '../explain.js';
 import { detectAnswerKind, identifierTerm, tokenize, type AnswerKind } from '@rag/text';
@@ -7,10 +7,9 @@ import type { EvidenceKind, RerankOptions } from './options.js';
 import { AUXILIARY, AUXILIARY_QUERY_WORDS, chunkFlags, PROSE, termModalities } from './priors.js';
 import { ChunkScan, coverageScore, phraseScore, type QueryPair } from './proximity.js';
 import { createQueryShaper, type QueryShape } from './query.js';
-import { selectHits } from './select.js';
 import { sectionSupport, unitPaths } from './sections.js';
 
-export { selectDisjoint } from './select.js';
+export { selectDisjoint } from '@rag/core';
 
 /** Everything the second stage computes once per query. */
 interface PreparedQuery {

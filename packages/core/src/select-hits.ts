@@ -1,7 +1,20 @@
-import type { Chunk, Hit } from '@rag/core';
-import { PROSE } from './priors.js';
+import type { Chunk, Hit, Language } from './types.js';
 
-/** How the final k hits are drawn from the re-scored candidates (see `RerankOptions`). */
+/** Languages whose chunks are prose (documentation) rather than code. */
+export const PROSE_LANGUAGES: ReadonlySet<Language> = new Set<Language>(['markdown', 'rst', 'text']);
+
+/** Bit of a chunk's kind flags (see `selectHits`): the chunk is prose. */
+export const PROSE_FLAG = 1;
+
+/** {@link PROSE_FLAG} per chunk (ids equal to positions), from each chunk's language. */
+export function proseFlags(chunks: readonly Chunk[]): Uint8Array {
+  return Uint8Array.from(chunks, (chunk) => (PROSE_LANGUAGES.has(chunk.language) ? PROSE_FLAG : 0));
+}
+
+/**
+ * How the final k hits of a search are drawn from its ranked candidates: the second stage
+ * of `@rag/bm25` (see its `RerankOptions`) and `@rag/hybrid` after fusion both end here.
+ */
 export interface SelectionLimits {
   /** Drop a hit whose span overlaps a better hit of the same file. */
   dedupe: boolean;
@@ -21,7 +34,8 @@ function capAt(share: number, n: number): number {
 }
 
 /**
- * The best `k` of `ranked` (best first) under the limits, filled one position at a time:
+ * The best `k` of `ranked` (best first) under the limits, filled one position at a time
+ * (`flags[chunkId] & PROSE_FLAG` tells prose from code, see `proseFlags`):
  * position n takes the best remaining hit that keeps its file within `fileShare` and its
  * kind within `kindShare` of the first n results; when none does, the best remaining hit.
  * The limits hold for every prefix of the list, so the first 5 of a search for 10 are the
@@ -46,7 +60,7 @@ export function selectHits(ranked: readonly Hit[], chunks: readonly Chunk[], fla
         taken[i] = 1;
         continue;
       }
-      const kind = flags[ranked[i]!.chunkId]! & PROSE ? 1 : 0;
+      const kind = flags[ranked[i]!.chunkId]! & PROSE_FLAG ? 1 : 0;
       if ((perFile.get(chunk.file_path) ?? 0) < fileCap && perKind[kind]! < kindCap) {
         pick = i;
         break;
@@ -60,7 +74,7 @@ export function selectHits(ranked: readonly Hit[], chunks: readonly Chunk[], fla
     const chunk = chunks[hit.chunkId]!;
     kept.push(hit);
     perFile.set(chunk.file_path, (perFile.get(chunk.file_path) ?? 0) + 1);
-    perKind[flags[hit.chunkId]! & PROSE ? 1 : 0]!++;
+    perKind[flags[hit.chunkId]! & PROSE_FLAG ? 1 : 0]!++;
   }
   return kept;
 }
