@@ -10,7 +10,7 @@ import { detectAnswerKind, type AnswerKind } from '../answer-kind.js';
 import { describeSource } from '../sources.js';
 import { collectStatistics, COVERAGE_IDF_FLOOR, inverseFrequency, queryTerms, scoreUnits, unitTerms, type ScoredUnit, type ScoringStatistics } from './score.js';
 import { isCodePath, splitIntoUnits } from './units.js';
-import { carriesKind } from './evidence.js';
+import { introducedLines, leadCompletion } from './lead.js';
 
 /** Bumped whenever the algorithm changes what it answers (part of the cache key). */
 const EXTRACTIVE_VERSION = 3;
@@ -31,60 +31,7 @@ const MAX_ABSENT_SHARE = 0.8;
 const LEAD_SHARE = 0.6;
 /** Most closest sources listed when the answer is not found. */
 const CLOSEST_LISTED = 3;
-/** A `class` or `def` line says only that something exists; its first body lines say what it holds. */
-const HEADER = /^(async\s+)?(def|class)\s/;
-/** Body lines quoted after a leading `class` or `def` line. */
-const BODY_LINES = 4;
-/**
- * A condition or handler (`if …:`, `except …:`) says when; the lines of its block say what
- * happens then (the `raise`, the fallback value): they come with it.
- */
-const BLOCK_OPENER = /^(if|elif|else|except|try|with|for|while)\b.*:$/;
-/** Block lines quoted after a leading condition or handler. */
-const BLOCK_LINES = 3;
-
-/** The first `max` code lines of the block `opener` opens (deeper indented, right after it). */
-function blockOf(opener: ScoredUnit, units: readonly ScoredUnit[], sources: readonly SourceForAnswer[], max: number): ScoredUnit[] {
-  const text = sources[opener.sourceIndex]!.text;
-  const depth = indentAt(text, opener.unit.start);
-  const after = units.filter((u) => u.sourceIndex === opener.sourceIndex && u.unit.start >= opener.unit.end).sort((a, b) => a.unit.start - b.unit.start);
-  const block: ScoredUnit[] = [];
-  for (const unit of after) {
-    if (block.length >= max || unit.unit.kind !== 'code' || indentAt(text, unit.unit.start) <= depth) break;
-    block.push(unit);
-  }
-  return block;
-}
-
-/** Columns of indentation of the line `offset` lies on. */
-function indentAt(text: string, offset: number): number {
-  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
-  let column = lineStart;
-  while (column < text.length && (text[column] === ' ' || text[column] === '\t')) column++;
-  return column - lineStart;
-}
-
 export const EXTRACTIVE_GENERATOR_NAME = 'extractive';
-
-/** A prose lead with at most this share of words the question does not have only restates it. */
-const ECHO_NOVELTY = 0.65;
-
-/** Share of the unit's distinct terms that the question does not contain. */
-function novelty(unit: ScoredUnit, query: readonly { term: string }[]): number {
-  if (unit.terms.size === 0) return 0;
-  const asked = new Set(query.map((q) => q.term));
-  let novel = 0;
-  for (const term of unit.terms) if (!asked.has(term)) novel++;
-  return novel / unit.terms.size;
-}
-
-/** Inline code in prose (`name`, ``name``, :func:`name`): the thing a how-to sentence says to use. */
-const INLINE_CODE = /`[^`\s][^`]*`/;
-
-/** A prose unit that says how: an instruction, a flag, or the name of what to use. */
-function showsHow(unit: ScoredUnit): boolean {
-  return carriesKind(unit.unit, 'how', unit.fromDocs) || INLINE_CODE.test(unit.unit.display);
-}
 
 const MIN_PROSE_TERMS = 2;
 
@@ -234,47 +181,8 @@ export function answerExtractively(question: string, sources: readonly SourceFor
   // The direct answer first, on its own line; then the supporting quotes, by source.
   const leadBudget = picked.length === 1 ? resolved.maxAnswerChars : Math.floor(resolved.maxAnswerChars * LEAD_SHARE);
   const leadSource = sources[lead.sourceIndex]!;
-  // A leading `class X:` or `def f(…):` line is followed by its first body lines (fields,
-  // enum members, the first statements), and a sentence that ends in a colon ("Two main
-  // reasons:") by what it introduces: that is where the asked-about facts are.
-  const header = lead.unit.kind === 'code' && HEADER.test(lead.unit.display);
-  const introduces = lead.unit.kind === 'prose' && lead.unit.display.endsWith(':');
-  const following = units.filter((u) => u.sourceIndex === lead.sourceIndex && u.unit.start >= lead.unit.end).sort((a, b) => a.unit.start - b.unit.start);
-  // A how-to answered by a sentence is completed by the example right after it ("disable it by
-  // setting its limit to zero." followed by the call that does it).
-  const example = kind === 'how' && lead.unit.kind === 'prose' && following[0]?.unit.kind === 'code';
-  // A how-to sentence that only restates the need ("you might want to let a user scroll
-  // through long output.") is answered by the sentence after it in the same paragraph
-  // ("This can be achieved by using `echo_via_pager`…").
-  const next = following[0];
-  const restates =
-    kind === 'how' &&
-    !example &&
-    lead.unit.kind === 'prose' &&
-    next?.unit.kind === 'prose' &&
-    !showsHow(lead) &&
-    showsHow(next) &&
-    !/\n\s*\n/.test(leadSource.text.slice(lead.unit.end, next.unit.start));
-  // A sentence made mostly of the question's own words ("This page provides instructions on
-  // running vLLM with Intel Gaudi devices.") matches best and says least: the sentence after
-  // it in the same paragraph is where the answer goes on.
-  const echoes =
-    !restates &&
-    !example &&
-    lead.unit.kind === 'prose' &&
-    next !== undefined &&
-    novelty(lead, query) <= ECHO_NOVELTY &&
-    !/\n\s*\n/.test(leadSource.text.slice(lead.unit.end, next.unit.start));
-  const opensBlock = lead.unit.kind === 'code' && BLOCK_OPENER.test(lead.unit.display);
-  const body = opensBlock
-    ? blockOf(lead, units, sources, BLOCK_LINES)
-    : header || introduces
-    ? following.filter((u) => introduces || u.unit.kind === 'code').slice(0, BODY_LINES)
-    : example
-      ? following.filter((u) => u.unit.kind === 'code').slice(0, 2)
-      : restates || echoes
-        ? [next!]
-        : [];
+  // The lines that say what the lead only introduces (a block, a body, an example, the next sentence).
+  const body = leadCompletion(lead, units, leadSource, new Set(query.map((q) => q.term)), kind);
   // Body lines join the lead (a picked one moves there from the supporting quotes).
   let leadQuote = formatQuote(lead, leadBudget);
   const joined = new Set<ScoredUnit>();
@@ -286,15 +194,9 @@ export function answerExtractively(question: string, sources: readonly SourceFor
     joined.add(unit);
   }
   const lines = [`${kind === 'where' ? `${placeOf(leadSource, lead)} ` : ''}${leadQuote} [${lead.sourceIndex + 1}]`];
-  const quoted = picked.slice(1).filter((unit) => !joined.has(unit));
-  // A quoted sentence that introduces something ("…by running the following command:")
-  // brings the code line it introduces.
-  const supporting = [...quoted];
-  for (const unit of quoted) {
-    if (unit.unit.kind !== 'prose' || !unit.unit.display.endsWith(':')) continue;
-    const next = units.filter((u) => u.sourceIndex === unit.sourceIndex && u.unit.start >= unit.unit.end).sort((a, b) => a.unit.start - b.unit.start)[0];
-    if (next?.unit.kind === 'code' && next !== lead && !joined.has(next) && !supporting.includes(next)) supporting.push(next);
-  }
+  const supporting = picked.slice(1).filter((unit) => !joined.has(unit));
+  // A quoted sentence that introduces a code line ("…by running the following command:") brings it.
+  for (const line of introducedLines(supporting, units)) if (line !== lead && !joined.has(line) && !supporting.includes(line)) supporting.push(line);
   const groups = groupBySource(supporting);
   const perQuote = supporting.length > 0 ? Math.floor((resolved.maxAnswerChars - Math.min(leadQuote.length, leadBudget)) / supporting.length) : 0;
   for (const group of groups) {

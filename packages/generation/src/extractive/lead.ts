@@ -1,0 +1,104 @@
+import type { AnswerKind } from '../answer-kind.js';
+import type { SourceForAnswer } from '../types.js';
+import { carriesKind } from './evidence.js';
+import type { ScoredUnit } from './score.js';
+
+/**
+ * What completes the leading quote of an extractive answer: the best unit often says where
+ * or when, and the lines right after it say what. Each rule here is about the shape of
+ * Python code or prose documentation, never about a corpus or a question set.
+ */
+
+/** A `class` or `def` line says only that something exists; its first body lines say what it holds. */
+const HEADER = /^(async\s+)?(def|class)\s/;
+/** Body lines quoted after a leading `class` or `def` line. */
+const BODY_LINES = 4;
+/**
+ * A condition or handler (`if …:`, `except …:`) says when; the lines of its block say what
+ * happens then (the `raise`, the fallback value): they come with it.
+ */
+const BLOCK_OPENER = /^(if|elif|else|except|try|with|for|while)\b.*:$/;
+/** Block lines quoted after a leading condition or handler. */
+const BLOCK_LINES = 3;
+/** Code lines quoted after a how-to sentence (its example). */
+const EXAMPLE_LINES = 2;
+/** A prose lead with at most this share of words the question does not have only restates it. */
+const ECHO_NOVELTY = 0.65;
+/** Inline code in prose (`name`, ``name``, :func:`name`): the thing a how-to sentence says to use. */
+const INLINE_CODE = /`[^`\s][^`]*`/;
+const BLANK_LINE = /\n\s*\n/;
+
+/** The units of `unit`'s source that start where it ends or later, in text order. */
+export function unitsAfter(units: readonly ScoredUnit[], unit: ScoredUnit): ScoredUnit[] {
+  return units.filter((u) => u.sourceIndex === unit.sourceIndex && u.unit.start >= unit.unit.end).sort((a, b) => a.unit.start - b.unit.start);
+}
+
+/** Columns of indentation of the line `offset` lies on. */
+function indentAt(text: string, offset: number): number {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  let column = lineStart;
+  while (column < text.length && (text[column] === ' ' || text[column] === '\t')) column++;
+  return column - lineStart;
+}
+
+/** The first `max` code lines of the block `opener` opens: deeper indented, right after it. */
+function blockOf(opener: ScoredUnit, following: readonly ScoredUnit[], text: string, max: number): ScoredUnit[] {
+  const depth = indentAt(text, opener.unit.start);
+  const block: ScoredUnit[] = [];
+  for (const unit of following) {
+    if (block.length >= max || unit.unit.kind !== 'code' || indentAt(text, unit.unit.start) <= depth) break;
+    block.push(unit);
+  }
+  return block;
+}
+
+/** Share of the unit's distinct terms that the question does not contain. */
+function novelty(unit: ScoredUnit, asked: ReadonlySet<string>): number {
+  if (unit.terms.size === 0) return 0;
+  let novel = 0;
+  for (const term of unit.terms) if (!asked.has(term)) novel++;
+  return novel / unit.terms.size;
+}
+
+/** A prose unit that says how: an instruction, a flag, or the name of what to use. */
+function showsHow(unit: ScoredUnit): boolean {
+  return carriesKind(unit.unit, 'how', unit.fromDocs) || INLINE_CODE.test(unit.unit.display);
+}
+
+/**
+ * The units that join the leading quote `lead`, in text order:
+ * - after a `class`/`def` line, its first body lines (fields, enum members, first statements);
+ * - after a condition or handler, the lines of its block;
+ * - after a sentence ending in a colon ("Two main reasons:"), what it introduces;
+ * - after a how-to sentence, the code example right after it;
+ * - after a how-to sentence that names nothing to use ("you might want to let a user scroll
+ *   through long output."), the next sentence of its paragraph when that one does ("This can
+ *   be achieved by using `echo_via_pager`…");
+ * - after a prose lead made mostly of the question's own words, which matches best and says
+ *   least, the next sentence of its paragraph.
+ */
+export function leadCompletion(lead: ScoredUnit, units: readonly ScoredUnit[], source: SourceForAnswer, asked: ReadonlySet<string>, kind: AnswerKind): ScoredUnit[] {
+  const following = unitsAfter(units, lead);
+  if (lead.unit.kind === 'code') {
+    if (BLOCK_OPENER.test(lead.unit.display)) return blockOf(lead, following, source.text, BLOCK_LINES);
+    return HEADER.test(lead.unit.display) ? following.filter((u) => u.unit.kind === 'code').slice(0, BODY_LINES) : [];
+  }
+  if (lead.unit.display.endsWith(':')) return following.slice(0, BODY_LINES);
+  const next = following[0];
+  if (!next) return [];
+  if (kind === 'how' && next.unit.kind === 'code') return following.filter((u) => u.unit.kind === 'code').slice(0, EXAMPLE_LINES);
+  if (BLANK_LINE.test(source.text.slice(lead.unit.end, next.unit.start))) return [];
+  const restates = kind === 'how' && next.unit.kind === 'prose' && !showsHow(lead) && showsHow(next);
+  return restates || novelty(lead, asked) <= ECHO_NOVELTY ? [next] : [];
+}
+
+/** For each quoted sentence that introduces something (ends in a colon), the code line right after it. */
+export function introducedLines(quoted: readonly ScoredUnit[], units: readonly ScoredUnit[]): ScoredUnit[] {
+  const lines: ScoredUnit[] = [];
+  for (const unit of quoted) {
+    if (unit.unit.kind !== 'prose' || !unit.unit.display.endsWith(':')) continue;
+    const next = unitsAfter(units, unit)[0];
+    if (next?.unit.kind === 'code') lines.push(next);
+  }
+  return lines;
+}
