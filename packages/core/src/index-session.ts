@@ -145,6 +145,7 @@ export async function openIndexSession(source: string | IndexStore, options: Ind
   const names = [chosen, ...recorded.filter((n) => n !== chosen)];
   const loading = new Map<string, Promise<Retriever>>();
   const prefetchTexts = index.texts.prefetch?.bind(index.texts);
+  const vectorSearch = store.vectorSearch?.bind(store);
 
   const retriever = (name: string = chosen): Promise<Retriever> => {
     let pending = loading.get(name);
@@ -158,7 +159,14 @@ export async function openIndexSession(source: string | IndexStore, options: Ind
     }
     // Its files are checked against the manifest first: a damaged file is INDEX_CORRUPT naming it.
     pending = verifyFiles(name)
-      .then(() => registry.get(name).load(retrieverDir(index.dir, name), index.chunks, { verified: true, readFile: load, ...(prefetchTexts ? { prefetchTexts } : {}) }))
+      .then(() =>
+        registry.get(name).load(retrieverDir(index.dir, name), index.chunks, {
+          verified: true,
+          readFile: load,
+          ...(prefetchTexts ? { prefetchTexts } : {}),
+          ...(vectorSearch ? { vectorSearch } : {}),
+        }),
+      )
       .finally(() => handedOver.clear());
     // A failed load is not cached: the next request retries and reports the error again.
     pending.catch(() => loading.delete(name));

@@ -7,6 +7,7 @@ import { checksumTree, indexDamagedError, sha256Of, verifyChecksums, type IndexC
 import { acquireIndexLock, INDEX_LOCK_FILE } from './index-lock.js';
 import { openTexts, TEXT_OFFSETS_FILE, TEXTS_FILE, writeTexts, type TextStore } from './index-texts.js';
 import type { IndexFileReader } from './shared-files.js';
+import type { SaveContext } from './retriever.js';
 import type { Chunk, ChunkKind, FileRecord } from './types.js';
 
 /**
@@ -121,7 +122,7 @@ export interface WriteIndexInput {
   manifest: Omit<IndexManifest, 'format' | 'formatVersion' | 'counts' | 'retrievers' | 'generation' | 'checksums'>;
   chunks: readonly Chunk[];
   /** Each retriever writes its own state into the directory it is given. */
-  retrievers: { entry: RetrieverEntry; save: (dir: string) => Promise<void> }[];
+  retrievers: { entry: RetrieverEntry; save: (dir: string, context?: SaveContext) => Promise<void> }[];
 }
 
 /** Directory inside an index generation (`OpenedIndex.dir`) where retriever `name` keeps its state. */

@@ -18,8 +18,40 @@ export interface Retriever {
   search(query: string, options: SearchOptions): Promise<Hit[]>;
   /** Why `chunkId` scores what it does for `query` (optional per retriever). */
   explain?(query: string, chunkId: number): Explanation;
-  /** Persist the retriever's own state into `dir` (which exists and is empty). */
-  save(dir: string): Promise<void>;
+  /**
+   * Persist the retriever's own state into `dir` (which exists and is empty). A retriever
+   * that searches vectors also offers them to `context.vectors` (a store that searches
+   * vectors itself keeps them there); its files stay complete either way.
+   */
+  save(dir: string, context?: SaveContext): Promise<void>;
+}
+
+/**
+ * Vectors searched by inner product, one row per chunk (row i is chunk i), each of unit
+ * length so the inner product is the cosine.
+ */
+export interface VectorSet {
+  /** Components per vector, 1 or more. */
+  dimension: number;
+  /** Row-major, `count × dimension`. */
+  vectors: Float32Array;
+}
+
+/** What a store offers a retriever that is saving itself. */
+export interface SaveContext {
+  /**
+   * Takes the vectors a retriever saved into `dir` (a store that searches them itself, such
+   * as PostgreSQL with pgvector); undefined when the store keeps only files.
+   */
+  vectors?: (dir: string, set: VectorSet) => void;
+}
+
+/** Nearest-vector search run by a store (pgvector's HNSW index) instead of in memory. */
+export interface VectorSearch {
+  /** Where and how it searches, for `explain` and logs (e.g. `pgvector HNSW in …`). */
+  readonly description: string;
+  /** The `k` rows of highest inner product with `query` (unit length), best first; score = inner product. */
+  search(query: Float32Array, k: number): Promise<Hit[]>;
 }
 
 export interface BuildContext {
@@ -82,6 +114,12 @@ export interface LoadContext {
    * when every text is always readable (the file store).
    */
   prefetchTexts?: (ids: readonly number[]) => Promise<void>;
+  /**
+   * The store's own search over the vectors the retriever saved into `dir` (see
+   * `SaveContext.vectors`), or undefined when it has none for `dir`: a retriever that gets
+   * one searches through it and need not read its vectors into memory.
+   */
+  vectorSearch?: (dir: string) => VectorSearch | undefined;
 }
 
 /** Retriever factories by name. An unknown name is an error that lists the valid ones. */

@@ -1,4 +1,5 @@
 import { openIndex, readIndex, verifyIndex, writeIndex, type GenerationPin, type IndexManifest, type LoadedIndex, type OpenedIndex, type WriteIndexInput, type WriteIndexOptions } from './index-store.js';
+import type { VectorSearch } from './retriever.js';
 import { readIndexFile, type IndexFileReader } from './shared-files.js';
 
 /**
@@ -27,6 +28,12 @@ export interface IndexStore {
    * string; `openStore` of `@rag/service` turns it back into a store.
    */
   readonly address: string;
+  /**
+   * The store's own nearest-vector search over what a retriever saved into `dir` of a
+   * generation read by `read` (see `LoadContext.vectorSearch`); absent or undefined when the
+   * store keeps vectors only in the retriever's files.
+   */
+  vectorSearch?(dir: string): VectorSearch | undefined;
   /** Releases what the store holds open (connections); the file store holds nothing. */
   close(): Promise<void>;
 }

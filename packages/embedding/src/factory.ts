@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { RagError, type BuildContext, type Chunk, type LoadContext, type PreviousBuild, type ProgressEvent, type ProgressFn, type RetrieverFactory } from '@rag/core';
+import { RagError, type BuildContext, type Chunk, type LoadContext, type PreviousBuild, type ProgressEvent, type ProgressFn, type RetrieverFactory, type VectorSearch } from '@rag/core';
 import { chunkFingerprint, embeddingText } from './chunk-text.js';
 import { CORPUS_MODEL_FILE, CorpusEmbedder, fitCorpusEmbedder } from './corpus/embedder.js';
 import { embedTexts } from './embed-chunks.js';
@@ -123,6 +123,13 @@ export interface LoadEmbeddingOptions {
   embedder?: Embedder;
   /** How the vector and model files are read: see `LoadContext.readFile`. Default: the disk. */
   readFile?: (path: string) => Promise<Uint8Array>;
+  /** The files and chunks were verified by the index store: see `LoadContext.verified`. Default `false`. */
+  verified?: boolean;
+  /**
+   * The store's own search over this index's vectors (`LoadContext.vectorSearch`): the
+   * vectors and graph files are then not read, and searches go to the store.
+   */
+  vectorSearch?: VectorSearch;
 }
 
 function mismatch(dir: string, built: { id: string; dimension: number }, query: { id: string; dimension: number }): RagError {
@@ -138,7 +145,9 @@ function mismatch(dir: string, built: { id: string; dimension: number }, query: 
 /** Loads a retriever saved by `EmbeddingRetriever.save`, checking it matches `chunks` and the query model. */
 export async function loadEmbeddingRetriever(dir: string, chunks: readonly Chunk[], options: LoadEmbeddingOptions = {}): Promise<EmbeddingRetriever> {
   const manifest = await readEmbeddingManifest(dir, options.readFile);
-  if (manifest.count !== chunks.length || manifest.chunkFingerprint !== chunkFingerprint(chunks)) {
+  // An index store that verified the generation vouches for the chunks (and a database
+  // store fetches texts on demand only), so the fingerprint, which reads every text, is skipped then.
+  if (manifest.count !== chunks.length || (options.verified !== true && manifest.chunkFingerprint !== chunkFingerprint(chunks))) {
     throw new RagError('INDEX_INCOMPATIBLE', `The embedding index in ${dir} was built over different chunks than the index holds.`, {
       hint: 'Rebuild the index with `rag index --corpus_dir <dir> --retriever embedding`.',
     });
@@ -153,7 +162,8 @@ export async function loadEmbeddingRetriever(dir: string, chunks: readonly Chunk
       });
     }
   };
-  const decoded = decodeVectors(await readBytes(VECTORS_FILE), join(dir, VECTORS_FILE));
+  // With the store searching, the vectors stay in the store (they are checked there when written).
+  const decoded = options.vectorSearch ? { count: manifest.count, dimension: manifest.embedder.dimension, vectors: new Float32Array(0) } : decodeVectors(await readBytes(VECTORS_FILE), join(dir, VECTORS_FILE));
   if (decoded.count !== manifest.count || decoded.dimension !== manifest.embedder.dimension) {
     throw new RagError('INDEX_CORRUPT', `${join(dir, VECTORS_FILE)} does not match ${dir}/embedding.json.`, {
       hint: 'Rebuild the index with `rag index --corpus_dir <dir> --retriever embedding`.',
@@ -188,6 +198,7 @@ export async function loadEmbeddingRetriever(dir: string, chunks: readonly Chunk
     await embedder.dispose?.();
     throw mismatch(dir, manifest.embedder, query);
   }
+  if (options.vectorSearch) return new EmbeddingRetriever(embedder, decoded.vectors, manifest, null, null, null, options.vectorSearch);
   const hnsw = manifest.index === 'hnsw' && manifest.hnsw ? await readHnsw(dir, manifest.embedder.dimension, manifest.count, manifest.hnsw, readBytes) : null;
   return new EmbeddingRetriever(embedder, decoded.vectors, manifest, hnsw);
 }
@@ -223,6 +234,9 @@ export function createEmbeddingRetrieverFactory(defaults: EmbeddingSettings = {}
     load: (dir: string, chunks: readonly Chunk[], context: LoadContext = {}) => {
       const locating: LoadEmbeddingOptions = defaults.model || defaults.modelDir ? { settings: defaults } : { settings: pickRuntime(defaults) };
       if (context.readFile) locating.readFile = context.readFile;
+      if (context.verified) locating.verified = true;
+      const vectorSearch = context.vectorSearch?.(dir);
+      if (vectorSearch) locating.vectorSearch = vectorSearch;
       return loadEmbeddingRetriever(dir, chunks, locating);
     },
   };

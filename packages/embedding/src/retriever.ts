@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RagError, writeFileAtomic, type Explanation, type Hit, type Retriever, type SearchOptions } from '@rag/core';
+import { RagError, writeFileAtomic, type Explanation, type Hit, type Retriever, type SaveContext, type SearchOptions, type VectorSearch } from '@rag/core';
 import type { EmbeddingCheckpoint } from './checkpoint.js';
 import { CORPUS_MODEL_FILE, CorpusEmbedder } from './corpus/embedder.js';
 import type { Embedder } from './embedder.js';
@@ -33,13 +33,19 @@ export interface EmbeddingManifest {
 /** How many recent query vectors are kept for `explain` (the model call is async). */
 const QUERY_CACHE_SIZE = 64;
 
+/** How many recent searches' hits are kept for `explain` when a store searches the vectors. */
+const STORE_HITS_CACHE_SIZE = 64;
+
 /**
  * Dense retrieval: the query's vector against every chunk vector, by exact search or an
- * HNSW graph, best cosine first. Scores are cosines in [-1, 1].
+ * HNSW graph, best cosine first. Scores are cosines in [-1, 1]. Loaded from a store that
+ * searches vectors itself (pgvector), it holds no chunk vectors and asks the store.
  */
 export class EmbeddingRetriever implements Retriever {
   readonly name = 'embedding';
   readonly #queryCache = new Map<string, Float32Array>();
+  /** The store's hits of recent searches (query → chunk id → score), for `explain`. */
+  readonly #storeHits = new Map<string, Map<number, number>>();
   #checkpoint: EmbeddingCheckpoint | null;
 
   constructor(
@@ -51,6 +57,8 @@ export class EmbeddingRetriever implements Retriever {
     checkpoint: EmbeddingCheckpoint | null = null,
     /** How the build went (corpus embedder: vocabulary, tokens, seconds per step); null when loaded. */
     readonly buildStats: Readonly<Record<string, unknown>> | null = null,
+    /** The store's search over these vectors (`LoadContext.vectorSearch`); then `vectors` is empty. */
+    readonly store: VectorSearch | null = null,
   ) {
     this.#checkpoint = checkpoint;
   }
@@ -71,16 +79,23 @@ export class EmbeddingRetriever implements Retriever {
   /** Nearest chunks to a query vector (already unit length). */
   searchVector(vector: Float32Array, k: number): Hit[] {
     if (k <= 0 || this.count === 0) return [];
+    if (this.store) throw storeSearchesError();
     if (this.hnsw) return this.hnsw.search(vector, k);
     return searchExact(this.vectors, this.manifest.embedder.dimension, vector, k);
   }
 
   async search(query: string, options: SearchOptions): Promise<Hit[]> {
-    return this.searchVector(await this.embedQuery(query), options.k);
+    const vector = await this.embedQuery(query);
+    if (!this.store || options.k <= 0 || this.count === 0) return this.searchVector(vector, options.k);
+    const hits = await this.store.search(vector, options.k);
+    if (this.#storeHits.size >= STORE_HITS_CACHE_SIZE) this.#storeHits.delete(this.#storeHits.keys().next().value!);
+    this.#storeHits.set(query, new Map(hits.map((hit) => [hit.chunkId, hit.score])));
+    return hits;
   }
 
   /** `search` without the promise; only for the corpus embedder, whose queries need no model call. */
   searchSync(query: string, options: SearchOptions): Hit[] {
+    if (this.store) throw storeSearchesError();
     if (!(this.embedder instanceof CorpusEmbedder)) {
       throw new RagError('INVALID_ARGUMENT', 'searchSync needs the corpus embedder; a transformers model embeds asynchronously.', {
         hint: 'Use `await retriever.search(query, { k })`.',
@@ -94,6 +109,13 @@ export class EmbeddingRetriever implements Retriever {
     if (!Number.isInteger(chunkId) || chunkId < 0 || chunkId >= this.count) {
       return { value: 0, description: `chunk ${chunkId} is not in this index` };
     }
+    if (this.store) {
+      // The vectors are in the store: what it returned is all that is known here.
+      const score = this.#storeHits.get(query)?.get(chunkId);
+      return score === undefined
+        ? { value: 0, description: `chunk ${chunkId} was not among the nearest vectors ${this.store.description} returned for this query (run search() with it first)` }
+        : { value: score, description: `inner product of the query and chunk vectors (${this.manifest.embedder.id}, ${d} dimensions), from ${this.store.description}` };
+    }
     if (this.embedder instanceof CorpusEmbedder) return this.embedder.explainQuery(query, this.vectors, chunkId);
     const vector = this.#queryCache.get(query);
     if (!vector) {
@@ -105,8 +127,14 @@ export class EmbeddingRetriever implements Retriever {
     };
   }
 
-  async save(dir: string): Promise<void> {
+  async save(dir: string, context?: SaveContext): Promise<void> {
+    if (this.store) {
+      throw new RagError('INVALID_ARGUMENT', 'This embedding retriever was loaded without its vectors (the store searches them); it cannot be saved.', {
+        hint: 'Save the retriever a build returned, or load it from a store that keeps the vectors in files.',
+      });
+    }
     const d = this.manifest.embedder.dimension;
+    context?.vectors?.(dir, { dimension: d, vectors: this.vectors });
     await writeFileAtomic(join(dir, VECTORS_FILE), encodeVectors(this.vectors, d, this.manifest.encoding));
     if (this.embedder instanceof CorpusEmbedder) await writeFileAtomic(join(dir, CORPUS_MODEL_FILE), this.embedder.encode());
     if (this.hnsw) this.hnsw.write(join(dir, HNSW_FILE));
@@ -119,6 +147,12 @@ export class EmbeddingRetriever implements Retriever {
   async dispose(): Promise<void> {
     await this.embedder.dispose?.();
   }
+}
+
+function storeSearchesError(): RagError {
+  return new RagError('INVALID_ARGUMENT', 'The vectors of this embedding index are searched by its store (pgvector), which answers asynchronously.', {
+    hint: 'Use `await retriever.search(query, { k })`.',
+  });
 }
 
 /** Reads and checks `embedding.json`. */

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { proseFlags, RagError, selectHits, writeFileAtomic, type Chunk, type Explanation, type Hit, type Retriever, type SearchOptions } from '@rag/core';
+import { proseFlags, RagError, selectHits, writeFileAtomic, type Chunk, type Explanation, type Hit, type Retriever, type SaveContext, type SearchOptions } from '@rag/core';
 import { getFusionMethod } from './fusion/registry.js';
 import type { ComponentHits, FusedHit, FusionMethod } from './fusion/types.js';
 import { dropsNonPositive, poolOf, resolveHybridOptions, weightOf, type HybridOptions, type HybridSettings } from './options.js';
@@ -116,11 +116,11 @@ export class HybridRetriever implements Retriever {
   }
 
   /** Saves each component into `dir/<component name>/` and the fusion options into `hybrid.json`. */
-  async save(dir: string): Promise<void> {
+  async save(dir: string, context?: SaveContext): Promise<void> {
     for (const component of this.components) {
       const target = join(dir, component.name);
       await mkdir(target, { recursive: true });
-      await component.save(target);
+      await component.save(target, context);
     }
     const manifest: HybridManifest = {
       format: HYBRID_FORMAT,

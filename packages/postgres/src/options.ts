@@ -19,6 +19,25 @@ export interface PostgresStoreOptions {
    * searches in flight at once must fit (64 × 50 by default, with room). Default 8192.
    */
   textCacheSize: number;
+  /**
+   * Where the vectors of dense retrievers (`embedding`, and `hybrid`'s dense part) are
+   * searched. `auto`: in PostgreSQL with pgvector's HNSW index when the server has the
+   * `vector` extension (created on first write if available and permitted), else in each
+   * reader's memory from the retriever's files. `pgvector`: in PostgreSQL, and an index
+   * write fails when the extension is missing. `files`: always in the reader's memory (a
+   * reader with `files` ignores vectors written to PostgreSQL). The retriever's files are
+   * written either way. Default `auto`; a connection string's `?vectors=` sets it too.
+   */
+  vectors: 'auto' | 'pgvector' | 'files';
+  /** pgvector HNSW: links per node (`m`), in [2, 100]. Default 16 (pgvector's own). */
+  hnswM: number;
+  /** pgvector HNSW: candidate list while building (`ef_construction`), in [4, 1000], at least 2 × hnswM. Default 64 (pgvector's own). */
+  hnswEfConstruction: number;
+  /**
+   * pgvector HNSW: candidate list while searching (`hnsw.ef_search`), in [1, 1000]; a search
+   * for k hits uses max(k, this), and returns at most 1000. Default 100.
+   */
+  hnswEfSearch: number;
 }
 
 export const DEFAULT_POSTGRES_STORE_OPTIONS: Readonly<PostgresStoreOptions> = Object.freeze({
@@ -26,6 +45,10 @@ export const DEFAULT_POSTGRES_STORE_OPTIONS: Readonly<PostgresStoreOptions> = Ob
   maxConnections: 4,
   connectTimeoutMs: 10_000,
   textCacheSize: 8192,
+  vectors: 'auto',
+  hnswM: 16,
+  hnswEfConstruction: 64,
+  hnswEfSearch: 100,
 });
 
 const schema = z
@@ -34,8 +57,13 @@ const schema = z
     maxConnections: integerIn(1, 100),
     connectTimeoutMs: integerIn(100, 600_000),
     textCacheSize: integerIn(256, 10_000_000),
+    vectors: z.enum(['auto', 'pgvector', 'files']),
+    hnswM: integerIn(2, 100),
+    hnswEfConstruction: integerIn(4, 1000),
+    hnswEfSearch: integerIn(1, 1000),
   })
-  .strict();
+  .strict()
+  .refine((o) => o.hnswEfConstruction >= 2 * o.hnswM, { message: 'hnswEfConstruction must be at least 2 × hnswM', path: ['hnswEfConstruction'] });
 
 export function resolvePostgresStoreOptions(settings: Partial<PostgresStoreOptions> = {}): PostgresStoreOptions {
   return parseOptions(schema, { ...DEFAULT_POSTGRES_STORE_OPTIONS, ...settings }, { subject: 'postgres store', root: 'options' });
@@ -47,11 +75,13 @@ export function isPostgresUrl(address: string): boolean {
 }
 
 /** A connection string split into what `pg` connects with, the schema it names, and a password-free form for messages. */
-export function splitConnectionString(url: string): { connectionString: string; schema: string | undefined; location: string } {
+export function splitConnectionString(url: string): { connectionString: string; schema: string | undefined; vectors: string | undefined; location: string } {
   const parsed = new URL(url);
   const schemaName = parsed.searchParams.get('schema') ?? undefined;
+  const vectors = parsed.searchParams.get('vectors') ?? undefined;
   parsed.searchParams.delete('schema');
+  parsed.searchParams.delete('vectors');
   const connectionString = parsed.toString();
   if (parsed.password) parsed.password = '***';
-  return { connectionString, schema: schemaName, location: parsed.toString() };
+  return { connectionString, schema: schemaName, vectors, location: parsed.toString() };
 }

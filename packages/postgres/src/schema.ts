@@ -6,7 +6,7 @@ import type { PoolClient } from 'pg';
  * version v to v + 1; a writer applies the ones a database lacks, in one transaction with
  * the write, and a reader refuses any other version (it never writes, so it works on a replica).
  */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** Table names inside the store's schema. */
 export function tables(schema: string) {
@@ -16,6 +16,8 @@ export function tables(schema: string) {
     current: `${schema}.current_generation`,
     files: `${schema}.file_parts`,
     texts: `${schema}.texts`,
+    vectorSets: `${schema}.vector_sets`,
+    vectors: `${schema}.vectors`,
   };
 }
 
@@ -50,6 +52,22 @@ const MIGRATIONS: readonly ((schema: string) => string)[] = [
         text bytea NOT NULL,
         crc32 bigint NOT NULL,
         PRIMARY KEY (generation, chunk_id)
+      );`;
+  },
+  // 1 → 2. Vectors a retriever saved that the database searches itself (pgvector): one row
+  // per set (a retriever's folder in a generation) naming its partial HNSW index, which is
+  // dropped with the generation. The vectors table needs the `vector` type, so it is created
+  // when vectors are first written to a server that has the extension (see vectors.ts).
+  (schema) => {
+    const t = tables(schema);
+    return `
+      CREATE TABLE ${t.vectorSets} (
+        generation text NOT NULL REFERENCES ${t.generations} (generation) ON DELETE CASCADE,
+        path text NOT NULL,
+        dimension integer NOT NULL,
+        count integer NOT NULL,
+        index_name text NOT NULL,
+        PRIMARY KEY (generation, path)
       );`;
   },
 ];

@@ -21,6 +21,8 @@ import {
   type IndexStore,
   type LoadedIndex,
   type OpenedIndex,
+  type VectorSearch,
+  type VectorSet,
   type WriteIndexInput,
   type WriteIndexOptions,
 } from '@rag/core';
@@ -29,6 +31,7 @@ import { isMissingTable, toStoreError } from './errors.js';
 import { resolvePostgresStoreOptions, splitConnectionString, type PostgresStoreOptions } from './options.js';
 import { checkSchemaVersion, migrate, tables } from './schema.js';
 import { openDatabaseTexts } from './texts.js';
+import { createVectorSearch, dropVectorIndexes, prepareVectorTable, readVectorSets, writeVectorSet } from './vectors.js';
 
 /** Where a generation's files seem to live: `join(dir, path)` names a row, never a file on disk. */
 const VIRTUAL_ROOT = '/postgresql-store';
@@ -61,7 +64,11 @@ function lockKey(schema: string): string {
  */
 export function createPostgresStore(url: string, settings: Partial<PostgresStoreOptions> = {}): PostgresStore {
   const split = splitConnectionString(url);
-  const options = resolvePostgresStoreOptions({ ...(split.schema ? { schema: split.schema } : {}), ...settings });
+  const options = resolvePostgresStoreOptions({
+    ...(split.schema ? { schema: split.schema } : {}),
+    ...(split.vectors ? { vectors: split.vectors as PostgresStoreOptions['vectors'] } : {}),
+    ...settings,
+  });
   const { schema } = options;
   const location = split.location;
   const t = tables(schema);
@@ -119,11 +126,27 @@ export function createPostgresStore(url: string, settings: Partial<PostgresStore
     return { indexDir: location, dir: posix.join(VIRTUAL_ROOT, row.generation), manifest, pin: { generation: row.generation, manifestSha256: row.manifest_sha256 } };
   };
 
-  const readStoredFile = async (path: string): Promise<Uint8Array> => {
+  /** A path under a generation's virtual folder as (generation, path inside it); undefined outside. */
+  const locate = (path: string): { generation: string; inside: string } | undefined => {
     const inside = posix.relative(VIRTUAL_ROOT, path.split(sep).join('/'));
     const slash = inside.indexOf('/');
-    if (inside.startsWith('..') || slash < 0) throw Object.assign(new Error(`${path} is not a file of ${location}`), { code: 'ENOENT' });
-    return readFileRows(inside.slice(0, slash), inside.slice(slash + 1));
+    if (inside.startsWith('..') || slash < 0) return undefined;
+    return { generation: inside.slice(0, slash), inside: inside.slice(slash + 1) };
+  };
+
+  const readStoredFile = async (path: string): Promise<Uint8Array> => {
+    const at = locate(path);
+    if (!at) throw Object.assign(new Error(`${path} is not a file of ${location}`), { code: 'ENOENT' });
+    return readFileRows(at.generation, at.inside);
+  };
+
+  // The vector sets of each generation read so far (path inside it → dimension).
+  const vectorSets = new Map<string, Map<string, number>>();
+  const vectorSearch = (dir: string): VectorSearch | undefined => {
+    const at = locate(dir);
+    const dimension = at && vectorSets.get(at.generation)?.get(at.inside);
+    if (!at || dimension === undefined) return undefined;
+    return createVectorSearch(pool, options, location, { generation: at.generation, path: at.inside, dimension }, (error) => toStoreError(error, location));
   };
 
   const read = async (pin?: GenerationPin): Promise<LoadedIndex> => {
@@ -133,6 +156,7 @@ export function createPostgresStore(url: string, settings: Partial<PostgresStore
     let bytes: Uint8Array | undefined;
     await verifyChecksums(location, opened.dir, { 'chunks.json': sum }, '', async (path) => (bytes = await readStoredFile(path)));
     const columns = JSON.parse(Buffer.from(bytes!).toString('utf8')) as unknown;
+    if (options.vectors !== 'files') vectorSets.set(opened.pin.generation, await readVectorSets(pool, schema, opened.pin.generation).catch((error: unknown) => Promise.reject(toStoreError(error, location))));
     const texts = openDatabaseTexts({ pool, schema, location, generation: opened.pin.generation, count: opened.manifest.counts.chunks, cacheSize: options.textCacheSize });
     return { ...opened, ...assembleChunks(location, opened.manifest, columns, texts) };
   };
@@ -146,10 +170,13 @@ export function createPostgresStore(url: string, settings: Partial<PostgresStore
     let client: pg.PoolClient | undefined;
     try {
       const generation = newGenerationName();
+      // Vectors offered by the retrievers, by their folder inside the generation.
+      const offered = new Map<string, VectorSet>();
+      const takeVectors = options.vectors === 'files' ? {} : { vectors: (dir: string, set: VectorSet) => offered.set(posix.relative(scratch.split(sep).join('/'), dir.split(sep).join('/')), set) };
       for (const retriever of input.retrievers) {
         const target = retrieverDir(scratch, retriever.entry.name);
         await mkdir(target, { recursive: true });
-        await retriever.save(target);
+        await retriever.save(target, takeVectors);
       }
       const files = new Map<string, Uint8Array>([['chunks.json', Buffer.from(chunkColumnsJson(input.chunks, input.manifest.files))]]);
       for (const file of await listFiles(scratch)) files.set(file, await readFile(join(scratch, file)));
@@ -208,9 +235,13 @@ export function createPostgresStore(url: string, settings: Partial<PostgresStore
           if (pending >= TEXT_BATCH_BYTES) await flush();
         }
         await flush();
+        if (offered.size > 0 && (await prepareVectorTable(c, options, location))) {
+          for (const [path, set] of offered) await writeVectorSet(c, options, generation, path, set);
+        }
         await step('staged');
         await c.query(`INSERT INTO ${t.current} (id, generation) VALUES (true, $1) ON CONFLICT (id) DO UPDATE SET generation = EXCLUDED.generation`, [generation]);
         // Generation names start with their time: keep the newest few, as the file store does.
+        await dropVectorIndexes(c, schema, KEPT_GENERATIONS);
         await c.query(`DELETE FROM ${t.generations} WHERE generation NOT IN (SELECT generation FROM ${t.generations} ORDER BY generation DESC LIMIT $1)`, [KEPT_GENERATIONS]);
         await c.query('COMMIT');
         await step('published');
@@ -239,6 +270,12 @@ export function createPostgresStore(url: string, settings: Partial<PostgresStore
       seen += rows.length;
     }
     if (seen !== opened.manifest.counts.chunks) throw indexDamagedError(location, 'the texts table', `holds ${seen} texts where ${opened.manifest.counts.chunks} were written`);
+    // Vectors kept for pgvector: every row of every set is there (their bytes were checked as the retriever's files).
+    const sets = (await query<{ path: string; count: number }>(`SELECT path, count FROM ${t.vectorSets} WHERE generation = $1`, [opened.pin.generation])).rows;
+    for (const set of sets) {
+      const rows = (await query<{ n: number }>(`SELECT count(*)::int AS n FROM ${t.vectors} WHERE generation = $1 AND path = $2`, [opened.pin.generation, set.path])).rows[0]?.n ?? 0;
+      if (rows !== set.count) throw indexDamagedError(location, `the vectors of ${set.path}`, `number ${rows} where ${set.count} were written`);
+    }
     return { generation: opened.pin.generation, files: checked.files + 1, bytes };
   };
 
@@ -253,6 +290,7 @@ export function createPostgresStore(url: string, settings: Partial<PostgresStore
     readFile: readStoredFile,
     write,
     verify,
+    vectorSearch,
     close: async () => {
       if (!pool.ended && !pool.ending) await pool.end();
     },

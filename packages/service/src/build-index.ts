@@ -206,7 +206,7 @@ export async function buildIndex(options: BuildIndexOptions): Promise<BuildIndex
         files: corpus.files,
       },
       chunks: corpus.chunks,
-      retrievers: [{ entry: { name: factory.name, settings: {}, builtAt: new Date().toISOString() }, save: (dir) => retriever.save(dir) }],
+      retrievers: [{ entry: { name: factory.name, settings: {}, builtAt: new Date().toISOString() }, save: (dir, context) => retriever.save(dir, context) }],
     });
     const finished = performance.now();
     return {

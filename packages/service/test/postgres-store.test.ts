@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chunkCorpus } from '@rag/chunking';
-import { writeIndex, type Chunk, type FileRecord } from '@rag/core';
+import { openIndexSession, writeIndex, type Chunk, type FileRecord, type SaveContext } from '@rag/core';
 import { createPostgresStore } from '@rag/postgres';
 import { findPostgresBin, startTestCluster, type TestCluster } from '@rag/postgres/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -170,6 +170,34 @@ describe.skipIf(!postgresAvailable())('an index in PostgreSQL, through the servi
       } finally {
         await served.close();
       }
+    }
+  });
+
+  it('without pgvector on the server: `auto` keeps vectors in files and searches them in memory, `pgvector` refuses with a hint', async () => {
+    const registry = service.createDefaultRetrieverRegistry();
+    const embedding = await registry.get('embedding').build(corpus.chunks);
+    const input = {
+      manifest: { toolVersion: 'test', createdAt: new Date().toISOString(), corpusDir: CORPUS, corpusDirAsGiven: CORPUS, chunking: {}, files: corpus.files },
+      chunks: corpus.chunks,
+      retrievers: [{ entry: { name: 'embedding', settings: {}, builtAt: new Date().toISOString() }, save: (dir: string, context?: SaveContext) => embedding.save(dir, context) }],
+    };
+    const strict = createPostgresStore(`${cluster.url}?schema=strict&vectors=pgvector`);
+    const error = (await strict.write(input).catch((e: unknown) => e)) as { code: string; message: string; hint: string };
+    await strict.close();
+    expect(error).toMatchObject({ code: 'STORE_UNAVAILABLE' });
+    expect(error.message).toMatch(/no `vector` extension/);
+    expect(error.hint).toMatch(/CREATE EXTENSION vector/);
+    const auto = createPostgresStore(`${cluster.url}?schema=auto`);
+    try {
+      await auto.write(input);
+      expect((await auto.pool.query('SELECT count(*)::int AS n FROM auto.vector_sets')).rows[0]).toEqual({ n: 0 });
+      const session = await openIndexSession(auto, { retrievers: registry });
+      const loaded = await session.retriever('embedding');
+      expect((loaded as unknown as { store: unknown }).store).toBeNull();
+      for (const query of questions) expect(await loaded.search(query, { k: 5 })).toEqual(await embedding.search(query, { k: 5 }));
+      session.close();
+    } finally {
+      await auto.close();
     }
   });
 
