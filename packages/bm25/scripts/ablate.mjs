@@ -39,6 +39,7 @@ const CONFIGURATIONS = [
   { name: 'docs/code prior at 0.2', settings: { rerank: { modality: 0.2 } } },
   { name: 'test/example penalty off', settings: { rerank: { auxiliaryFactor: 1 } } },
   { name: 'explanation off', settings: { rerank: { explanation: 0 } } },
+  { name: 'place kinds off', settings: { rerank: { placeKinds: [] } } },
   { name: 'section support off', settings: { rerank: { sectionSupport: 0 } } },
   { name: 'answer evidence off', settings: { rerank: { answerEvidence: { default: 0, error: 0 } } } },
   { name: 'answer evidence with values at 0.1', settings: { rerank: { answerEvidence: { value: 0.1 } } } },

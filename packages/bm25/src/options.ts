@@ -11,7 +11,8 @@ import {
   type TokenizerOptions,
   type TokenizerSettings,
 } from '@rag/text';
-import { DEFAULT_RERANK_OPTIONS, type RerankOptions } from './rerank/options.js';
+import type { AnswerKind } from '@rag/text';
+import { ANSWER_KINDS, DEFAULT_RERANK_OPTIONS, type RerankOptions } from './rerank/options.js';
 
 /** The fields of a chunk that are indexed separately (BM25F). */
 export const FIELD_NAMES = ['body', 'path', 'symbol', 'anchor'] as const;
@@ -100,6 +101,7 @@ const RERANK_SCHEMA = z.strictObject({
   auxiliaryFactor: z.number().gt(0).max(1).optional(),
   definition: weight.optional(),
   explanation: weight.optional(),
+  placeKinds: z.array(z.enum(ANSWER_KINDS as [AnswerKind, ...AnswerKind[]])).optional(),
   sectionSupport: weight.optional(),
   answerEvidence: z
     .strictObject({ default: weight.optional(), error: weight.optional(), list: weight.optional(), yesno: weight.optional(), value: weight.optional() })

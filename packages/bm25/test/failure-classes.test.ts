@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createBm25Retriever } from '../src/index.js';
+import { createBm25Retriever, type Bm25Settings } from '../src/index.js';
 import { makeChunks, type ChunkSpec } from './helpers.js';
 
 // Golden rankings for failure classes seen on codebases the retriever was not tuned on (the
@@ -74,6 +74,33 @@ describe('failure classes of unseen codebases', () => {
     );
     const chunks = makeChunks([...pages, python('client/transport.py', 'Transport.__init__', 'def __init__(self, http1=True, http2=False):\n    self.http2 = http2')]);
     expect(ranking(chunks, 'Is HTTP/2 supported?', 1)).toEqual(['client/transport.py#Transport.__init__']);
+  });
+
+  it('"where is name implemented?" reaches the definition before the docs that use the name (class 1)', () => {
+    // Both docs sections spell `render_page` as code, and use it more often than its short
+    // definition does; they explain how to call it, not where it is. A question asking for
+    // the place a name lives is answered by its definition, so prose earns no explanation
+    // credit there (placeKinds). A question asking where it is documented keeps the credit.
+    const docs = ['Templates', 'Views'].map((topic) =>
+      markdown(
+        `docs/${topic.toLowerCase()}.md`,
+        topic,
+        `# ${topic}\n\nCall \`render_page\` with a template name. \`render_page\` renders the page; pass the context to \`render_page\` as keyword arguments.`,
+      ),
+    );
+    const code = python(
+      'web/templating.py',
+      'render_page',
+      'def render_page(name, **context):\n    """Render the named template with the given context."""\n    app = current_app()\n    app.update_template_context(context)\n    before_render.send(app, template=name, context=context)\n    rv = app.jinja_env.get_or_select_template(name).render(context)\n    after_render.send(app, template=name, context=context)\n    return rv',
+    );
+    const chunks = makeChunks([...docs, code]);
+    const top = (settings: Bm25Settings = {}, query = 'Where is render_page implemented?'): string =>
+      createBm25Retriever(chunks, settings)
+        .searchSync(query, { k: 1 })
+        .map((hit) => `${chunks[hit.chunkId]!.file_path}#${chunks[hit.chunkId]!.symbol}`)[0]!;
+    expect(top()).toBe('web/templating.py#render_page');
+    expect(top({ rerank: { placeKinds: [] } })).not.toBe('web/templating.py#render_page');
+    expect(top({}, 'Where is render_page documented?')).not.toBe('web/templating.py#render_page');
   });
 
   it('the best code hit stays in view when docs repeat a code question (class 1)', () => {

@@ -3,6 +3,11 @@
  * words cannot see. Every signal is on a scale relative to the query's best BM25F score,
  * so the weights below mean the same thing for every query and corpus.
  */
+import type { AnswerKind } from '@rag/text';
+
+/** Every kind of question `detectAnswerKind` of @rag/text tells apart. */
+export const ANSWER_KINDS: readonly AnswerKind[] = Object.freeze(['default', 'error', 'where', 'how', 'list', 'yesno', 'value', 'explain']);
+
 /** The kinds of question whose answer a code chunk can be seen to carry (see `codeCarriesKind` of @rag/text). */
 export type EvidenceKind = 'default' | 'error' | 'list' | 'yesno' | 'value';
 export const EVIDENCE_KINDS: readonly EvidenceKind[] = Object.freeze(['default', 'error', 'list', 'yesno', 'value']);
@@ -62,6 +67,16 @@ export interface RerankOptions {
    */
   explanation: number;
   /**
+   * Kinds of question (`detectAnswerKind` of @rag/text) that ask for the place a named
+   * identifier lives ("where is `url_for` implemented?", "which module defines
+   * `get_text_stream`?"): only its definition answers them, so a docs chunk that spells the
+   * name earns no explanation credit there, and the docs pages that use the name stop
+   * outranking the code that defines it. A question that asks for documentation ("where is
+   * `x` documented?", see `DOCUMENTATION_QUERY_WORDS`) keeps the credit. Empty turns it
+   * off. Default `['where']`.
+   */
+  placeKinds: readonly AnswerKind[];
+  /**
    * Weight of section support: the best first-stage score (relative to the query's best)
    * among the other re-scored chunks of the same unit that do not overlap the chunk: the
    * other pieces of one long function or class body (same symbol), or of one docs section
@@ -116,6 +131,7 @@ export const DEFAULT_RERANK_OPTIONS: Readonly<RerankOptions> = Object.freeze({
   auxiliaryFactor: 0.8,
   definition: 0.3,
   explanation: 0.3,
+  placeKinds: Object.freeze(['where'] as AnswerKind[]),
   sectionSupport: 0.05,
   answerEvidence: Object.freeze({ default: 0.1, error: 0.2, list: 0, yesno: 0, value: 0 }),
   dedupe: true,

@@ -17,6 +17,14 @@ export const AUXILIARY_DIRS: ReadonlySet<string> = new Set(['test', 'tests', 'te
 /** Words in a query that ask for tests, examples or benchmarks (and so lift their penalty). */
 export const AUXILIARY_QUERY_WORDS = 'test tests testing tested example examples benchmark benchmarks benchmarking';
 
+/**
+ * Words by which a question asks for documentation ("where is `x` documented?"): such a
+ * question keeps the explanation signal even when its kind asks for a place (see
+ * `RerankOptions.placeKinds`). Plain English words for written documentation, not any
+ * project's vocabulary.
+ */
+export const DOCUMENTATION_QUERY_WORDS = 'doc docs documented documentation documenting explained explanation described description guide tutorial manual readme';
+
 const TEST_FILE = /^(test_.*|.*_test|conftest)\.py$/;
 
 /** True for a file in a test, example or benchmark folder, or a test module by pytest's naming rules. */

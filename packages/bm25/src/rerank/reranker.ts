@@ -4,7 +4,7 @@ import type { ResolvedQueryTerm } from '../explain.js';
 import { detectAnswerKind, identifierTerm, tokenize, type AnswerKind } from '@rag/text';
 import { carriesEvidence, hasName } from '../chunk-features.js';
 import type { EvidenceKind, RerankOptions } from './options.js';
-import { AUXILIARY, AUXILIARY_QUERY_WORDS, chunkFlags, PROSE, termModalities } from './priors.js';
+import { AUXILIARY, AUXILIARY_QUERY_WORDS, chunkFlags, DOCUMENTATION_QUERY_WORDS, PROSE, termModalities } from './priors.js';
 import { ChunkScan, coverageScore, phraseScore, type QueryPair } from './proximity.js';
 import { createQueryShaper, type QueryShape } from './query.js';
 import { sectionSupport, unitPaths } from './sections.js';
@@ -24,6 +24,8 @@ interface PreparedQuery {
   /** tanh of the mean prose-vs-code log ratio of the query's terms; 0 without a prior. */
   lean: number;
   asksForAuxiliary: boolean;
+  /** The question asks where a named identifier lives (`placeKinds`): prose earns no explanation credit. */
+  asksForPlace: boolean;
   /** The kind of answer the question asks for, and the answer-evidence weight of that kind (0: none). */
   kind: AnswerKind;
   evidenceWeight: number;
@@ -64,6 +66,7 @@ export class Reranker {
   readonly #flags: Uint8Array;
   readonly #modalities: Float32Array | undefined;
   readonly #auxiliaryTerms: ReadonlySet<string>;
+  readonly #documentationTerms: ReadonlySet<string>;
   readonly #shape: (text: string) => QueryShape;
   readonly #slotOf: Int32Array;
   readonly #units: readonly string[];
@@ -77,6 +80,7 @@ export class Reranker {
     this.#flags = chunkFlags(chunks);
     this.#modalities = options.rerank.modality > 0 ? termModalities(index.data, this.#flags) : undefined;
     this.#auxiliaryTerms = new Set(tokenize(AUXILIARY_QUERY_WORDS, options.tokenizer));
+    this.#documentationTerms = new Set(tokenize(DOCUMENTATION_QUERY_WORDS, options.tokenizer));
     this.#shape = createQueryShaper(options.tokenizer, options.query);
     this.#slotOf = new Int32Array(index.data.dictionary.size).fill(-1);
     this.#units = unitPaths(chunks, this.#flags);
@@ -135,7 +139,7 @@ export class Reranker {
     chunkId: number,
     score: number,
     top: number,
-  ): { parts: RerankParts; lean: number; asksForAuxiliary: boolean; kind: AnswerKind; evidenceWeight: number } {
+  ): { parts: RerankParts; lean: number; asksForAuxiliary: boolean; asksForPlace: boolean; kind: AnswerKind; evidenceWeight: number } {
     const terms = this.#index.resolveQuery(query);
     const prepared = this.#prepare(query, terms);
     try {
@@ -150,6 +154,7 @@ export class Reranker {
         parts: this.#parts(prepared, chunkId, score, top, support),
         lean: prepared.lean,
         asksForAuxiliary: prepared.asksForAuxiliary,
+        asksForPlace: prepared.asksForPlace,
         kind: prepared.kind,
         evidenceWeight: prepared.evidenceWeight,
       };
@@ -160,7 +165,7 @@ export class Reranker {
 
   /** The explanation tree of a second-stage score around the chunk's BM25F explanation. */
   explain(query: string, chunkId: number, first: Explanation, top: number): Explanation {
-    const { parts, lean, asksForAuxiliary, kind, evidenceWeight } = this.explainParts(query, chunkId, first.value, top);
+    const { parts, lean, asksForAuxiliary, asksForPlace, kind, evidenceWeight } = this.explainParts(query, chunkId, first.value, top);
     const o = this.#options;
     const flags = this.#flags[chunkId]!;
     return {
@@ -172,7 +177,12 @@ export class Reranker {
         { value: parts.phrase, description: `phrase: share of adjacent query word pairs found in order within ${o.proximityWindow} words (weight ${o.proximity})` },
         { value: parts.covered, description: `covered: share of the query's term weight found in the chunk (weight ${o.coverage})` },
         { value: parts.defined, description: `defined: share of the query's identifiers this code chunk defines (weight ${o.definition})` },
-        { value: parts.explained, description: `explained: share of the query's identifiers this prose chunk spells as inline code (weight ${o.explanation})` },
+        {
+          value: parts.explained,
+          description: asksForPlace
+            ? `explained: 0, the question asks where a name lives (${kind} is one of placeKinds): only its definition answers (weight ${o.explanation})`
+            : `explained: share of the query's identifiers this prose chunk spells as inline code (weight ${o.explanation})`,
+        },
         {
           value: parts.support,
           description: `support: best relative first-stage score of another, non-overlapping candidate of the same function or section (weight ${o.sectionSupport})`,
@@ -223,7 +233,7 @@ export class Reranker {
       for (const { slot } of prepared.definitions) {
         if (scan.perSlot[slot] !== 0 && hasName(features, chunkId, prepared.slotIds[slot]!)) found++;
       }
-      if (flags & PROSE) explained = found / prepared.definitions.length;
+      if (flags & PROSE) explained = prepared.asksForPlace ? 0 : found / prepared.definitions.length;
       else defined = found / prepared.definitions.length;
     }
     // Only code is judged: prose states every kind of fact in words alike.
@@ -278,6 +288,8 @@ export class Reranker {
       definitions: this.#definitions(shape.separatedIdentifiers, slotFor),
       lean,
       asksForAuxiliary: terms.some((term) => this.#auxiliaryTerms.has(term.term)),
+      // The question's own words: "documented" need not occur in the corpus to say what is asked.
+      asksForPlace: this.#options.placeKinds.includes(kind) && !shape.words.some((variants) => variants.some((term) => this.#documentationTerms.has(term))),
     };
   }
 
