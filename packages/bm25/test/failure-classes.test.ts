@@ -103,6 +103,24 @@ describe('failure classes of unseen codebases', () => {
     expect(top({}, 'Where is render_page documented?')).not.toBe('web/templating.py#render_page');
   });
 
+  it('"where is name implemented?" with a one-word name reaches the chunk of that name, spelled alike (class 1)', () => {
+    // `paginate` and `Pager` have no inner separator, so no definition is read from the text;
+    // the chunk whose own name the question spells is the named thing. The docs section says
+    // "paginate" more often than the function, and `pager()` is a helper of another case.
+    const chunks = makeChunks([
+      markdown('docs/lists.md', 'Long lists', '# Long lists\n\nTo paginate a list, call paginate on it; paginate splits the list into pages and paginate yields one page at a time.'),
+      python('web/paging.py', 'paginate', 'def paginate(items, per_page=20):\n    """Split items into pages."""\n    for start in range(0, len(items), per_page):\n        yield items[start:start + per_page]'),
+      python('web/paging.py', 'Pager', 'class Pager:\n    """Walks the pages of a list."""\n    def __init__(self, items):\n        self.items = items'),
+      python('web/paging.py', 'pager', 'def pager(items):\n    """A Pager over items, the list and its pages."""\n    return Pager(items)'),
+    ]);
+    expect(ranking(chunks, 'Where is paginate implemented?', 1)).toEqual(['web/paging.py#paginate']);
+    expect(ranking(chunks, 'Where is the Pager class defined?', 1)).toEqual(['web/paging.py#Pager']);
+    const without = createBm25Retriever(chunks, { rerank: { placeKinds: [] } })
+      .searchSync('Where is paginate implemented?', { k: 1 })
+      .map((hit) => `${chunks[hit.chunkId]!.file_path}#${chunks[hit.chunkId]!.symbol}`);
+    expect(without).toEqual(['docs/lists.md#Long lists']);
+  });
+
   it('the best code hit stays in view when docs repeat a code question (class 1)', () => {
     // Five docs sections say "timeout" and "request" more often than the function that applies
     // the timeout; with the kind share the function is in the first four, without it sixth.

@@ -71,7 +71,8 @@ export interface RerankOptions {
    * identifier lives ("where is `url_for` implemented?", "which module defines
    * `get_text_stream`?"): only its definition answers them, so a docs chunk that spells the
    * name earns no explanation credit there, and the docs pages that use the name stop
-   * outranking the code that defines it. A question that asks for documentation ("where is
+   * outranking the code that defines it; a code chunk whose own name (the symbol's last
+   * part) the question spells, as spelled, counts as defining it. A question that asks for documentation ("where is
    * `x` documented?", see `DOCUMENTATION_QUERY_WORDS`) keeps the credit. Empty turns it
    * off. Default `['where']`.
    */

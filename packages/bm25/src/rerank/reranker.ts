@@ -26,10 +26,14 @@ interface PreparedQuery {
   asksForAuxiliary: boolean;
   /** The question asks where a named identifier lives (`placeKinds`): prose earns no explanation credit. */
   asksForPlace: boolean;
+  /** For a place question, its words as spelled (a code chunk whose own name is one of them is the named thing). */
+  placeNames: ReadonlySet<string>;
   /** The kind of answer the question asks for, and the answer-evidence weight of that kind (0: none). */
   kind: AnswerKind;
   evidenceWeight: number;
 }
+
+const NO_NAMES: ReadonlySet<string> = new Set();
 
 /** The parts of a second-stage score, in the order they are summed. */
 export interface RerankParts {
@@ -176,7 +180,12 @@ export class Reranker {
         { value: parts.relative, description: `s / s_top: BM25F score relative to the query's best (${top})`, details: [first] },
         { value: parts.phrase, description: `phrase: share of adjacent query word pairs found in order within ${o.proximityWindow} words (weight ${o.proximity})` },
         { value: parts.covered, description: `covered: share of the query's term weight found in the chunk (weight ${o.coverage})` },
-        { value: parts.defined, description: `defined: share of the query's identifiers this code chunk defines (weight ${o.definition})` },
+        {
+          value: parts.defined,
+          description: asksForPlace
+            ? `defined: share of the query's identifiers this code chunk defines, or 1 when its own name is a word of this place question (weight ${o.definition})`
+            : `defined: share of the query's identifiers this code chunk defines (weight ${o.definition})`,
+        },
         {
           value: parts.explained,
           description: asksForPlace
@@ -236,6 +245,13 @@ export class Reranker {
       if (flags & PROSE) explained = prepared.asksForPlace ? 0 : found / prepared.definitions.length;
       else defined = found / prepared.definitions.length;
     }
+    // A place question ("where is jsonify implemented?") is answered by the code chunk that
+    // is the named thing itself: its own name (the symbol's last part) is a word of the
+    // question, spelled alike ("Session" names the class, not the `session()` helper).
+    if (prepared.placeNames.size > 0 && !(flags & PROSE)) {
+      const symbol = this.#chunks[chunkId]!.symbol;
+      if (prepared.placeNames.has(symbol.slice(symbol.lastIndexOf('.') + 1))) defined = 1;
+    }
     // Only code is judged: prose states every kind of fact in words alike.
     const evidence = prepared.evidenceWeight > 0 && !(flags & PROSE) && carriesEvidence(features, chunkId, prepared.kind as EvidenceKind) ? 1 : 0;
     const auxiliary = flags & AUXILIARY && !prepared.asksForAuxiliary ? o.auxiliaryFactor : 1;
@@ -278,6 +294,8 @@ export class Reranker {
     }
     const lean = this.leanOf(terms.map((term) => term.id)) ?? 0;
     const kind = detectAnswerKind(query);
+    // The question's own words: "documented" need not occur in the corpus to say what is asked.
+    const asksForPlace = this.#options.placeKinds.includes(kind) && !shape.words.some((variants) => variants.some((term) => this.#documentationTerms.has(term)));
     return {
       kind,
       evidenceWeight: kind in this.#options.answerEvidence ? this.#options.answerEvidence[kind as EvidenceKind] : 0,
@@ -288,8 +306,8 @@ export class Reranker {
       definitions: this.#definitions(shape.separatedIdentifiers, slotFor),
       lean,
       asksForAuxiliary: terms.some((term) => this.#auxiliaryTerms.has(term.term)),
-      // The question's own words: "documented" need not occur in the corpus to say what is asked.
-      asksForPlace: this.#options.placeKinds.includes(kind) && !shape.words.some((variants) => variants.some((term) => this.#documentationTerms.has(term))),
+      asksForPlace,
+      placeNames: asksForPlace ? new Set(query.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []) : NO_NAMES,
     };
   }
 
