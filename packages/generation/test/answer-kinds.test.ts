@@ -61,6 +61,17 @@ describe('the extractive answer leads with the fact the question asks for', () =
     expect(cited).toBe('tinyserve/routing.py');
   });
 
+  it('a place named by its identifier: the line that defines it, even when a docs sentence says "implemented"', () => {
+    // The docs page comes first and has the question's other word; the question asks where
+    // `register_handler` lives, which only its definition says.
+    const page = source('# Handlers\n\nHandlers are implemented as plain functions that take a request.\n\nCall `register_handler` once per path; `register_handler` keeps the latest.\n', { file_path: 'docs/handlers.md' });
+    const code = source('def register_handler(path, handler):\n    """Register handler for path."""\n    HANDLERS[path] = handler\n', { file_path: 'tinyserve/handlers.py' });
+    const { first, cited } = lead('Where is register_handler implemented?', [page, code]);
+    expect(first).toMatch(/^In `tinyserve\/handlers\.py:1`/);
+    expect(first).toContain('def register_handler(path, handler):');
+    expect(cited).toBe('tinyserve/handlers.py');
+  });
+
   it('how to: the command to run', () => {
     const { first, cited } = lead('How do I install tinyserve?', [guide, readme]);
     expect(first).toContain('pip install tinyserve==0.3.1');

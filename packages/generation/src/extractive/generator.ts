@@ -13,7 +13,7 @@ import { isCodePath, splitIntoUnits } from './units.js';
 import { introducedLines, leadCompletion } from './lead.js';
 
 /** Bumped whenever the algorithm changes what it answers (part of the cache key). */
-const EXTRACTIVE_VERSION = 3;
+const EXTRACTIVE_VERSION = 4;
 /**
  * Below this share of the question's idf-weighted terms, the best sentence or line is only
  * near the question, not an answer to it: say so and list the closest sources instead of

@@ -96,7 +96,8 @@ export function scoreUnits(units: ScoredUnit[], query: readonly { term: string; 
     const lengthDamping = 1 / (1 + Math.max(0, scored.length - LENGTH_PIVOT) / (2 * LENGTH_PIVOT));
     const rankDamping = 1 / (1 + RANK_DECAY * scored.sourceIndex);
     const defines = matched > 0 && scored.unit.kind === 'code' && definedNames(scored.unit.display).some((n) => asked.has(n));
-    const carries = matched > 0 && carriesKind(scored.unit, kind, scored.fromDocs);
+    // "Where is X implemented?" is answered by the line that defines X.
+    const carries = matched > 0 && (kind === 'where' ? defines : carriesKind(scored.unit, kind, scored.fromDocs));
     scored.score = sum * lengthDamping * rankDamping * (defines ? DEFINITION_BOOST : 1) * (carries ? KIND_BOOST : 1);
     scored.matched = matched;
     // A line of `Llama.forward` answers a question about "Llama's forward method" without
