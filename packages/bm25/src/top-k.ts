@@ -46,10 +46,32 @@ export function selectTopK(candidates: Uint32Array, count: number, scores: Float
 
 /** {@link selectTopK} over every id below `count` (ids 0 … count − 1 are the candidates). */
 export function selectTopKDense(scores: Float64Array, count: number, k: number): Hit[] {
-  return selectFrom(null, count, scores, k);
+  const capacity = Math.min(k, count);
+  if (capacity <= 0) return [];
+  const heap = new Uint32Array(capacity);
+  let size = 0;
+  // Ids come in ascending order, so a later id with the root's score ranks below the root:
+  // only a strictly higher score enters once the heap is full, one comparison per chunk (and
+  // before that, only a positive one: see selectFrom).
+  let floor = 0;
+  for (let id = 0; id < count; id++) {
+    const score = scores[id]!;
+    if (!(score > floor)) continue;
+    if (size < capacity) {
+      heap[size] = id;
+      siftUp(heap, size, scores);
+      size++;
+      if (size === capacity) floor = scores[heap[0]!]!;
+    } else {
+      heap[0] = id;
+      siftDown(heap, size, scores);
+      floor = scores[heap[0]!]!;
+    }
+  }
+  return drain(heap, size, scores);
 }
 
-function selectFrom(candidates: Uint32Array | null, count: number, scores: Float64Array, k: number): Hit[] {
+function selectFrom(candidates: Uint32Array, count: number, scores: Float64Array, k: number): Hit[] {
   const capacity = Math.min(k, count);
   if (capacity <= 0) return [];
   const heap = new Uint32Array(capacity);
@@ -58,7 +80,7 @@ function selectFrom(candidates: Uint32Array | null, count: number, scores: Float
   // one comparison (ties still go through ranksBelow, which orders them by id).
   let floor = 0;
   for (let i = 0; i < count; i++) {
-    const id = candidates === null ? i : candidates[i]!;
+    const id = candidates[i]!;
     const score = scores[id]!;
     // A candidate whose contributions all underflowed to 0 (a field weight of 5e-324) matched
     // nothing, and may even be listed twice (first-touch is detected by a zero score).
@@ -74,6 +96,11 @@ function selectFrom(candidates: Uint32Array | null, count: number, scores: Float
       floor = scores[heap[0]!]!;
     }
   }
+  return drain(heap, size, scores);
+}
+
+/** The heap's ids best first, as hits (the heap is consumed). */
+function drain(heap: Uint32Array, size: number, scores: Float64Array): Hit[] {
   const hits: Hit[] = new Array(size);
   for (let out = size - 1; out >= 0; out--) {
     const id = heap[0]!;
