@@ -77,6 +77,7 @@ describe('top-k', () => {
       }),
     );
   });
+
   it('the dense selection over every id equals sorting the positive scores, ties to the lower id', () => {
     // Scores drawn from a few values, so ties are the rule: the dense scan lets only a
     // strictly higher score past a full heap, which is right because ids come in ascending order.
