@@ -90,6 +90,22 @@ function namedSections(data: Bm25IndexData, vocabulary: Uint8Array): [string, Se
 
 /** Serialises an index into the single-file format above. */
 export function encodeIndex(data: Bm25IndexData): Uint8Array {
+  const parts = encodeIndexParts(data);
+  const file = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
+  let at = 0;
+  for (const part of parts) {
+    file.set(part, at);
+    at += part.byteLength;
+  }
+  return file;
+}
+
+/**
+ * The bytes of `encodeIndex` as consecutive parts: the magic and header (padded to the
+ * payload), then each section viewed in place (not copied) followed by its zero padding.
+ * Writing them in turn gives the same file without one buffer holding it all.
+ */
+export function encodeIndexParts(data: Bm25IndexData): Uint8Array[] {
   const sections = namedSections(data, new TextEncoder().encode(data.dictionary.joined));
   const relative: Record<string, SectionEntry> = {};
   let payloadBytes = 0;
@@ -122,14 +138,17 @@ export function encodeIndex(data: Bm25IndexData): Uint8Array {
     if (needed === payloadOffset) break;
     payloadOffset = needed;
   }
-  const file = new Uint8Array(payloadOffset + payloadBytes);
-  file.set(MAGIC, 0);
-  new DataView(file.buffer).setUint32(MAGIC.length, headerBytes.length, true);
-  file.set(headerBytes, MAGIC.length + 4);
-  for (const [name, array] of sections) {
-    file.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), payloadOffset + relative[name]!.offset);
+  const prefix = new Uint8Array(payloadOffset);
+  prefix.set(MAGIC, 0);
+  new DataView(prefix.buffer).setUint32(MAGIC.length, headerBytes.length, true);
+  prefix.set(headerBytes, MAGIC.length + 4);
+  const parts: Uint8Array[] = [prefix];
+  for (const [, array] of sections) {
+    parts.push(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+    const padding = alignUp(array.byteLength) - array.byteLength;
+    if (padding > 0) parts.push(new Uint8Array(padding));
   }
-  return file;
+  return parts;
 }
 
 /**

@@ -19,7 +19,7 @@ import { Bm25Index } from './bm25-index.js';
 import { fingerprintChunks } from './checksum.js';
 import { resolveBm25Options, type Bm25Settings } from './options.js';
 import type { ReusableBuild } from './build.js';
-import { BM25_FILE_NAME, decodeIndex, encodeIndex } from './persist.js';
+import { BM25_FILE_NAME, decodeIndex, encodeIndexParts } from './persist.js';
 import { Reranker } from './rerank/reranker.js';
 
 function checkK(options: SearchOptions): number {
@@ -107,7 +107,7 @@ export class Bm25Retriever implements Retriever {
   }
 
   async save(dir: string): Promise<void> {
-    await writeFileAtomic(join(dir, BM25_FILE_NAME), encodeIndex(this.index.data));
+    await writeFileAtomic(join(dir, BM25_FILE_NAME), encodeIndexParts(this.index.data));
   }
 }
 

@@ -63,6 +63,12 @@ describe('persistence', () => {
     expect(encodeIndex(decodeIndex(first, 'test'))).toEqual(first);
   });
 
+  it('saves, part by part, exactly the bytes encodeIndex assembles', async () => {
+    const retriever = createBm25Retriever(chunks);
+    await retriever.save(dir);
+    expect(new Uint8Array(await readFile(join(dir, BM25_FILE_NAME)))).toEqual(encodeIndex(retriever.index.data));
+  });
+
   it('skips only the payload checksum when the caller verified the file another way', async () => {
     const bytes = encodeIndex(createBm25Retriever(chunks).index.data);
     const flipped = bytes.slice();

@@ -50,15 +50,29 @@ export async function ensureDirectory(dir: string): Promise<void> {
   }
 }
 
+/** Writes `parts` one after another into a new file at `path`: a large file is never assembled in memory. */
+async function writeParts(path: string, parts: readonly Uint8Array[]): Promise<void> {
+  const handle = await open(path, 'w');
+  try {
+    for (const part of parts) {
+      for (let at = 0; at < part.byteLength; ) at += (await handle.write(part, at, part.byteLength - at)).bytesWritten;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
  * Writes a file so that readers see either the old or the new content, never a partial
- * one: write to a temporary sibling, then rename over the target.
+ * one: write to a temporary sibling, then rename over the target. `data` given as parts is
+ * written part by part (a large index file is never one buffer).
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array | readonly Uint8Array[]): Promise<void> {
   await ensureDirectory(dirname(path));
   const temporary = temporarySibling(path);
   try {
-    await writeFile(temporary, data);
+    if (typeof data === 'string' || data instanceof Uint8Array) await writeFile(temporary, data);
+    else await writeParts(temporary, data);
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true });

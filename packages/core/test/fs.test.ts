@@ -28,6 +28,13 @@ describe('writeFileAtomic', () => {
     expect(await readdir(root)).toEqual(['file.bin']);
   });
 
+  it('writes parts one after another, empty parts included', async () => {
+    const path = join(root, 'parts.bin');
+    await writeFileAtomic(path, [new Uint8Array([1, 2]), new Uint8Array(0), new Uint8Array([3]), new Uint8Array(new ArrayBuffer(8), 4, 2)]);
+    expect([...(await readFile(path))]).toEqual([1, 2, 3, 0, 0]);
+    expect(await readdir(root)).toEqual(['parts.bin']);
+  });
+
   it('reports a failed rename as IO_ERROR and cleans up', async () => {
     // Renaming a file over a non-empty directory fails.
     const path = join(root, 'occupied');
