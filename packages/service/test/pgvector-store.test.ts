@@ -145,6 +145,19 @@ describe('dense vectors searched in PostgreSQL with pgvector (PGlite over a sock
     }
   });
 
+  it('verify counts every stored vector: a missing row is INDEX_CORRUPT naming its set', async () => {
+    const store = storeAt('schema=checked');
+    try {
+      await store.write(input);
+      const report = await store.verify();
+      expect(report.files).toBeGreaterThan(1);
+      await store.pool.query("DELETE FROM checked.vectors WHERE path = 'retrievers/embedding' AND chunk_id = 3");
+      await expect(store.verify()).rejects.toMatchObject({ code: 'INDEX_CORRUPT', message: expect.stringContaining('retrievers/embedding') });
+    } finally {
+      await store.close();
+    }
+  });
+
   it('drops the vectors and HNSW indexes of generations it no longer keeps', async () => {
     const store = storeAt('schema=rolling');
     try {
