@@ -118,6 +118,11 @@ export interface ExpanderOptions {
    * leaves it off so its memory stays flat.
    */
   memoize?: boolean;
+  /**
+   * Most identifiers the memo holds; when full it starts over, so a long-lived expander
+   * (the shared one behind `tokenize`) stays within a fixed memory. Default: no limit.
+   */
+  memoLimit?: number;
 }
 
 /** Expands segments into terms under fixed options. */
@@ -126,11 +131,13 @@ export class SegmentExpander {
   /** The options' stopwords and the extra ones, as one set: looked up for every word. */
   readonly #stopwords: ReadonlySet<string>;
   readonly #memo: Map<string, IdentifierTerms> | undefined;
+  readonly #memoLimit: number;
 
   constructor(options: TokenizerOptions, expanderOptions: ExpanderOptions = {}) {
     this.#options = options;
     this.#stopwords = new Set([...options.stopwords, ...(expanderOptions.extraStopwords ?? [])]);
     this.#memo = expanderOptions.memoize ? new Map() : undefined;
+    this.#memoLimit = expanderOptions.memoLimit ?? Number.POSITIVE_INFINITY;
   }
 
   #fitsLength(term: string): boolean {
@@ -156,7 +163,10 @@ export class SegmentExpander {
     const cached = this.#memo?.get(identifier);
     if (cached) return cached;
     const analysed = this.#analyseUncached(identifier);
-    this.#memo?.set(identifier, analysed);
+    if (this.#memo) {
+      if (this.#memo.size >= this.#memoLimit) this.#memo.clear();
+      this.#memo.set(identifier, analysed);
+    }
     return analysed;
   }
 

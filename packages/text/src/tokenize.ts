@@ -15,10 +15,16 @@ export interface QueryTerm {
 }
 
 let sharedExpander: SegmentExpander | undefined;
+let sharedQueryTokenizer: ((text: string) => QueryTerm[]) | undefined;
+/**
+ * Identifiers the shared expander remembers (a few MB at most): `tokenize` runs per chunk and
+ * per sentence, and the same names (`self`, `model_config`) recur in every one of them.
+ */
+const SHARED_MEMO_LIMIT = 50_000;
 
-/** The expander of the default options, built once: `tokenize` runs per chunk and per sentence. */
+/** The expander of the default options, built once. */
 function defaultExpander(): SegmentExpander {
-  return (sharedExpander ??= new SegmentExpander(resolveTokenizerOptions({})));
+  return (sharedExpander ??= new SegmentExpander(resolveTokenizerOptions({}), { memoize: true, memoLimit: SHARED_MEMO_LIMIT }));
 }
 
 /** The index terms of `text`, in order, repeats included. Throws `INVALID_ARGUMENT` on bad options. */
@@ -85,6 +91,10 @@ export interface QueryTokenizeOptions {
  * same tokenizer as `tokenize`, plus the query-only stoplist and weighting.
  */
 export function tokenizeQuery(text: string, options: QueryTokenizeOptions = {}): QueryTerm[] {
+  if (options.tokenizer === undefined && options.query === undefined) {
+    sharedQueryTokenizer ??= createQueryTokenizer(resolveTokenizerOptions({}), resolveQueryOptions({}));
+    return sharedQueryTokenizer(text);
+  }
   const tokenizer = resolveTokenizerOptions(options.tokenizer ?? {});
   const query = resolveQueryOptions(options.query ?? {});
   return createQueryTokenizer(tokenizer, query)(text);

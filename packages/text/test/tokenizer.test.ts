@@ -219,3 +219,23 @@ describe('query abbreviations', () => {
     expect(() => tokenizeQuery('x', { query: { abbreviationWeight: 2 } })).toThrow(/abbreviationWeight/);
   });
 });
+
+describe('tokenize: the shared memo', () => {
+  it('gives the same terms from a full, an overflowing and no memo', async () => {
+    const { SegmentExpander } = await import('../src/internals.js');
+    const { resolveTokenizerOptions } = await import('../src/options.js');
+    const { forEachSegment } = await import('../src/segments.js');
+    const options = resolveTokenizerOptions({});
+    const text = 'model_config.max_num_seqs = LLMEngine(getHTTPServer2Port) # self.cache_config; HTTP/2 utf-8 model_config';
+    const termsOf = (expander: InstanceType<typeof SegmentExpander>): string[] => {
+      const out: string[] = [];
+      // Twice: the second pass reads what the first remembered (or, with limit 2, what survived a reset).
+      for (let pass = 0; pass < 2; pass++) forEachSegment(text, (segment) => expander.expand(segment, (term) => out.push(term)));
+      return out;
+    };
+    const plain = termsOf(new SegmentExpander(options));
+    expect(termsOf(new SegmentExpander(options, { memoize: true }))).toEqual(plain);
+    expect(termsOf(new SegmentExpander(options, { memoize: true, memoLimit: 2 }))).toEqual(plain);
+    expect(tokenize(text)).toEqual(plain.slice(0, plain.length / 2));
+  });
+});
