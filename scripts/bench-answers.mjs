@@ -10,6 +10,7 @@
 //   pnpm bench:answers [--k 5] [--results_dir DIR] [--model_dir DIR [--dtype q4]]
 //                      [--generator qwen3|<model>] [--llm_limit 20] [--max_new_tokens 200]
 //                      [--save_directory DIR] [--json] [--show_misses N]
+//                      [--extractive JSON]
 //
 // Without --results_dir the script makes the search results itself: it chunks each corpus
 // (../shared/data/raw; .bench/dev-corpora/other, prepared by datasets/dev/prepare_corpora.py)
@@ -221,7 +222,9 @@ function spanText(source) {
   return typeof span === 'string' ? span : span.text;
 }
 const registry = generation.createGeneratorRegistry();
-const generators = [{ create: () => registry.create('extractive'), limit: Infinity }];
+// --extractive '{"maxAnswerChars":450}' tries other extractive settings (see ExtractiveOptions).
+const extractiveSettings = flags.extractive ? JSON.parse(String(flags.extractive)) : {};
+const generators = [{ create: () => registry.create('extractive', extractiveSettings), limit: Infinity }];
 const llmName = flags.generator ? String(flags.generator) : flags.model_dir ? 'qwen3' : undefined;
 if (llmName) {
   const settings = {};

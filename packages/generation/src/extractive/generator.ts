@@ -11,9 +11,10 @@ import { describeSource } from '../sources.js';
 import { collectStatistics, COVERAGE_IDF_FLOOR, inverseFrequency, queryTerms, scoreUnits, unitTerms, type ScoredUnit, type ScoringStatistics } from './score.js';
 import { isCodePath, splitIntoUnits } from './units.js';
 import { introducedLines, leadCompletion } from './lead.js';
+import { compressSentence } from './compress.js';
 
 /** Bumped whenever the algorithm changes what it answers (part of the cache key). */
-const EXTRACTIVE_VERSION = 4;
+const EXTRACTIVE_VERSION = 5;
 /**
  * Below this share of the question's idf-weighted terms, the best sentence or line is only
  * near the question, not an answer to it: say so and list the closest sources instead of
@@ -75,10 +76,10 @@ function shorten(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, Math.max(1, max - 1)).trimEnd()}…`;
 }
 
-function formatQuote(unit: ScoredUnit, maxChars: number): string {
+function formatQuote(unit: ScoredUnit, maxChars: number, asked: ReadonlySet<string>): string {
   const { kind, display, note } = unit.unit;
+  if (kind === 'prose') return shorten(compressSentence(display, asked), maxChars);
   const text = shorten(display, maxChars);
-  if (kind === 'prose') return text;
   const code = text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``;
   return note ? `${code} — ${shorten(note, Math.max(40, maxChars - text.length))}` : code;
 }
@@ -182,12 +183,13 @@ export function answerExtractively(question: string, sources: readonly SourceFor
   const leadBudget = picked.length === 1 ? resolved.maxAnswerChars : Math.floor(resolved.maxAnswerChars * LEAD_SHARE);
   const leadSource = sources[lead.sourceIndex]!;
   // The lines that say what the lead only introduces (a block, a body, an example, the next sentence).
-  const body = leadCompletion(lead, units, leadSource, new Set(query.map((q) => q.term)), kind);
+  const asked = new Set(query.map((q) => q.term));
+  const body = leadCompletion(lead, units, leadSource, asked, kind);
   // Body lines join the lead (a picked one moves there from the supporting quotes).
-  let leadQuote = formatQuote(lead, leadBudget);
+  let leadQuote = formatQuote(lead, leadBudget, asked);
   const joined = new Set<ScoredUnit>();
   for (const unit of body) {
-    const next = formatQuote(unit, leadBudget);
+    const next = formatQuote(unit, leadBudget, asked);
     if (leadQuote.length + next.length + 1 > leadBudget) break;
     leadQuote += ` ${next}`;
     lead.unit.end = Math.max(lead.unit.end, unit.unit.end);
@@ -200,7 +202,7 @@ export function answerExtractively(question: string, sources: readonly SourceFor
   const groups = groupBySource(supporting);
   const perQuote = supporting.length > 0 ? Math.floor((resolved.maxAnswerChars - Math.min(leadQuote.length, leadBudget)) / supporting.length) : 0;
   for (const group of groups) {
-    const quotes = group.units.map((u) => formatQuote(u, Math.max(40, perQuote)));
+    const quotes = group.units.map((u) => formatQuote(u, Math.max(40, perQuote), asked));
     lines.push(`- ${joinQuotes(group.units, quotes)} [${group.sourceIndex + 1}]`);
   }
   const bySource = new Map<number, ScoredUnit[]>();
