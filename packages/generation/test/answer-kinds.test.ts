@@ -34,6 +34,9 @@ describe('answer kinds read from the question', () => {
     ['Which Python versions are supported?', 'list'],
     ['How many worker threads serve requests?', 'value'],
     ['Why does the last middleware run first?', 'explain'],
+    // A how-to that mentions errors asks how, not which error.
+    ['How can I run a command without the library handling its exceptions?', 'how'],
+    ['What do I add to my shell startup file to enable completion?', 'how'],
   ] as const)('%s → %s', (question, kind) => {
     expect(detectAnswerKind(question)).toBe(kind);
     expect(answerKindInstruction(kind) === '').toBe(kind === 'explain');
@@ -134,6 +137,40 @@ describe('the extractive answer leads with the fact the question asks for', () =
     const { answer } = lead('Where is the usage data collected on my machine stored?', [stats, preview]);
     expect(answer.lines[0]).toContain('stored on your machine');
     expect(answer.lines.slice(1).join('\n')).toMatch(/following command: `cat ~\/\.config\/tiny\/usage\.json` \[2\]/);
+  });
+
+  it('a place: the definition leads even when a docs sentence that names it scores higher', () => {
+    // The docs sentence has every word of the question and ranks first; the question asks
+    // which module defines `confirm`, which only the `def` line answers.
+    const page = source('# Prompts\n\nTo ask whether to go on, the confirm function of the module comes in handy.\n', { file_path: 'docs/prompts.md' });
+    const code = source(
+      'def confirm(\n    text: str,\n    default: bool = False,\n    abort: bool = False,\n    prompt_suffix: str = ": ",\n    show_default: bool = True,\n) -> bool:\n    """Prompts for confirmation (yes/no question)."""\n',
+      { file_path: 'tiny/termui.py', symbol: 'confirm' },
+    );
+    const { first, cited } = lead('Which module defines the confirm function?', [page, code]);
+    expect(first).toMatch(/^In `tiny\/termui\.py:1` \(`confirm`\)/);
+    expect(cited).toBe('tiny/termui.py');
+  });
+
+  it("how to: a sentence that introduces a code block matches with the block's words", () => {
+    // Three sentences read "Add this to <file>:"; only the zsh one's code line says zsh, so
+    // the zsh sentence (with its line) answers, not the fish one that shares "completion".
+    const page = source(
+      'Enabling completion\n===================\n\nAdd this to ``~/.bashrc``:\n\n.. code-block:: bash\n\n    eval "$(_FOO_COMPLETE=bash_source foo)"\n\nAdd this to ``~/.zshrc``:\n\n.. code-block:: zsh\n\n    eval "$(_FOO_COMPLETE=zsh_source foo)"\n\nAdd this to ``~/.config/fish/completions/foo.fish``:\n\n.. code-block:: fish\n\n    _FOO_COMPLETE=fish_source foo | source\n',
+      { file_path: 'docs/completion.rst' },
+    );
+    const { first } = lead('What do I add to my zsh startup file to enable completion?', [page]);
+    expect(first).toMatch(/^Add this to `~\/\.zshrc`: `eval "\$\(_FOO_COMPLETE=zsh_source foo\)"` \[1\]$/);
+  });
+
+  it('a colon brings the lines it introduces up to the first blank line, not the rest of the block', () => {
+    const page = source(
+      'Certificates\n============\n\nOverride the bundle by setting the ``CA_BUNDLE`` environment variable to a file path::\n\n    $ export CA_BUNDLE="/etc/ssl/cacert.pem"\n\n    $ python\n    >>> import tiny\n',
+      { file_path: 'docs/certs.rst' },
+    );
+    const { first } = lead('Which environment variable points at a custom certificate bundle?', [page]);
+    expect(first).toContain('`$ export CA_BUNDLE="/etc/ssl/cacert.pem"`');
+    expect(first).not.toContain('import tiny');
   });
 
   it('yes or no: the sentence with the condition', () => {

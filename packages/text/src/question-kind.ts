@@ -24,12 +24,16 @@ export const QUESTION_KIND_RULES: readonly QuestionKindRule[] = Object.freeze([
     kind: 'default',
     question: /\bdefaults?\b|\bdefault(ed)? (value|setting)\b|\bwhen (it is |they are )?(omitted|absent|missing|not (given|set|specified|provided|passed))\b|\bif (it is |they are )?(omitted|absent|missing|not (given|set|specified|provided|passed))\b/i,
   },
+  {
+    kind: 'how',
+    question:
+      /^\s*how (do|can|should|would|could) (i|we|you|one|users?)\b|^\s*how to\b|\b(steps|command|commands) (to|for)\b|^\s*what (do|should|must|can) (i|we|you|one) (add|put|write|run|set|use|pass|call|install|type|change)\b/i,
+  },
   { kind: 'error', question: /\b(exceptions?|errors?|raises?|raised|throws?|thrown|fails?|failure|rejected|refused)\b/i },
   {
     kind: 'where',
     question: /^\s*where\b|\bin which (file|module|class|function|method|package)\b|\bwhich (file|module|class|function|method) (defines|implements|contains|handles|holds|sets)\b/i,
   },
-  { kind: 'how', question: /^\s*how (do|can|should|would|could) (i|we|you|one|users?)\b|^\s*how to\b|\b(steps|command|commands) (to|for)\b/i },
   { kind: 'yesno', question: /^\s*(is|are|can|could|does|do|did|should|may|will|must|has|have)\b/i },
   {
     kind: 'list',

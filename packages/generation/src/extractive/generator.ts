@@ -51,6 +51,28 @@ function scoredUnitsOf(sources: readonly SourceForAnswer[]): ScoredUnit[] {
   return units;
 }
 
+/**
+ * "Add this to `~/.zshrc`:" means what the code line after it says: such a sentence matches
+ * with that line's words too (the line comes with it when quoted, see `introducedLines`).
+ * After the statistics, so that no word counts twice in a document frequency.
+ */
+function addIntroducedTerms(units: ScoredUnit[]): void {
+  for (let i = 0; i + 1 < units.length; i++) {
+    const [intro, next] = [units[i]!, units[i + 1]!];
+    if (intro.unit.kind === 'prose' && intro.unit.display.endsWith(':') && next.unit.kind === 'code' && next.sourceIndex === intro.sourceIndex) {
+      intro.terms = new Set([...intro.terms, ...next.terms]);
+    }
+  }
+}
+
+/** Puts `unit` first in `picked`, keeping at most `max` units. */
+function moveToFront(picked: ScoredUnit[], unit: ScoredUnit, max: number): void {
+  const at = picked.indexOf(unit);
+  if (at >= 0) picked.splice(at, 1);
+  picked.unshift(unit);
+  if (picked.length > max) picked.length = max;
+}
+
 /** Best units first, within the quote and character budgets, without repeats. */
 function pickUnits(units: readonly ScoredUnit[], options: ResolvedExtractiveOptions): ScoredUnit[] {
   const ranked = units
@@ -173,8 +195,15 @@ export function answerExtractively(question: string, sources: readonly SourceFor
   const units = scoredUnitsOf(sources);
   const query = queryTerms(question);
   const statistics = collectStatistics(units);
+  addIntroducedTerms(units);
   scoreUnits(units, query, statistics, kind);
   const picked = pickUnits(units, resolved);
+  // "Where is X?" is answered by the place that defines X: a sentence that mentions it does
+  // not lead over that definition.
+  if (kind === 'where' && !picked[0]?.defines) {
+    const definition = units.filter((u) => u.defines).sort((a, b) => b.score - a.score)[0];
+    if (definition) moveToFront(picked, definition, resolved.maxQuotes);
+  }
   const lead = picked[0];
   if (!lead || lead.coverage < MIN_ANSWER_COVERAGE || (lead.coverage < WEAK_COVERAGE && absentShare(query, statistics) >= MAX_ABSENT_SHARE)) {
     return notFound(sources, kind, lead?.coverage ?? 0);

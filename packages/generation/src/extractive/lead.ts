@@ -52,6 +52,17 @@ function blockOf(opener: ScoredUnit, following: readonly ScoredUnit[], text: str
   return block;
 }
 
+/** `following` up to the first blank line between two of them: what a colon introduces, not the block after it. */
+function firstParagraph(following: readonly ScoredUnit[], text: string): ScoredUnit[] {
+  const out: ScoredUnit[] = [];
+  for (const unit of following) {
+    const previous = out.at(-1);
+    if (previous && BLANK_LINE.test(text.slice(previous.unit.end, unit.unit.start))) break;
+    out.push(unit);
+  }
+  return out;
+}
+
 /** Share of the unit's distinct terms that the question does not contain. */
 function novelty(unit: ScoredUnit, asked: ReadonlySet<string>): number {
   if (unit.terms.size === 0) return 0;
@@ -83,7 +94,7 @@ export function leadCompletion(lead: ScoredUnit, units: readonly ScoredUnit[], s
     if (BLOCK_OPENER.test(lead.unit.display)) return blockOf(lead, following, source.text, BLOCK_LINES);
     return HEADER.test(lead.unit.display) ? following.filter((u) => u.unit.kind === 'code').slice(0, BODY_LINES) : [];
   }
-  if (lead.unit.display.endsWith(':')) return following.slice(0, BODY_LINES);
+  if (lead.unit.display.endsWith(':')) return firstParagraph(following, source.text).slice(0, BODY_LINES);
   const next = following[0];
   if (!next) return [];
   if (kind === 'how' && next.unit.kind === 'code') return following.filter((u) => u.unit.kind === 'code').slice(0, EXAMPLE_LINES);

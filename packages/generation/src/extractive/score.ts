@@ -17,6 +17,8 @@ export interface ScoredUnit {
   matched: number;
   /** Share of the question's idf-weighted terms the unit contains, in [0, 1]. */
   coverage: number;
+  /** A code unit that defines a name the question mentions (set by `scoreUnits`). */
+  defines?: boolean;
   /** The unit comes from documentation, not from a code file. */
   fromDocs: boolean;
   /** Terms of the unit's source's symbol and path: where it stands, counted for coverage only. */
@@ -100,6 +102,7 @@ export function scoreUnits(units: ScoredUnit[], query: readonly { term: string; 
     const carries = matched > 0 && (kind === 'where' ? defines : carriesKind(scored.unit, kind, scored.fromDocs));
     scored.score = sum * lengthDamping * rankDamping * (defines ? DEFINITION_BOOST : 1) * (carries ? KIND_BOOST : 1);
     scored.matched = matched;
+    scored.defines = defines;
     // A line of `Llama.forward` answers a question about "Llama's forward method" without
     // repeating the class name: the place counts for coverage, not for the score.
     scored.coverage = total > 0 ? covered / total : 0;

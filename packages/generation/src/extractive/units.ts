@@ -29,6 +29,13 @@ const LIST_ITEM = /^\s*([-*+]|\d+[.)])\s+/;
  */
 const MARKUP_ONLY =
   /^\s*(<[^>]*>\s*)+$|^\s*!\[[^\]]*\]\([^)]*\)\s*$|^\s*\.\.\s+\w[\w-]*::.*$|^\s*:\w[\w-]*:(?!`).*$|^\s*(!!!|\?\?\?\+?)\s+\w+.*$|^\s*-+8<-+/;
+/**
+ * An RST directive whose body is code or a session (`.. code-block:: zsh`, `.. doctest::`,
+ * an extension's `.. domain:example::` or `.. domain:run::`): its indented body is quoted as
+ * code lines, not run together as a sentence.
+ */
+const CODE_DIRECTIVE = /^\s*\.\.\s+([\w-]+:)?(code-block|code|sourcecode|testcode|doctest|parsed-literal|example|run)::/;
+const DIRECTIVE_OPTION = /^\s*:[\w-]+:/;
 /** A sentence ends at . ! or ? followed by space and something that can start a sentence. */
 const SENTENCE_END = /([.!?])\s+(?=[A-Z0-9`"'(\[*_])/g;
 
@@ -205,6 +212,17 @@ function docUnits(text: string): TextUnit[] {
       while (close < lines.length && !FENCE.test(lines[close]!.text)) close++;
       codeUnits(text, lines, i + 1, close, out);
       i = close + 1;
+      continue;
+    }
+    if (CODE_DIRECTIVE.test(line.text)) {
+      endParagraph();
+      const indent = line.text.length - line.text.trimStart().length;
+      let j = i + 1;
+      while (j < lines.length && DIRECTIVE_OPTION.test(lines[j]!.text)) j++;
+      const body = j;
+      while (j < lines.length && (lines[j]!.text.trim() === '' || lines[j]!.text.length - lines[j]!.text.trimStart().length > indent)) j++;
+      codeUnits(text, lines, body, j, out);
+      i = j;
       continue;
     }
     // reStructuredText literal block: a paragraph ending in `::`, then indented lines.
