@@ -14,7 +14,7 @@ import { introducedLines, leadCompletion } from './lead.js';
 import { compressSentence } from './compress.js';
 
 /** Bumped whenever the algorithm changes what it answers (part of the cache key). */
-const EXTRACTIVE_VERSION = 5;
+const EXTRACTIVE_VERSION = 6;
 /**
  * Below this share of the question's idf-weighted terms, the best sentence or line is only
  * near the question, not an answer to it: say so and list the closest sources instead of
@@ -63,6 +63,16 @@ function addIntroducedTerms(units: ScoredUnit[]): void {
       intro.terms = new Set([...intro.terms, ...next.terms]);
     }
   }
+}
+
+/** The prose sentence right before the code block `code` starts (a blank line or a fence between them at most), if any. */
+function introductionOf(code: ScoredUnit, units: readonly ScoredUnit[], text: string): ScoredUnit | undefined {
+  const at = units.indexOf(code);
+  const previous = units[at - 1];
+  if (!previous || previous.sourceIndex !== code.sourceIndex || previous.unit.kind !== 'prose') return undefined;
+  // The code line must open its block: nothing but blank lines and markup between the two.
+  const between = text.slice(previous.unit.end, code.unit.start);
+  return (between.match(/\n/g)?.length ?? 0) <= 4 && !/[\p{L}\p{N}]/u.test(between.replace(/^\s*(```|~~~)\w*|^\s*\.\.\s+[\w:-]+::.*$/gm, '')) ? previous : undefined;
 }
 
 /** Puts `unit` first in `picked`, keeping at most `max` units. */
@@ -204,9 +214,18 @@ export function answerExtractively(question: string, sources: readonly SourceFor
     const definition = units.filter((u) => u.defines).sort((a, b) => b.score - a.score)[0];
     if (definition) moveToFront(picked, definition, resolved.maxQuotes);
   }
-  const lead = picked[0];
-  if (!lead || lead.coverage < MIN_ANSWER_COVERAGE || (lead.coverage < WEAK_COVERAGE && absentShare(query, statistics) >= MAX_ABSENT_SHARE)) {
-    return notFound(sources, kind, lead?.coverage ?? 0);
+  const best = picked[0];
+  if (!best || best.coverage < MIN_ANSWER_COVERAGE || (best.coverage < WEAK_COVERAGE && absentShare(query, statistics) >= MAX_ABSENT_SHARE)) {
+    return notFound(sources, kind, best?.coverage ?? 0);
+  }
+  // A how-to answered by a docs example leads with the sentence that introduces it ("To turn
+  // the cache off, set its size to zero."): the example then follows it (`leadCompletion`).
+  const introduction = kind === 'how' && best.unit.kind === 'code' && best.fromDocs ? introductionOf(best, units, sources[best.sourceIndex]!.text) : undefined;
+  const lead = introduction ?? best;
+  if (introduction) {
+    const at = picked.indexOf(introduction);
+    if (at >= 0) picked.splice(at, 1);
+    picked.unshift(introduction);
   }
   // The direct answer first, on its own line; then the supporting quotes, by source.
   const leadBudget = picked.length === 1 ? resolved.maxAnswerChars : Math.floor(resolved.maxAnswerChars * LEAD_SHARE);

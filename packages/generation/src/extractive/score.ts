@@ -42,9 +42,19 @@ const RANK_DECAY = 0.3;
 const DEFINITION_BOOST = 1.2;
 /**
  * A unit that carries the kind of fact the question asks for (the assignment for a default,
- * the `raise` for an error, …; see `carriesKind`) is what the answer should lead with.
+ * the `raise` for an error, …; see `carriesKind`) is what the answer should lead with: its
+ * score is multiplied by this much.
  */
 const KIND_BOOST = 1.5;
+/**
+ * Kinds whose carrying units are worth more than {@link KIND_BOOST}. A how-to is answered by
+ * an instruction or a command, never by the sentence that says what the feature is, however
+ * many of the question's words that sentence repeats; a default question by the assignment
+ * or the "defaults to" sentence, not by the prose around the setting. Chosen on the
+ * development answer sets (`pnpm bench:answers`, see docs/benchmarks.md); the other kinds
+ * gained nothing or lost above 1.5 (error and list questions lost).
+ */
+const KIND_BOOSTS: Readonly<Partial<Record<AnswerKind, number>>> = Object.freeze({ how: 4, default: 3 });
 /**
  * Coverage weighs terms by idf over the retrieved units, but never below this: among two or
  * three short sources a word they all share ("port", "server") would otherwise weigh nothing
@@ -100,7 +110,7 @@ export function scoreUnits(units: ScoredUnit[], query: readonly { term: string; 
     const defines = matched > 0 && scored.unit.kind === 'code' && definedNames(scored.unit.display).some((n) => asked.has(n));
     // "Where is X implemented?" is answered by the line that defines X.
     const carries = matched > 0 && (kind === 'where' ? defines : carriesKind(scored.unit, kind, scored.fromDocs));
-    scored.score = sum * lengthDamping * rankDamping * (defines ? DEFINITION_BOOST : 1) * (carries ? KIND_BOOST : 1);
+    scored.score = sum * lengthDamping * rankDamping * (defines ? DEFINITION_BOOST : 1) * (carries ? (KIND_BOOSTS[kind] ?? KIND_BOOST) : 1);
     scored.matched = matched;
     scored.defines = defines;
     // A line of `Llama.forward` answers a question about "Llama's forward method" without
