@@ -173,6 +173,15 @@ describe('the extractive answer leads with the fact the question asks for', () =
     expect(first).not.toContain('import tiny');
   });
 
+  it('an error: a call inside a try leads with the handler that says what happens when it fails', () => {
+    const code = source(
+      'def send(data):\n    try:\n        client.post(SERVER_URL, json=data)\n    except requests.RequestException:\n        # Swallowed: only logged in debug mode.\n        logging.debug("could not send the data")\n',
+      { file_path: 'tiny/usage.py', symbol: 'send' },
+    );
+    const { first } = lead('What happens if posting the data to the server fails?', [code]);
+    expect(first).toMatch(/^`client\.post\(SERVER_URL, json=data\)` `except requests\.RequestException:` `logging\.debug\("could not send the data"\)`/);
+  });
+
   it('yes or no: the sentence with the condition', () => {
     const { first, cited } = lead('Is Windows supported for production use?', [readme, deployment]);
     expect(first).toContain('not for production use');

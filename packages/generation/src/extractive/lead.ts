@@ -63,6 +63,30 @@ function firstParagraph(following: readonly ScoredUnit[], text: string): ScoredU
   return out;
 }
 
+/**
+ * The `except` line that handles a failure of `line` (the first one after it at the indentation
+ * of the `try` it sits in) and the first line of that handler's block; [] outside a `try`.
+ */
+function handlerOf(line: ScoredUnit, following: readonly ScoredUnit[], text: string): ScoredUnit[] {
+  const depth = indentAt(text, line.unit.start);
+  // The nearest line above that is indented less: the statement whose block holds `line`.
+  let at = text.lastIndexOf('\n', line.unit.start - 1);
+  while (at > 0) {
+    const start = text.lastIndexOf('\n', at - 1) + 1;
+    const content = text.slice(start, at);
+    if (content.trim() !== '' && indentAt(text, start) < depth) {
+      if (!/^\s*try\s*:/.test(content)) return [];
+      const tryDepth = indentAt(text, start);
+      const handler = following.findIndex((u) => u.unit.kind === 'code' && indentAt(text, u.unit.start) === tryDepth && /^except\b/.test(u.unit.display));
+      if (handler < 0) return [];
+      const body = following[handler + 1];
+      return body && body.unit.kind === 'code' && indentAt(text, body.unit.start) > tryDepth ? [following[handler]!, body] : [following[handler]!];
+    }
+    at = start - 1;
+  }
+  return [];
+}
+
 /** Share of the unit's distinct terms that the question does not contain. */
 function novelty(unit: ScoredUnit, asked: ReadonlySet<string>): number {
   if (unit.terms.size === 0) return 0;
@@ -90,6 +114,11 @@ function showsHow(unit: ScoredUnit): boolean {
  */
 export function leadCompletion(lead: ScoredUnit, units: readonly ScoredUnit[], source: SourceForAnswer, asked: ReadonlySet<string>, kind: AnswerKind): ScoredUnit[] {
   const following = unitsAfter(units, lead);
+  if (lead.unit.kind === 'code' && kind === 'error') {
+    // "What happens if posting the data fails?": the call sits in a `try`; its handler says.
+    const handler = handlerOf(lead, following, source.text);
+    if (handler.length > 0) return handler;
+  }
   if (lead.unit.kind === 'code') {
     if (BLOCK_OPENER.test(lead.unit.display)) return blockOf(lead, following, source.text, BLOCK_LINES);
     return HEADER.test(lead.unit.display) ? following.filter((u) => u.unit.kind === 'code').slice(0, BODY_LINES) : [];
