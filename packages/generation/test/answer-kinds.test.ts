@@ -182,6 +182,16 @@ describe('the extractive answer leads with the fact the question asks for', () =
     expect(first).toMatch(/^`client\.post\(SERVER_URL, json=data\)` `except requests\.RequestException:` `logging\.debug\("could not send the data"\)`/);
   });
 
+  it('a line that only names a value comes with the assignment that gives it', () => {
+    const code = source(
+      'def derive_max_len(config):\n    default_max_len = 2048\n    for key in KEYS:\n        if key in config:\n            return config[key]\n    logger.warning("The config has none of the keys %s; assuming the maximum length is %d.", KEYS, default_max_len)\n    return default_max_len\n',
+      { file_path: 'tiny/config.py', symbol: 'derive_max_len' },
+    );
+    const { first } = lead('What maximum length is assumed when the config has none of the keys?', [code]);
+    expect(first).toContain('logger.warning(');
+    expect(first).toContain('`default_max_len = 2048`');
+  });
+
   it('yes or no: the sentence with the condition', () => {
     const { first, cited } = lead('Is Windows supported for production use?', [readme, deployment]);
     expect(first).toContain('not for production use');

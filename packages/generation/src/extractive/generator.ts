@@ -10,11 +10,11 @@ import { detectAnswerKind, type AnswerKind } from '../answer-kind.js';
 import { describeSource } from '../sources.js';
 import { collectStatistics, COVERAGE_IDF_FLOOR, inverseFrequency, queryTerms, scoreUnits, unitTerms, type ScoredUnit, type ScoringStatistics } from './score.js';
 import { isCodePath, splitIntoUnits } from './units.js';
-import { introducedLines, leadCompletion } from './lead.js';
+import { assignmentsUsedBy, introducedLines, leadCompletion } from './lead.js';
 import { compressSentence } from './compress.js';
 
 /** Bumped whenever the algorithm changes what it answers (part of the cache key). */
-const EXTRACTIVE_VERSION = 6;
+const EXTRACTIVE_VERSION = 7;
 /**
  * Below this share of the question's idf-weighted terms, the best sentence or line is only
  * near the question, not an answer to it: say so and list the closest sources instead of
@@ -233,6 +233,8 @@ export function answerExtractively(question: string, sources: readonly SourceFor
   // The lines that say what the lead only introduces (a block, a body, an example, the next sentence).
   const asked = new Set(query.map((q) => q.term));
   const body = leadCompletion(lead, units, leadSource, asked, kind);
+  // A line that only names a value (`… %d", default_max_len)`) comes with the value.
+  for (const assignment of assignmentsUsedBy(lead, units)) if (!body.includes(assignment)) body.unshift(assignment);
   // Body lines join the lead (a picked one moves there from the supporting quotes).
   let leadQuote = formatQuote(lead, leadBudget, asked);
   const joined = new Set<ScoredUnit>();

@@ -87,6 +87,29 @@ function handlerOf(line: ScoredUnit, following: readonly ScoredUnit[], text: str
   return [];
 }
 
+/** `name = <literal>` (or `name: type = <literal>`): a number, string, None/True/False. */
+const LITERAL_ASSIGNMENT = /^([A-Za-z_]\w*)\s*(?::[^=]+)?=\s*(-?\d[\w.]*|["'][^"']*["']|None|True|False)\s*(#.*)?$/;
+/** Most assignments brought for one lead. */
+const MAX_ASSIGNMENTS = 1;
+
+/**
+ * The literal assignments, earlier in the same source, of names the code line `lead` uses
+ * (`default_max_len = 2048` for a warning that prints `default_max_len`): the value the line
+ * only names.
+ */
+export function assignmentsUsedBy(lead: ScoredUnit, units: readonly ScoredUnit[]): ScoredUnit[] {
+  if (lead.unit.kind !== 'code' || HEADER.test(lead.unit.display)) return [];
+  const used = new Set(lead.unit.display.match(/\b[A-Za-z_]\w*\b/g) ?? []);
+  const out: ScoredUnit[] = [];
+  for (const unit of units) {
+    if (out.length >= MAX_ASSIGNMENTS) break;
+    if (unit.sourceIndex !== lead.sourceIndex || unit.unit.kind !== 'code' || unit.unit.start >= lead.unit.start) continue;
+    const name = LITERAL_ASSIGNMENT.exec(unit.unit.display)?.[1];
+    if (name && used.has(name) && name.length > 2) out.push(unit);
+  }
+  return out;
+}
+
 /** Share of the unit's distinct terms that the question does not contain. */
 function novelty(unit: ScoredUnit, asked: ReadonlySet<string>): number {
   if (unit.terms.size === 0) return 0;
