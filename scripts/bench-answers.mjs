@@ -243,6 +243,9 @@ for (const entry of generators) {
     console.error(`skipping the LLM: ${error.format ? error.format() : error.message}`);
     continue;
   }
+  // One untimed pass over the first set: questions/s is the steady rate of a warm process
+  // (the first set would otherwise pay the JIT's warm-up alone).
+  if (entry.limit === Infinity) await generation.answerDataset(results[SETS[0].name], { generator, readSpan, k });
   for (const set of SETS) reports.push(await runGenerator(generator, set, results[set.name], readSpan, entry.limit));
   await generator.dispose();
 }
