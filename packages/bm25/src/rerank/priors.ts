@@ -55,31 +55,61 @@ export function chunkFlags(chunks: readonly Chunk[]): Uint8Array {
  * Per term, ln(P(term | prose) / P(term | code)): the two collections' smoothed term
  * frequencies in chunk bodies, each over its collection's total length. Learned from the
  * corpus, so "supported", "install" and "recommend" lean to the docs of this corpus, and
- * `self`, `tensor` and `dtype` to its code. `undefined` when the corpus has no prose or no
- * code (there is nothing to choose between).
+ * `self`, `tensor` and `dtype` to its code. A term's ratio is computed the first time a
+ * query asks for it (a one-shot search reads a dozen terms, not the whole vocabulary's
+ * postings) and kept, rounded to float32 as a stored table would be.
  */
-export function termModalities(data: Bm25IndexData, flags: Uint8Array): Float32Array | undefined {
-  const body = data.fields[FIELD_NAMES.indexOf('body')]!;
-  let proseLength = 0;
-  let codeLength = 0;
-  for (let d = 0; d < data.docCount; d++) {
-    if (flags[d]! & PROSE) proseLength += body.lengths[d]!;
-    else codeLength += body.lengths[d]!;
-  }
-  if (proseLength === 0 || codeLength === 0) return undefined;
-  const termCount = data.dictionary.size;
-  const ratios = new Float32Array(termCount);
-  // Half a count of smoothing (below): a term seen only in code is not infinitely unlikely in prose.
-  const logLengthRatio = Math.log(codeLength / proseLength);
-  for (let t = 0; t < termCount; t++) {
-    let prose = 0;
-    let code = 0;
-    for (let p = body.offsets[t]!; p < body.offsets[t + 1]!; p++) {
-      if (flags[body.docs[p]!]! & PROSE) prose += body.tfs[p]!;
-      else code += body.tfs[p]!;
+export class TermModalities {
+  readonly #data: Bm25IndexData;
+  readonly #flags: Uint8Array;
+  readonly #logLengthRatio: number;
+  readonly #ratios: Float32Array;
+  readonly #known: Uint8Array;
+
+  /** `undefined` when the corpus has no prose or no code (there is nothing to choose between). */
+  static learn(data: Bm25IndexData, flags: Uint8Array): TermModalities | undefined {
+    const body = data.fields[FIELD_NAMES.indexOf('body')]!;
+    let proseLength = 0;
+    let codeLength = 0;
+    for (let d = 0; d < data.docCount; d++) {
+      if (flags[d]! & PROSE) proseLength += body.lengths[d]!;
+      else codeLength += body.lengths[d]!;
     }
-    // A term only ever seen in paths or symbols says nothing either way.
-    ratios[t] = prose + code === 0 ? 0 : Math.log((prose + 0.5) / (code + 0.5)) + logLengthRatio;
+    if (proseLength === 0 || codeLength === 0) return undefined;
+    return new TermModalities(data, flags, Math.log(codeLength / proseLength));
   }
+
+  private constructor(data: Bm25IndexData, flags: Uint8Array, logLengthRatio: number) {
+    this.#data = data;
+    this.#flags = flags;
+    this.#logLengthRatio = logLengthRatio;
+    this.#ratios = new Float32Array(data.dictionary.size);
+    this.#known = new Uint8Array(data.dictionary.size);
+  }
+
+  /** Term `id`'s log ratio of prose to code frequency; 0 for a term seen only in paths or symbols. */
+  ratio(id: number): number {
+    if (this.#known[id] === 0) {
+      const body = this.#data.fields[FIELD_NAMES.indexOf('body')]!;
+      let prose = 0;
+      let code = 0;
+      for (let p = body.offsets[id]!; p < body.offsets[id + 1]!; p++) {
+        if (this.#flags[body.docs[p]!]! & PROSE) prose += body.tfs[p]!;
+        else code += body.tfs[p]!;
+      }
+      // Half a count of smoothing: a term seen only in code is not infinitely unlikely in prose.
+      this.#ratios[id] = prose + code === 0 ? 0 : Math.log((prose + 0.5) / (code + 0.5)) + this.#logLengthRatio;
+      this.#known[id] = 1;
+    }
+    return this.#ratios[id]!;
+  }
+}
+
+/** Every term's ratio at once (see {@link TermModalities}); `undefined` as `TermModalities.learn`. */
+export function termModalities(data: Bm25IndexData, flags: Uint8Array): Float32Array | undefined {
+  const modalities = TermModalities.learn(data, flags);
+  if (!modalities) return undefined;
+  const ratios = new Float32Array(data.dictionary.size);
+  for (let t = 0; t < ratios.length; t++) ratios[t] = modalities.ratio(t);
   return ratios;
 }

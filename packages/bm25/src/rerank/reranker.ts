@@ -4,7 +4,7 @@ import type { ResolvedQueryTerm } from '../explain.js';
 import { detectAnswerKind, identifierTerm, tokenize, type AnswerKind } from '@rag/text';
 import { carriesEvidence, hasName } from '../chunk-features.js';
 import type { EvidenceKind, RerankOptions } from './options.js';
-import { AUXILIARY, AUXILIARY_QUERY_WORDS, chunkFlags, DOCUMENTATION_QUERY_WORDS, PROSE, termModalities } from './priors.js';
+import { AUXILIARY, AUXILIARY_QUERY_WORDS, chunkFlags, DOCUMENTATION_QUERY_WORDS, PROSE, TermModalities } from './priors.js';
 import { ChunkScan, coverageScore, phraseScore, type QueryPair } from './proximity.js';
 import { createQueryShaper, type QueryShape } from './query.js';
 import { sectionSupport, unitPaths } from './sections.js';
@@ -68,7 +68,7 @@ export class Reranker {
   readonly #chunks: readonly Chunk[];
   readonly #options: RerankOptions;
   readonly #flags: Uint8Array;
-  readonly #modalities: Float32Array | undefined;
+  readonly #modalities: TermModalities | undefined;
   readonly #auxiliaryTerms: ReadonlySet<string>;
   readonly #documentationTerms: ReadonlySet<string>;
   readonly #shape: (text: string) => QueryShape;
@@ -82,7 +82,7 @@ export class Reranker {
     const { options } = index;
     this.#options = options.rerank;
     this.#flags = chunkFlags(chunks);
-    this.#modalities = options.rerank.modality > 0 ? termModalities(index.data, this.#flags) : undefined;
+    this.#modalities = options.rerank.modality > 0 ? TermModalities.learn(index.data, this.#flags) : undefined;
     this.#auxiliaryTerms = new Set(tokenize(AUXILIARY_QUERY_WORDS, options.tokenizer));
     this.#documentationTerms = new Set(tokenize(DOCUMENTATION_QUERY_WORDS, options.tokenizer));
     this.#shape = createQueryShaper(options.tokenizer, options.query);
@@ -103,7 +103,7 @@ export class Reranker {
     if (!this.#modalities) return undefined;
     if (termIds.length === 0) return 0;
     let sum = 0;
-    for (const id of termIds) sum += this.#modalities[id]!;
+    for (const id of termIds) sum += this.#modalities.ratio(id);
     return Math.tanh(sum / termIds.length);
   }
 
