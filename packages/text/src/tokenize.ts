@@ -22,6 +22,9 @@ let sharedQueryTokenizer: ((text: string) => QueryTerm[]) | undefined;
  */
 const SHARED_MEMO_LIMIT = 50_000;
 
+/** Identifiers a query tokenizer remembers (well under a megabyte). */
+const QUERY_MEMO_LIMIT = 5_000;
+
 /** The expander of the default options, built once. */
 function defaultExpander(): SegmentExpander {
   return (sharedExpander ??= new SegmentExpander(resolveTokenizerOptions({}), { memoize: true, memoLimit: SHARED_MEMO_LIMIT }));
@@ -40,7 +43,8 @@ export function tokenize(text: string, options: TokenizerSettings = {}): string[
 
 /** Turns query text into weighted terms under fixed, already validated options. */
 export function createQueryTokenizer(tokenizer: TokenizerOptions, query: QueryOptions): (text: string) => QueryTerm[] {
-  const expander = new SegmentExpander(tokenizer, { extraStopwords: query.questionWords });
+  // A long-lived query tokenizer (one per index) meets the same identifiers again and again.
+  const expander = new SegmentExpander(tokenizer, { extraStopwords: query.questionWords, memoize: true, memoLimit: QUERY_MEMO_LIMIT });
   // Maps, not the option objects: a word such as `constructor` must not find Object.prototype's.
   const aliases = new Map(Object.entries(query.aliases));
   const abbreviations = new Map(Object.entries(query.abbreviations));
