@@ -1,5 +1,5 @@
 import { createFileStore, type IndexStore } from '@rag/core';
-import { createPostgresStore, isPostgresUrl } from '@rag/postgres';
+import { isPostgresUrl, resolvePostgresStoreOptions, splitConnectionString, type PostgresStoreOptions } from '@rag/postgres/options';
 
 /**
  * The store an index location names: a `postgresql://` (or `postgres://`) connection string
@@ -7,7 +7,35 @@ import { createPostgresStore, isPostgresUrl } from '@rag/postgres';
  * server's search workers open their index through this, so a location works everywhere.
  */
 export function openStore(location: string): IndexStore {
-  return isPostgresUrl(location) ? createPostgresStore(location) : createFileStore(location);
+  return isPostgresUrl(location) ? lazyPostgresStore(location) : createFileStore(location);
+}
+
+/**
+ * The PostgreSQL store, with its client library (`pg`, tens of milliseconds to load) imported
+ * on first use: a command over a folder index never loads it. The connection string and its
+ * options are checked now, as `createPostgresStore` would.
+ */
+function lazyPostgresStore(url: string): IndexStore {
+  const split = splitConnectionString(url);
+  resolvePostgresStoreOptions({ ...(split.schema ? { schema: split.schema } : {}), ...(split.vectors ? { vectors: split.vectors as PostgresStoreOptions['vectors'] } : {}) });
+  let loaded: IndexStore | undefined;
+  let loading: Promise<IndexStore> | undefined;
+  const store = (): Promise<IndexStore> => (loading ??= import('@rag/postgres').then(({ createPostgresStore }) => (loaded = createPostgresStore(url))));
+  return {
+    kind: 'postgresql',
+    location: split.location,
+    address: url,
+    open: async (pin) => (await store()).open(pin),
+    read: async (pin) => (await store()).read(pin),
+    readFile: async (path) => (await store()).readFile(path),
+    write: async (input, options) => (await store()).write(input, options),
+    verify: async () => (await store()).verify(),
+    // Asked for only while loading a generation the store has opened, so it is there by then.
+    vectorSearch: (dir) => loaded?.vectorSearch?.(dir),
+    close: async () => {
+      if (loading) await (await loading).close();
+    },
+  };
 }
 
 export { isPostgresUrl };
