@@ -27,6 +27,7 @@ for (const path of [testing, servicePath]) {
   }
 }
 const { findPostgresBin, startTestCluster } = await import(testing);
+const { createPostgresStore } = await import(join(REPO_ROOT, 'packages', 'postgres', 'dist', 'index.js'));
 const service = await import(servicePath);
 if (!findPostgresBin()) {
   console.error('error: PostgreSQL is not installed.\n  hint: apt-get install postgresql (the bench starts its own server on loopback).');
@@ -129,7 +130,7 @@ try {
   const updateReport = JSON.parse(update.stdout);
 
   // Size on disk of the schema's tables (two generations kept after the update), indexes and TOAST included.
-  const sizeStore = service.openStore(url);
+  const sizeStore = createPostgresStore(url);
   const size = await sizeStore.pool.query("SELECT sum(pg_total_relation_size(c.oid))::bigint AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'vllm' AND c.relkind = 'r'");
   await sizeStore.close();
   const folderBytes = Number(spawnSync('du', ['-sb', fileIndex], { encoding: 'utf8' }).stdout.split('\t')[0]);
