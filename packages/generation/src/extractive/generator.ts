@@ -76,7 +76,7 @@ function introductionOf(code: ScoredUnit, units: readonly ScoredUnit[], text: st
 }
 
 /** Puts `unit` first in `picked`, keeping at most `max` units. */
-function moveToFront(picked: ScoredUnit[], unit: ScoredUnit, max: number): void {
+function moveToFront(picked: ScoredUnit[], unit: ScoredUnit, max = Number.POSITIVE_INFINITY): void {
   const at = picked.indexOf(unit);
   if (at >= 0) picked.splice(at, 1);
   picked.unshift(unit);
@@ -222,11 +222,7 @@ export function answerExtractively(question: string, sources: readonly SourceFor
   // the cache off, set its size to zero."): the example then follows it (`leadCompletion`).
   const introduction = kind === 'how' && best.unit.kind === 'code' && best.fromDocs ? introductionOf(best, units, sources[best.sourceIndex]!.text) : undefined;
   const lead = introduction ?? best;
-  if (introduction) {
-    const at = picked.indexOf(introduction);
-    if (at >= 0) picked.splice(at, 1);
-    picked.unshift(introduction);
-  }
+  if (introduction) moveToFront(picked, introduction);
   // The direct answer first, on its own line; then the supporting quotes, by source.
   const leadBudget = picked.length === 1 ? resolved.maxAnswerChars : Math.floor(resolved.maxAnswerChars * LEAD_SHARE);
   const leadSource = sources[lead.sourceIndex]!;
