@@ -82,7 +82,7 @@ const devCorpora = join(REPO_ROOT, '.bench', 'dev-corpora');
 /** Question sets: the public vLLM sets and the development sets, with the corpus each is about. */
 const SETS = [
   ...DATASETS.map((name) => ({ name, corpus: 'vllm', path: join(shared, 'data', 'datasets', 'AnsweredQuestions', `${name}.json`) })),
-  ...['dev_vllm_code', 'dev_vllm_docs', 'dev_other_code', 'dev_other_docs'].map((name) => ({
+  ...['dev_vllm_code', 'dev_vllm_docs', 'dev_other_code', 'dev_other_docs', 'dev_other_scoped'].map((name) => ({
     name,
     corpus: name.startsWith('dev_vllm') ? 'vllm' : 'other',
     path: join(REPO_ROOT, 'datasets', 'dev', `${name}.json`),

@@ -23,6 +23,7 @@ const FLOORS = {
   dev_vllm_docs: 0.65,
   dev_other_code: 0.45,
   dev_other_docs: 0.78,
+  dev_other_scoped: 0.5,
 };
 
 const flags = parseBenchArgs(process.argv.slice(2));
@@ -45,6 +46,7 @@ const SETS = [
   { name: 'dev_vllm_docs', group: 'dev', corpus: 'vllm', path: join(devDir, 'dev_vllm_docs.json') },
   { name: 'dev_other_code', group: 'dev', corpus: 'other', path: join(devDir, 'dev_other_code.json') },
   { name: 'dev_other_docs', group: 'dev', corpus: 'other', path: join(devDir, 'dev_other_docs.json') },
+  { name: 'dev_other_scoped', group: 'dev', corpus: 'other', path: join(devDir, 'dev_other_scoped.json') },
 ].filter((set) => groups.has(set.group));
 
 if (SETS.some((set) => set.corpus === 'other')) {

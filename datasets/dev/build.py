@@ -47,6 +47,8 @@ SETS = {
     "dev_vllm_docs": ["vllm_docs.json"],
     "dev_other_code": ["click_code.json", "requests_code.json"],
     "dev_other_docs": ["click_docs.json", "requests_docs.json"],
+    # Questions that name their project, asked of the two projects indexed together.
+    "dev_other_scoped": ["click_scoped.json", "requests_scoped.json"],
 }
 
 

@@ -58,6 +58,7 @@ const CONFIGURATIONS = [
   { name: 'kind share 0.5', settings: { rerank: { kindShare: 0.5 } } },
   { name: 'file share 0.4', settings: { rerank: { fileShare: 0.4 } } },
   { name: 'file share 0.3', settings: { rerank: { fileShare: 0.3 } } },
+  { name: 'project scope off', settings: { rerank: { projectFactor: 1 } } },
   {
     name: 'all off (lexical baseline)',
     chunking: { nestedChunkSize: 0 },
@@ -95,7 +96,7 @@ const suites = flags.corpus
     ]
   : [
       { corpus: join(SHARED, 'data/raw'), prefix: 'data/raw/', datasetPaths: [publicSet('dataset_code_public'), publicSet('dataset_docs_public'), devSet('dev_vllm_code'), devSet('dev_vllm_docs')] },
-      { corpus: join(ROOT, '.bench/dev-corpora/other'), prefix: 'other/', datasetPaths: [devSet('dev_other_code'), devSet('dev_other_docs')] },
+      { corpus: join(ROOT, '.bench/dev-corpora/other'), prefix: 'other/', datasetPaths: [devSet('dev_other_code'), devSet('dev_other_docs'), devSet('dev_other_scoped')] },
     ];
 
 for (const suite of suites) {

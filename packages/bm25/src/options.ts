@@ -109,6 +109,7 @@ const RERANK_SCHEMA = z.strictObject({
   dedupe: z.boolean().optional(),
   fileShare: z.number().gt(0).max(1).optional(),
   kindShare: z.number().gt(0).max(1).optional(),
+  projectFactor: z.number().gt(0).max(1).optional(),
 });
 
 /** The schema of {@link Bm25Settings}: unknown keys are refused at every level. */

@@ -78,10 +78,11 @@ export class Bm25Retriever implements Retriever {
     // Texts that live elsewhere (a database) are fetched once for all candidates, between the stages.
     const k = checkK(options);
     const reranker = this.reranker;
-    const terms = this.index.resolveQuery(checkQuery(query));
+    const scope = reranker.scope(checkQuery(query));
+    const terms = this.index.resolveQuery(scope.text);
     const candidates = this.index.searchTerms(terms, reranker.depthFor(k));
     await this.#prefetchTexts(candidates.map((hit) => hit.chunkId));
-    return reranker.rerank(query, terms, candidates, k);
+    return reranker.rerank(scope.text, terms, candidates, k, scope.projects);
   }
 
   /** `search` without the promise, for callers in a hot loop (benchmarks, fusion). */
@@ -89,8 +90,9 @@ export class Bm25Retriever implements Retriever {
     const k = checkK(options);
     checkQuery(query);
     if (!this.reranker) return this.index.search(query, k);
-    const terms = this.index.resolveQuery(query);
-    return this.reranker.rerank(query, terms, this.index.searchTerms(terms, this.reranker.depthFor(k)), k);
+    const scope = this.reranker.scope(query);
+    const terms = this.index.resolveQuery(scope.text);
+    return this.reranker.rerank(scope.text, terms, this.index.searchTerms(terms, this.reranker.depthFor(k)), k, scope.projects);
   }
 
   /**
@@ -100,10 +102,11 @@ export class Bm25Retriever implements Retriever {
    * it would have had.
    */
   explain(query: string, chunkId: number): Explanation {
-    const first = this.index.explain(query, chunkId);
-    if (!this.reranker) return first;
-    const top = this.index.search(query, 1)[0]?.score ?? 0;
-    return this.reranker.explain(query, chunkId, first, top);
+    if (!this.reranker) return this.index.explain(query, chunkId);
+    const scope = this.reranker.scope(query);
+    const first = this.index.explain(scope.text, chunkId);
+    const top = this.index.search(scope.text, 1)[0]?.score ?? 0;
+    return this.reranker.explain(scope.text, chunkId, first, top, scope.projects);
   }
 
   async save(dir: string): Promise<void> {

@@ -46,9 +46,17 @@ export const QUESTION_KIND_RULES: readonly QuestionKindRule[] = Object.freeze([
   },
 ]);
 
+/**
+ * A leading clause that sets the scene before the question proper: "In click, where is
+ * …", "Using the OpenAI server, how do I …", "During training, how …". The question's form
+ * is read after it, since the rules above look for its first words.
+ */
+export const LEADING_CLAUSE = /^\s*(in|with|for|using|on|inside|within|from|under|when using|after|before|during|once)\b[^,?]{0,60},\s*/i;
+
 /** The kind of answer `question` asks for; `explain` when no rule matches. */
 export function detectAnswerKind(question: string): AnswerKind {
-  for (const rule of QUESTION_KIND_RULES) if (rule.question.test(question)) return rule.kind;
+  const asked = question.replace(LEADING_CLAUSE, '');
+  for (const rule of QUESTION_KIND_RULES) if (rule.question.test(asked)) return rule.kind;
   return 'explain';
 }
 

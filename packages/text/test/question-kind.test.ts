@@ -14,6 +14,20 @@ describe('detectAnswerKind', () => {
   ])('%s → %s', (question, kind) => {
     expect(detectAnswerKind(question)).toBe(kind);
   });
+
+  it.each([
+    ['In click, where is pass_context implemented?', 'where'],
+    ['Using the OpenAI-compatible server, how do I pass extra parameters?', 'how'],
+    ['During training, is the cache kept?', 'yesno'],
+    ['With requests, what is the default timeout?', 'default'],
+  ])('reads the question after a leading clause: %s → %s', (question, kind) => {
+    // The clause sets the scene; the rules look for the question's first words after it.
+    expect(detectAnswerKind(question)).toBe(kind);
+  });
+
+  it('keeps a question that starts with "in which …" whole', () => {
+    expect(detectAnswerKind('In which module is the parser defined?')).toBe('where');
+  });
 });
 
 describe('codeCarriesKind', () => {

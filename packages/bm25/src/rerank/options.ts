@@ -121,6 +121,15 @@ export interface RerankOptions {
    * Default `0.7`: at most 3 of the first 4 results, 4 of the first 5, 7 of the first 10.
    */
   kindShare: number;
+  /**
+   * Score factor for a chunk outside the projects a question names, when the corpus holds
+   * several projects side by side (top-level folders that each hold a Python package of
+   * their own name, see `CorpusProjects`): "how does requests retry?" means the requests
+   * project's code, not click's. The name itself is then taken out of the words searched —
+   * it says where to look, and inside its project it is everywhere. 1 turns both off; a
+   * corpus of one project is never affected. In (0, 1]. Default `0.5`.
+   */
+  projectFactor: number;
 }
 
 export const DEFAULT_RERANK_OPTIONS: Readonly<RerankOptions> = Object.freeze({
@@ -138,4 +147,5 @@ export const DEFAULT_RERANK_OPTIONS: Readonly<RerankOptions> = Object.freeze({
   dedupe: true,
   fileShare: 1,
   kindShare: 0.7,
+  projectFactor: 0.5,
 });

@@ -6,6 +6,7 @@ import { carriesEvidence, hasName } from '../chunk-features.js';
 import type { EvidenceKind, RerankOptions } from './options.js';
 import { AUXILIARY, AUXILIARY_QUERY_WORDS, chunkFlags, DOCUMENTATION_QUERY_WORDS, PROSE, TermModalities } from './priors.js';
 import { ChunkScan, coverageScore, phraseScore, type QueryPair } from './proximity.js';
+import { CorpusProjects, type QueryScope } from './projects.js';
 import { createQueryShaper, type QueryShape } from './query.js';
 import { sectionSupport, unitPaths } from './sections.js';
 
@@ -31,6 +32,8 @@ interface PreparedQuery {
   /** The kind of answer the question asks for, and the answer-evidence weight of that kind (0: none). */
   kind: AnswerKind;
   evidenceWeight: number;
+  /** Projects the question names (see `CorpusProjects.scope`); empty: every chunk is in scope. */
+  projects: readonly number[];
 }
 
 const NO_NAMES: ReadonlySet<string> = new Set();
@@ -46,15 +49,17 @@ export interface RerankParts {
   evidence: number;
   auxiliary: number;
   side: number;
+  /** `projectFactor` for a chunk outside the projects the question names, else 1. */
+  scope: number;
   score: number;
 }
 
 /**
  * Re-scores the best first-stage hits of a query (see `RerankOptions`):
  *
- *   score = a · (s / s_top + proximity · phrase + coverage · covered + definition · defined
- *                + explanation · explained + sectionSupport · support + answerEvidence[kind] · evidence)
- *           + modality · (1 + side · lean)
+ *   score = scope · (a · (s / s_top + proximity · phrase + coverage · covered + definition · defined
+ *                         + explanation · explained + sectionSupport · support + answerEvidence[kind] · evidence)
+ *                    + modality · (1 + side · lean))
  *
  * s is the chunk's BM25F score and s_top the query's best; phrase, covered, defined (code
  * only), explained (prose only) and support are in [0, 1], evidence is 1 for a code chunk
@@ -62,6 +67,8 @@ export interface RerankParts {
  * none, else 1; lean in (−1, 1) says how prose-like the query's terms are, and side is +1
  * for a prose chunk, −1 for code. The prior is written 1 + side · lean so that no score is
  * negative (fusion methods may drop those); only its difference between chunks matters.
+ * scope is `projectFactor` for a chunk outside the projects the question names (see
+ * `scope`), else 1.
  */
 export class Reranker {
   readonly #index: Bm25Index;
@@ -75,6 +82,7 @@ export class Reranker {
   readonly #slotOf: Int32Array;
   readonly #units: readonly string[];
   readonly #scan = new ChunkScan();
+  readonly #projects: CorpusProjects;
 
   constructor(index: Bm25Index, chunks: readonly Chunk[]) {
     this.#index = index;
@@ -88,6 +96,17 @@ export class Reranker {
     this.#shape = createQueryShaper(options.tokenizer, options.query);
     this.#slotOf = new Int32Array(index.data.dictionary.size).fill(-1);
     this.#units = unitPaths(chunks, this.#flags);
+    this.#projects = new CorpusProjects(chunks);
+  }
+
+  /**
+   * The question as searched and the projects it names: when the corpus holds several
+   * projects (see `CorpusProjects`) and `projectFactor` < 1, a project's name is taken out
+   * of the words searched and chunks of the other projects are scaled by `projectFactor`.
+   */
+  scope(query: string): QueryScope {
+    if (this.#options.projectFactor === 1 || this.#projects.names.length < 2) return { text: query, projects: [] };
+    return this.#projects.scope(query);
   }
 
   get options(): RerankOptions {
@@ -116,10 +135,10 @@ export class Reranker {
    * The best `k` of `candidates` (first-stage hits for `query`, best first) after
    * re-scoring; `terms` are the query's resolved terms (`Bm25Index.resolveQuery`).
    */
-  rerank(query: string, terms: readonly ResolvedQueryTerm[], candidates: readonly Hit[], k: number): Hit[] {
+  rerank(query: string, terms: readonly ResolvedQueryTerm[], candidates: readonly Hit[], k: number, projects: readonly number[] = []): Hit[] {
     if (candidates.length === 0) return [];
     const top = candidates[0]!.score;
-    const prepared = this.#prepare(query, terms);
+    const prepared = this.#prepare(query, terms, projects);
     try {
       const support = this.#support(
         candidates.map((hit) => hit.chunkId),
@@ -143,9 +162,10 @@ export class Reranker {
     chunkId: number,
     score: number,
     top: number,
+    projects: readonly number[] = [],
   ): { parts: RerankParts; lean: number; asksForAuxiliary: boolean; asksForPlace: boolean; kind: AnswerKind; evidenceWeight: number } {
     const terms = this.#index.resolveQuery(query);
-    const prepared = this.#prepare(query, terms);
+    const prepared = this.#prepare(query, terms, projects);
     try {
       let support = 0;
       if (this.#options.sectionSupport > 0) {
@@ -168,14 +188,15 @@ export class Reranker {
   }
 
   /** The explanation tree of a second-stage score around the chunk's BM25F explanation. */
-  explain(query: string, chunkId: number, first: Explanation, top: number): Explanation {
-    const { parts, lean, asksForAuxiliary, asksForPlace, kind, evidenceWeight } = this.explainParts(query, chunkId, first.value, top);
+  explain(query: string, chunkId: number, first: Explanation, top: number, projects: readonly number[] = []): Explanation {
+    const { parts, lean, asksForAuxiliary, asksForPlace, kind, evidenceWeight } = this.explainParts(query, chunkId, first.value, top, projects);
     const o = this.#options;
     const flags = this.#flags[chunkId]!;
+    const named = projects.map((p) => this.#projects.names[p - 1]).join(', ');
     return {
       value: parts.score,
       description:
-        'second stage: a · (s / s_top + proximity · phrase + coverage · covered + definition · defined + explanation · explained + sectionSupport · support + answerEvidence[kind] · evidence) + modality · (1 + side · lean)',
+        'second stage: scope · (a · (s / s_top + proximity · phrase + coverage · covered + definition · defined + explanation · explained + sectionSupport · support + answerEvidence[kind] · evidence) + modality · (1 + side · lean))',
       details: [
         { value: parts.relative, description: `s / s_top: BM25F score relative to the query's best (${top})`, details: [first] },
         { value: parts.phrase, description: `phrase: share of adjacent query word pairs found in order within ${o.proximityWindow} words (weight ${o.proximity})` },
@@ -212,6 +233,15 @@ export class Reranker {
         {
           value: 1 + parts.side * lean,
           description: `1 + side · lean: ${flags & PROSE ? 'prose' : 'code'} chunk, query lean ${lean.toFixed(4)} toward prose (weight ${o.modality})`,
+        },
+        {
+          value: parts.scope,
+          description:
+            projects.length === 0
+              ? 'scope: the question names no project of the corpus, so 1'
+              : parts.scope === 1
+                ? `scope: the question names ${named} and this chunk is there, so 1`
+                : `scope: the question names ${named} and this chunk is elsewhere (projectFactor ${o.projectFactor})`,
         },
       ],
     };
@@ -256,8 +286,10 @@ export class Reranker {
     const evidence = prepared.evidenceWeight > 0 && !(flags & PROSE) && carriesEvidence(features, chunkId, prepared.kind as EvidenceKind) ? 1 : 0;
     const auxiliary = flags & AUXILIARY && !prepared.asksForAuxiliary ? o.auxiliaryFactor : 1;
     const side = flags & PROSE ? 1 : -1;
+    const scope = prepared.projects.length > 0 && !prepared.projects.includes(this.#projects.projectOf(chunkId)) ? o.projectFactor : 1;
     const value =
-      auxiliary *
+      scope *
+      (auxiliary *
         (relative +
           o.proximity * phrase +
           o.coverage * covered +
@@ -265,11 +297,11 @@ export class Reranker {
           o.explanation * explained +
           o.sectionSupport * support +
           prepared.evidenceWeight * evidence) +
-      o.modality * (1 + side * prepared.lean);
-    return { relative, phrase, covered, defined, explained, support, evidence, auxiliary, side, score: value };
+        o.modality * (1 + side * prepared.lean));
+    return { relative, phrase, covered, defined, explained, support, evidence, auxiliary, side, scope, score: value };
   }
 
-  #prepare(query: string, terms: readonly ResolvedQueryTerm[]): PreparedQuery {
+  #prepare(query: string, terms: readonly ResolvedQueryTerm[], projects: readonly number[]): PreparedQuery {
     const shape = this.#shape(query);
     const weightOf = new Map(terms.map((term) => [term.term, term]));
     // Every distinct query term gets a slot, in query order.
@@ -297,6 +329,7 @@ export class Reranker {
     // The question's own words: "documented" need not occur in the corpus to say what is asked.
     const asksForPlace = this.#options.placeKinds.includes(kind) && !shape.words.some((variants) => variants.some((term) => this.#documentationTerms.has(term)));
     return {
+      projects,
       kind,
       evidenceWeight: kind in this.#options.answerEvidence ? this.#options.answerEvidence[kind as EvidenceKind] : 0,
       shape,
