@@ -5,7 +5,7 @@ import { anchorTexts } from './anchors.js';
 import { tableHeaderContexts } from './context.js';
 import { fieldTexts } from './fields.js';
 import { FIELD_NAMES, type Bm25Options } from './options.js';
-import { computeChunkFeatures, type ChunkFeatures } from './chunk-features.js';
+import { computeChunkFeatures, reuseChunkFeatures, type ChunkFeatures } from './chunk-features.js';
 import { SegmentTable } from './segment-table.js';
 import { forEachSegmentRange, SegmentExpander } from '@rag/text/internals';
 
@@ -204,9 +204,9 @@ function sortedOrder(interner: TermInterner): Int32Array {
 /**
  * The same order when most terms were taken over from a previous dictionary, which is
  * sorted already: sort only the terms it did not supply, then merge the two runs (one pass
- * instead of sorting every term again).
+ * instead of sorting every term again). Also returns those terms, sorted.
  */
-function mergeSortedOrder(interner: TermInterner, takenOver: Int32Array): Int32Array {
+function mergeSortedOrder(interner: TermInterner, takenOver: Int32Array): { order: Int32Array; fresh: string[] } {
   const terms = interner.terms;
   const fromPrevious = new Uint8Array(terms.length);
   for (const id of takenOver) fromPrevious[id] = 1;
@@ -218,7 +218,7 @@ function mergeSortedOrder(interner: TermInterner, takenOver: Int32Array): Int32A
     const takeFresh = a >= takenOver.length || (b < fresh.length && fresh[b]! < terms[takenOver[a]!]!);
     order[t] = takeFresh ? interner.idOf(fresh[b++]!)! : takenOver[a++]!;
   }
-  return order;
+  return { order, fresh };
 }
 
 /** Chunk-major (term id, tf) pairs of one field, gathered before inversion. */
@@ -352,7 +352,8 @@ export function buildIndexData(chunks: readonly Chunk[], options: Bm25Options, o
     }
   }
 
-  const order = translator ? mergeSortedOrder(interner, translator.takenOverInOrder()) : sortedOrder(interner);
+  const merged = translator ? mergeSortedOrder(interner, translator.takenOverInOrder()) : undefined;
+  const order = merged ? merged.order : sortedOrder(interner);
   const termCount = order.length;
   const sorted = new Array<string>(termCount);
   const newId = new Int32Array(termCount);
@@ -371,7 +372,9 @@ export function buildIndexData(chunks: readonly Chunk[], options: Bm25Options, o
     docFrequencies: sortedFrequencies,
     fields: pairs.map((field) => invert(field, newId, termCount, docCount)),
     sequences: renumberSequences(sequence, sequenceOffsets, newId),
-    features: computeChunkFeatures(chunks, dictionary, options.rerank),
+    features: old
+      ? reuseChunkFeatures(chunks, dictionary, options.rerank, old, previous!.sourceOf, merged!.fresh)
+      : computeChunkFeatures(chunks, dictionary, options.rerank),
     chunkFingerprint: fingerprintChunks(chunks),
   };
 }

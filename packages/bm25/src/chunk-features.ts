@@ -27,33 +27,111 @@ const EVIDENCE_BIT: Readonly<Record<EvidenceKind, number>> = Object.fromEntries(
  * definition or explanation signal is on (an index's options never change after its build).
  */
 export function computeChunkFeatures(chunks: readonly Chunk[], dictionary: TermDictionary, rerank: RerankOptions): ChunkFeatures {
-  const flags = chunkFlags(chunks);
-  const on = rerank.depth > 0;
-  const kinds = on ? EVIDENCE_KINDS.filter((kind) => rerank.answerEvidence[kind] > 0) : [];
-  const wantsNames = on && (rerank.definition > 0 || rerank.explanation > 0);
-  const evidence = new Uint8Array(chunks.length);
-  const nameOffsets = new Uint32Array(chunks.length + 1);
-  const names: number[] = [];
-  for (let d = 0; d < chunks.length; d++) {
-    const text = chunks[d]!.text;
-    const prose = (flags[d]! & PROSE) !== 0;
-    if (!prose) {
-      let bits = 0;
-      for (const kind of kinds) if (codeCarriesKind(text, kind)) bits |= EVIDENCE_BIT[kind];
-      evidence[d] = bits;
+  return new FeatureBuilder(chunks, dictionary, rerank).build(() => -1);
+}
+
+/**
+ * The same features as `computeChunkFeatures`, taking over those of chunks copied from a
+ * previous build (`sourceOf[d]`, -1 for none) instead of reading their texts again. A copied
+ * chunk has the same text, so the same evidence and the same names; only which of its names
+ * the dictionary holds can change. Its stored names are renumbered into `dictionary` (a name
+ * it no longer holds drops out), and a name the previous dictionary lacked — left out then —
+ * can only be held now if a new chunk brought it: a copied chunk whose text spells one of
+ * those names is read again. `newTerms`: the terms of `dictionary` that copied chunks did not
+ * bring (any superset of those `previous` lacks will do); default every term.
+ */
+export function reuseChunkFeatures(
+  chunks: readonly Chunk[],
+  dictionary: TermDictionary,
+  rerank: RerankOptions,
+  previous: { features: ChunkFeatures; dictionary: TermDictionary },
+  sourceOf: Int32Array,
+  newTerms?: readonly string[],
+): ChunkFeatures {
+  const builder = new FeatureBuilder(chunks, dictionary, rerank);
+  const renumbered = new Int32Array(previous.dictionary.size).fill(-2);
+  const newIdOf = (old: number): number => {
+    if (renumbered[old] === -2) renumbered[old] = dictionary.lookup(previous.dictionary.termAt(old));
+    return renumbered[old]!;
+  };
+  const fresh = builder.wantsNames ? freshNames(newTerms ?? dictionary.terms(), previous.dictionary) : [];
+  const spellsFresh = fresh.length > 0 ? new RegExp(fresh.map(escapeRegExp).join('|'), 'i') : undefined;
+  const { evidence, nameOffsets, names } = previous.features;
+  return builder.build((d, out) => {
+    const source = sourceOf[d]!;
+    if (source < 0 || (spellsFresh && spellsFresh.test(chunks[d]!.text))) return -1;
+    for (let i = nameOffsets[source]!; i < nameOffsets[source + 1]!; i++) {
+      const id = newIdOf(names[i]!);
+      if (id >= 0) out.push(id);
     }
+    return evidence[source]!;
+  });
+}
+
+/** The `terms` that `previous` lacks and that could be a separated name (see `separatedNamesIn`). */
+function freshNames(terms: Iterable<string>, previous: TermDictionary): string[] {
+  const fresh: string[] = [];
+  for (const term of terms) if (SEPARATED_NAME.test(term) && previous.lookup(term) < 0) fresh.push(term);
+  return fresh;
+}
+
+/** What a separated name looks like: word characters with an inner underscore, none at its edges. */
+const SEPARATED_NAME = /^[^_\s.\-/]+_[^\s.\-/]*[^_\s.\-/]$/;
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Fills the feature arrays chunk by chunk, reading a chunk's text only when told to. */
+class FeatureBuilder {
+  readonly wantsNames: boolean;
+  readonly #chunks: readonly Chunk[];
+  readonly #dictionary: TermDictionary;
+  readonly #kinds: readonly EvidenceKind[];
+  readonly #flags: Uint8Array;
+
+  constructor(chunks: readonly Chunk[], dictionary: TermDictionary, rerank: RerankOptions) {
+    const on = rerank.depth > 0;
+    this.#chunks = chunks;
+    this.#dictionary = dictionary;
+    this.#kinds = on ? EVIDENCE_KINDS.filter((kind) => rerank.answerEvidence[kind] > 0) : [];
+    this.wantsNames = on && (rerank.definition > 0 || rerank.explanation > 0);
+    this.#flags = chunkFlags(chunks);
+  }
+
+  /**
+   * `given(d, names)` pushes chunk d's name ids and returns its evidence bits, or returns -1
+   * (pushing nothing) for a chunk whose features are to be read from its text.
+   */
+  build(given: (d: number, names: number[]) => number): ChunkFeatures {
+    const chunks = this.#chunks;
+    const evidence = new Uint8Array(chunks.length);
+    const nameOffsets = new Uint32Array(chunks.length + 1);
+    const names: number[] = [];
     const ids: number[] = [];
-    if (wantsNames) {
+    for (let d = 0; d < chunks.length; d++) {
+      ids.length = 0;
+      const bits = given(d, ids);
+      evidence[d] = bits >= 0 ? bits : this.#read(d, ids);
+      ids.sort((a, b) => a - b);
+      for (const id of ids) names.push(id);
+      nameOffsets[d + 1] = names.length;
+    }
+    return { evidence, nameOffsets, names: Uint32Array.from(names) };
+  }
+
+  /** Chunk d's evidence bits, its names pushed to `ids`, read from its text. */
+  #read(d: number, ids: number[]): number {
+    const text = this.#chunks[d]!.text;
+    const prose = (this.#flags[d]! & PROSE) !== 0;
+    let bits = 0;
+    if (!prose) for (const kind of this.#kinds) if (codeCarriesKind(text, kind)) bits |= EVIDENCE_BIT[kind];
+    if (this.wantsNames) {
       for (const name of separatedNamesIn(text, prose ? 'explains' : 'defines')) {
-        const id = dictionary.lookup(name);
+        const id = this.#dictionary.lookup(name);
         if (id >= 0) ids.push(id);
       }
     }
-    ids.sort((a, b) => a - b);
-    for (const id of ids) names.push(id);
-    nameOffsets[d + 1] = names.length;
+    return bits;
   }
-  return { evidence, nameOffsets, names: Uint32Array.from(names) };
 }
 
 /** Whether code chunk `d` carries the kind of fact `kind` (see `codeCarriesKind`). */

@@ -45,6 +45,11 @@ export class TermDictionary {
     return length - term.length;
   }
 
+  /** Every term, in id order. */
+  *terms(): IterableIterator<string> {
+    for (let id = 0; id < this.size; id++) yield this.termAt(id);
+  }
+
   /** Id of `term`, or -1 when it is not in the dictionary. */
   lookup(term: string): number {
     let lo = 0;

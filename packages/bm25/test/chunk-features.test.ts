@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Bm25Retriever, createBm25Retriever, resolveBm25Options } from '../src/index.js';
 import { Bm25Index } from '../src/bm25-index.js';
-import { carriesEvidence, checkChunkFeatures, hasName } from '../src/chunk-features.js';
+import { carriesEvidence, checkChunkFeatures, computeChunkFeatures, hasName, reuseChunkFeatures } from '../src/chunk-features.js';
+import { TermDictionary } from '../src/dictionary.js';
 import { decodeIndex, encodeIndex } from '../src/internals.js';
 import { makeChunks } from './helpers.js';
 
@@ -54,5 +55,44 @@ describe('chunk features: what the second stage needs of a chunk text, stored wi
     const blind = new Bm25Retriever(retriever.index, unreadable);
     expect(blind.searchSync('what is the default max_num_seqs and which error is raised', { k: 3 })).toEqual(expected);
     expect(expected[0]!.chunkId).toBe(0);
+  });
+});
+
+describe('chunk features taken over from a previous build', () => {
+  const rerank = resolveBm25Options({}).rerank;
+  // Chunk 0 is copied from the previous build (its old id 0); chunk 1 is new.
+  const copied = makeChunks([
+    { text: 'fresh_name = 1\nblock_size = 16\nraise ValueError("x")', file_path: 'pkg/a.py', language: 'python', kind: 'module' },
+    { text: 'Set `fresh_name` first.', file_path: 'docs/b.md', language: 'markdown', kind: 'section' },
+  ]);
+  const sourceOf = Int32Array.from([0, -1]);
+
+  it('renumbers the names into the new dictionary and drops those it no longer holds', () => {
+    const previousDictionary = TermDictionary.fromSorted(['block_size', 'fresh_name', 'zzz']);
+    const previous = { dictionary: previousDictionary, features: computeChunkFeatures(copied.slice(0, 1), previousDictionary, rerank) };
+    const dictionary = TermDictionary.fromSorted(['aaa', 'fresh_name', 'set']);
+    const reused = reuseChunkFeatures(copied, dictionary, rerank, previous, sourceOf);
+    expect(reused).toEqual(computeChunkFeatures(copied, dictionary, rerank));
+    expect(hasName(reused, 0, dictionary.lookup('fresh_name'))).toBe(true);
+  });
+
+  it('reads a copied chunk again when a name it spells was missing from the previous dictionary', () => {
+    // `fresh_name` was left out of chunk 0's names before (the old dictionary lacked it);
+    // the new chunk brings the term, so chunk 0 now names it, as a fresh build says.
+    const previousDictionary = TermDictionary.fromSorted(['block_size']);
+    const previous = { dictionary: previousDictionary, features: computeChunkFeatures(copied.slice(0, 1), previousDictionary, rerank) };
+    const dictionary = TermDictionary.fromSorted(['block_size', 'fresh_name', 'set']);
+    const reused = reuseChunkFeatures(copied, dictionary, rerank, previous, sourceOf);
+    expect(hasName(reused, 0, dictionary.lookup('fresh_name'))).toBe(true);
+    expect(reused).toEqual(computeChunkFeatures(copied, dictionary, rerank));
+  });
+
+  it('takes over the evidence bits without reading the text', () => {
+    const dictionary = TermDictionary.fromSorted(['block_size', 'fresh_name']);
+    const previous = { dictionary, features: computeChunkFeatures(copied.slice(0, 1), dictionary, rerank) };
+    const unreadable = copied.map((chunk, d) => (d === 0 ? Object.defineProperty({ ...chunk }, 'text', { get: () => { throw new Error('read'); } }) : chunk));
+    const reused = reuseChunkFeatures(unreadable, dictionary, rerank, previous, sourceOf);
+    expect(carriesEvidence(reused, 0, 'error')).toBe(true);
+    expect(hasName(reused, 0, dictionary.lookup('block_size'))).toBe(true);
   });
 });

@@ -13,7 +13,7 @@ import { makeChunks, type ChunkSpec } from './helpers.js';
 
 // Words that exercise every field: identifiers that split and stem, dotted names, inline
 // code that becomes anchor text for a definition elsewhere, table rows that get a header.
-const WORDS = ['launch', 'open_url', 'max_num_seqs', 'Session.mount', 'the', 'retry', 'caching', 'HTTP/2', 'utf-8', 'über', '`launch`', '`mount`', '| a | b |', '|---|---|', 'déjà', 'x1'];
+const WORDS = ['launch', 'open_url', 'max_num_seqs', 'Session.mount', 'the', 'retry', 'caching', 'HTTP/2', 'utf-8', 'über', '`launch`', '`mount`', '| a | b |', '|---|---|', 'déjà', 'x1', 'fresh_name = 1', '`fresh_name`', 'raise ValueError'];
 
 interface FileSpec {
   path: string;
