@@ -40,7 +40,9 @@ describe('the projects of a corpus', () => {
   it('are read from the words of a question, whatever their case, and taken out of it', () => {
     const projects = new CorpusProjects(makeChunks([python('click/click/core.py', 'Command', 'x'), python('requests/requests/api.py', 'get', 'x')]));
     expect(projects.scope('In Click, how is --help added?')).toEqual({ text: 'In  , how is --help added?', projects: [1] });
-    expect(projects.scope("Does requests' session retry, and can click use it?").projects).toEqual([1, 2]);
+    // Two projects named: both in scope, and both names stay words of what is asked.
+    const both = "Does requests' session retry, and can click use it?";
+    expect(projects.scope(both)).toEqual({ text: both, projects: [1, 2] });
     // Code spelled with the name (a dotted name, a path) says nothing about scope.
     expect(projects.scope('What does click.echo print?')).toEqual({ text: 'What does click.echo print?', projects: [] });
     expect(projects.scope('What is in requests/api.py?').projects).toEqual([]);

@@ -77,7 +77,8 @@ export class CorpusProjects {
    * The projects `query` names and the query without their names. A project's name in a
    * question says where to look, not what to match: `requests` or `click` occurs all over
    * its own project's code and docs, so as a search word it lifts whatever repeats it most.
-   * The name is left in place when it is all the question says.
+   * The name is left in place when it is all the question says, and when the question names
+   * several projects.
    */
   scope(query: string): QueryScope {
     if (this.names.length === 0) return { text: query, projects: NO_PROJECTS };
@@ -89,7 +90,10 @@ export class CorpusProjects {
       return ' ';
     });
     if (projects.length === 0) return { text: query, projects: NO_PROJECTS };
-    return { text: /[A-Za-z0-9]/.test(text) ? text : query, projects: projects.sort((a, b) => a - b) };
+    // Naming two projects ("how does vllm load a transformers model?") makes each name part
+    // of what is asked: both stay words, and both projects are in scope.
+    const keep = projects.length > 1 || !/[A-Za-z0-9]/.test(text);
+    return { text: keep ? query : text, projects: projects.sort((a, b) => a - b) };
   }
 
   /** Chunk `d`'s project number, 0 for none. */
