@@ -1,11 +1,22 @@
 // Shared helpers of the benchmark scripts: where the benchmark data is, how to run the CLI.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI = join(REPO_ROOT, 'apps', 'cli', 'dist', 'cli.js');
+
+/** Recreates the tree `from` under `to` with hard links: a copy of a corpus that costs no space (for the n× benchmarks). */
+export function linkTree(from, to) {
+  mkdirSync(to, { recursive: true });
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const source = join(from, entry.name);
+    const target = join(to, entry.name);
+    if (entry.isDirectory()) linkTree(source, target);
+    else if (entry.isFile()) linkSync(source, target);
+  }
+}
 
 /** The shared benchmark folder: $RAG_SHARED_DIR, else ../shared beside the repository. */
 export function findSharedDir() {

@@ -4,12 +4,12 @@
 // return identical hits (checked here for every question, and property-tested).
 //
 //   pnpm bench:pruning [--scales 1,2,4,8] [--passes 5]
-import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chunkCorpus } from '../packages/chunking/dist/index.js';
 import { createBm25Retriever } from '../packages/bm25/dist/index.js';
-import { DATASETS, findSharedDir, formatTable, gitRevision, parseBenchArgs } from './bench-lib.mjs';
+import { DATASETS, findSharedDir, formatTable, gitRevision, linkTree, parseBenchArgs } from './bench-lib.mjs';
 
 const flags = parseBenchArgs(process.argv.slice(2));
 const scales = String(flags.scales ?? '1,2,4').split(',').map(Number);
@@ -18,13 +18,6 @@ const shared = findSharedDir();
 const work = mkdtempSync(join(tmpdir(), 'rag-bench-pruning-'));
 const questions = DATASETS.flatMap((name) => JSON.parse(readFileSync(join(shared, 'data', 'datasets', 'AnsweredQuestions', `${name}.json`), 'utf8')).rag_questions.map((q) => q.question));
 
-function linkTree(from, to) {
-  mkdirSync(to, { recursive: true });
-  for (const entry of readdirSync(from, { withFileTypes: true })) {
-    if (entry.isDirectory()) linkTree(join(from, entry.name), join(to, entry.name));
-    else if (entry.isFile()) linkSync(join(from, entry.name), join(to, entry.name));
-  }
-}
 
 function measure(index, terms, pruning) {
   for (const t of terms) index.searchTerms(t, 50, { pruning }); // warm-up, and the pruning bounds

@@ -6,10 +6,10 @@
 // target: ≥ 2,000 queries/s at 1×, ≥ 40 % of that at 8×).
 //
 //   pnpm bench:scaling [--scales 1,8] [--seconds 3]
-import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DATASETS, REPO_ROOT, findSharedDir, formatTable, gitRevision, parseBenchArgs } from './bench-lib.mjs';
+import { DATASETS, REPO_ROOT, findSharedDir, formatTable, gitRevision, linkTree, parseBenchArgs } from './bench-lib.mjs';
 
 const flags = parseBenchArgs(process.argv.slice(2));
 const scales = String(flags.scales ?? '1,8').split(',').map(Number);
@@ -19,13 +19,6 @@ const { chunkCorpus } = await import(join(REPO_ROOT, 'packages', 'chunking', 'di
 const { createBm25Retriever } = await import(join(REPO_ROOT, 'packages', 'bm25', 'dist', 'index.js'));
 const questions = DATASETS.flatMap((name) => JSON.parse(readFileSync(join(shared, 'data', 'datasets', 'AnsweredQuestions', `${name}.json`), 'utf8')).rag_questions.map((q) => q.question));
 
-function linkTree(from, to) {
-  mkdirSync(to, { recursive: true });
-  for (const entry of readdirSync(from, { withFileTypes: true })) {
-    if (entry.isDirectory()) linkTree(join(from, entry.name), join(to, entry.name));
-    else if (entry.isFile()) linkSync(join(from, entry.name), join(to, entry.name));
-  }
-}
 
 /** Whole passes over `questions` until `seconds` have gone by (at least two): wall and CPU seconds per query. */
 async function timePasses(run) {

@@ -4,10 +4,10 @@
 //
 //   pnpm bench:store [--runs 3] [--scales 1,4]
 import { spawnSync } from 'node:child_process';
-import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI, findSharedDir, formatTable, gitRevision, parseBenchArgs, REPO_ROOT } from './bench-lib.mjs';
+import { CLI, findSharedDir, formatTable, gitRevision, linkTree, parseBenchArgs, REPO_ROOT } from './bench-lib.mjs';
 
 const flags = parseBenchArgs(process.argv.slice(2));
 const shared = findSharedDir();
@@ -42,15 +42,6 @@ function medianOf(n, run) {
   return { wall: median(results.map((r) => r.wall)), maxRssMB: median(results.map((r) => r.maxRssMB ?? 0)), cpuSeconds: median(results.map((r) => r.cpuSeconds ?? 0)) };
 }
 
-function linkTree(from, to) {
-  mkdirSync(to, { recursive: true });
-  for (const entry of readdirSync(from, { withFileTypes: true })) {
-    const source = join(from, entry.name);
-    const target = join(to, entry.name);
-    if (entry.isDirectory()) linkTree(source, target);
-    else if (entry.isFile()) linkSync(source, target);
-  }
-}
 
 function linkedCorpus(copies) {
   const root = join(work, `corpus-${copies}x`);
