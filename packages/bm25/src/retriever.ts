@@ -130,9 +130,11 @@ export function createBm25Retriever(chunks: readonly Chunk[], settings: Bm25Sett
  */
 export async function readReusableBuild(previous: PreviousBuild, settings: Bm25Settings): Promise<ReusableBuild | undefined> {
   try {
-    const data = decodeIndex(await (previous.readFile ?? readFile)(join(previous.dir, BM25_FILE_NAME)), BM25_FILE_NAME);
+    // A file the store has just verified is not hashed again, nor matched to its chunks (see `PreviousBuild.verified`).
+    const verified = previous.verified === true;
+    const data = decodeIndex(await (previous.readFile ?? readFile)(join(previous.dir, BM25_FILE_NAME)), BM25_FILE_NAME, { checksum: !verified });
     if (!isDeepStrictEqual(data.options, resolveBm25Options(settings))) return undefined;
-    if (data.chunkFingerprint !== fingerprintChunks(previous.chunks)) return undefined;
+    if (!verified && data.chunkFingerprint !== fingerprintChunks(previous.chunks)) return undefined;
     return { data, sourceOf: previous.sourceOf };
   } catch {
     return undefined;

@@ -123,4 +123,27 @@ describe('readReusableBuild', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('trusts a build the index store verified: no second checksum, no fingerprint (the store vouches for both)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bm25-reuse-'));
+    try {
+      await createBm25Retriever(chunks).save(dir);
+      const file = join(dir, 'bm25.bin');
+      const bytes = await readFile(file);
+      const reads: string[] = [];
+      const readOnce = async (path: string): Promise<Uint8Array> => {
+        reads.push(path);
+        return bytes;
+      };
+      const previous = { dir, chunks: chunks.slice(0, 1), sourceOf, readFile: readOnce, verified: true };
+      expect(await readReusableBuild(previous, {})).toBeDefined();
+      expect(reads).toEqual([file]);
+      // Without the store's word, the same chunks mismatch the fingerprint.
+      expect(await readReusableBuild({ ...previous, verified: false }, {})).toBeUndefined();
+      // Options still decide: another k1 is another index.
+      expect(await readReusableBuild(previous, { k1: 1.5 })).toBeUndefined();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });

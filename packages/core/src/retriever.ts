@@ -70,7 +70,7 @@ export interface BuildContext {
 
 /** A retriever's previous build and how the new chunks relate to the chunks it was built over. */
 export interface PreviousBuild {
-  /** The folder the previous `Retriever.save` wrote (checksums already verified). */
+  /** The folder the previous `Retriever.save` wrote. */
   dir: string;
   /** The chunks it was built over (ids equal to positions). */
   chunks: readonly Chunk[];
@@ -81,6 +81,13 @@ export interface PreviousBuild {
   sourceOf: Int32Array;
   /** How to read the files in `dir` (a store other than a folder). Default: from the disk. */
   readFile?: IndexFileReader;
+  /**
+   * The index store checked the files in `dir` against its manifest (the bytes `readFile`
+   * returns, when given) and `chunks` are the ones that generation was written with: a
+   * factory may skip its own whole-file checksum and chunk fingerprint, as a load with
+   * `LoadContext.verified` does. Default `false`.
+   */
+  verified?: boolean;
 }
 
 /** Builds a retriever over chunks, or loads one saved by `Retriever.save`. */

@@ -83,8 +83,14 @@ async function openPrevious(store: IndexStore, options: BuildIndexOptions, chunk
  */
 async function describePreviousBuild(store: IndexStore, old: LoadedIndex, name: string, chunks: readonly Chunk[], reusedFiles: ReadonlySet<string>): Promise<PreviousBuild | undefined> {
   if (!old.manifest.retrievers.some((entry) => entry.name === name)) return undefined;
-  // Files in a folder are hashed as they stream; from another store they are read whole.
-  const readFile = store.kind === 'file' ? undefined : store.readFile;
+  // Each file is read once: the bytes hashed here are the bytes the factory is handed.
+  const source = store.readFile;
+  const read = new Map<string, Promise<Uint8Array>>();
+  const readFile = (path: string): Promise<Uint8Array> => {
+    let bytes = read.get(path);
+    if (!bytes) read.set(path, (bytes = source(path)));
+    return bytes;
+  };
   try {
     await verifyRetrieverFiles(old, name, readFile);
   } catch {
@@ -108,7 +114,7 @@ async function describePreviousBuild(store: IndexStore, old: LoadedIndex, name: 
     sourceOf[i] = same ? next : -1;
     next++;
   }
-  return { dir: retrieverDir(old.dir, name), chunks: old.chunks, sourceOf, ...(readFile ? { readFile } : {}) };
+  return { dir: retrieverDir(old.dir, name), chunks: old.chunks, sourceOf, readFile, verified: true };
 }
 
 function round(seconds: number): number {
