@@ -4,7 +4,7 @@ import { explainChunk, type ResolvedQueryTerm } from './explain.js';
 import { FIELD_NAMES, resolveBm25Options, type Bm25Options } from './options.js';
 import { fieldTermWeight, inverseDocumentFrequency, lengthNorm, saturate } from './scoring.js';
 import { createQueryTokenizer, type QueryTerm } from '@rag/text';
-import { selectTopK, selectTopKDense } from './top-k.js';
+import { selectTopK, takeTopKDense } from './top-k.js';
 import { maxScoreTopK, TermBounds, type PruningStats, type ScoringView } from './max-score.js';
 
 /** One term's chunks and their saturated frequencies (see `Bm25Index.#impactsOf`). */
@@ -164,9 +164,7 @@ export class Bm25Index {
         const weight = terms[t]!.weight;
         for (let p = 0; p < docs.length; p++) scores[docs[p]!]! += weight * impacts[p]!;
       }
-      const hits = selectTopKDense(scores, this.data.docCount, k);
-      scores.fill(0);
-      return hits;
+      return takeTopKDense(scores, this.data.docCount, k);
     }
     const touched = this.#touched;
     let touchedCount = 0;
