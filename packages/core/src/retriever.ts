@@ -79,7 +79,7 @@ export interface PreviousBuild {
    * same offsets, same text, same neighbours in its file), or -1 for a new chunk.
    */
   sourceOf: Int32Array;
-  /** How to read the files in `dir` (a store other than a folder). Default: from the disk. */
+  /** How to read the files in `dir` (the index store hands its reader, which returns the bytes it verified). Default: from the disk. */
   readFile?: IndexFileReader;
   /**
    * The index store checked the files in `dir` against its manifest (the bytes `readFile`
