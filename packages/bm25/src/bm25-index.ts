@@ -5,20 +5,22 @@ import { FIELD_NAMES, resolveBm25Options, type Bm25Options } from './options.js'
 import { fieldTermWeight, inverseDocumentFrequency, lengthNorm, saturate } from './scoring.js';
 import { createQueryTokenizer, type QueryTerm } from '@rag/text';
 import { selectTopK, takeTopKDense } from './top-k.js';
+import { BlockSearch, blockTableBytes, DEFAULT_BLOCK_SHIFT, tabulateBlocks, type BlockedList, type BlockStats } from './block-max.js';
 import { maxScoreTopK, TermBounds, type PruningStats, type ScoringView } from './max-score.js';
 
-/** One term's chunks and their saturated frequencies (see `Bm25Index.#impactsOf`). */
-interface TermImpacts {
-  docs: Uint32Array;
-  impacts: Float64Array;
+/** One term's chunks (ascending) with their saturated frequencies and block bounds (see `Bm25Index.#impactsOf`). */
+interface TermImpacts extends BlockedList {
+  /** What the cache counts for it. */
+  bytes: number;
 }
 
 /**
- * Postings whose saturated frequencies a search index keeps (12 bytes each: at most 96 MB).
- * The vLLM corpus has 1.8 M postings, so a server keeps every term it was asked about; on a
- * corpus many times larger the terms kept longest make room.
+ * Bytes of saturated frequencies and block tables a search index keeps (12 bytes per
+ * posting and at most 16 per block a term occurs in). The vLLM corpus has 1.8 M postings,
+ * so a server keeps every term it was asked about; on a corpus many times larger the terms
+ * kept longest make room.
  */
-const MAX_CACHED_IMPACTS = 8 << 20;
+const MAX_CACHED_IMPACT_BYTES = 96 << 20;
 /**
  * A query whose posting lists hold at least 1 / this many postings per chunk touches most
  * chunks: summing without tracking the touched ones, then scanning all chunks, costs less
@@ -33,6 +35,38 @@ export interface Bm25IndexStats {
   /** Postings per field, in `FIELD_NAMES` order. */
   postings: number[];
   averageFieldLengths: number[];
+}
+
+function withBlockTable(docs: Uint32Array, impacts: Float64Array): TermImpacts {
+  const table = tabulateBlocks(docs, impacts, DEFAULT_BLOCK_SHIFT);
+  return { docs, impacts, table, bytes: docs.byteLength + impacts.byteLength + blockTableBytes(table) };
+}
+
+/**
+ * How the first stage (`Bm25Index.searchTerms`) finds the best k chunks. Every choice returns
+ * the same hits and scores, bit for bit; they differ in the work done.
+ */
+export interface FirstStageOptions {
+  /**
+   * Search several terms with MaxScore (see `maxScoreTopK`) instead. It reads a fraction of
+   * the postings but does more work per chunk than the loops below, and is slower on
+   * vLLM-sized corpora (see docs/scaling.md). Default false.
+   */
+  pruning?: boolean;
+  /**
+   * Sum into one score per chunk and look at chunks block by block (true), or track the
+   * touched chunks and look only at them (false). Default: true when the query's postings
+   * reach half the chunk count.
+   */
+  dense?: boolean;
+  /**
+   * With `dense`: skip every block of chunks whose bound (each term's largest impact in the
+   * block, weighted and summed) is below the k-th best score so far — block-max pruning; false
+   * sums every posting. Default true.
+   */
+  blocks?: boolean;
+  /** Counts the postings summed (and blocks, when blocked). */
+  stats?: PruningStats;
 }
 
 function averageOf(lengths: Uint32Array): number {
@@ -67,7 +101,9 @@ export class Bm25Index {
   #bounds: TermBounds | undefined;
   /** Each searched term's chunks and saturated frequencies (see `#impactsOf`), made on first use. */
   readonly #impacts = new Map<number, TermImpacts>();
-  #cachedPostings = 0;
+  #cachedBytes = 0;
+  /** Buffers of the block-max first stage (see `searchTerms`). */
+  readonly #blockSearch: BlockSearch;
 
   constructor(data: Bm25IndexData) {
     this.data = data;
@@ -85,6 +121,7 @@ export class Bm25Index {
     this.#termWeights = new Float64Array(docCount);
     this.#touched = new Uint32Array(docCount);
     this.#termDocs = new Uint32Array(docCount);
+    this.#blockSearch = new BlockSearch(docCount, DEFAULT_BLOCK_SHIFT);
     this.#view = {
       fields: data.fields,
       inverseNorms: this.#inverseNorms,
@@ -136,29 +173,37 @@ export class Bm25Index {
 
   /**
    * `search` for terms already resolved by `resolveQuery` (callers that need them too resolve
-   * once). By default every posting of every term is scored. `pruning` searches several
-   * terms with MaxScore instead (see `maxScoreTopK`), which returns exactly the same hits
-   * from a fraction of the postings, but per chunk it does more work than the exhaustive
-   * loop's one add, and on corpora up to 4× vLLM it is slower (see docs/benchmarks.md), so it
-   * is not the default. The exhaustive loop sums into one score per chunk; `dense` says
-   * whether it then looks at every chunk (no per-posting bookkeeping) or only at the chunks
-   * it touched; by default dense when the query's postings reach half the chunk count.
-   * Both give the same hits. `stats` counts the posting entries read.
+   * once). Every way it can go returns the same hits, bit for bit (see `FirstStageOptions`).
    */
-  searchTerms(terms: readonly ResolvedQueryTerm[], k: number, options: { pruning?: boolean; dense?: boolean; stats?: PruningStats } = {}): Hit[] {
+  searchTerms(terms: readonly ResolvedQueryTerm[], k: number, options: FirstStageOptions = {}): Hit[] {
     if (terms.length === 0 || k < 1) return [];
     if (terms.length > 1 && options.pruning === true) {
       this.#bounds ??= new TermBounds(this.#view, this.data.dictionary.size);
       return maxScoreTopK(this.#view, terms, k, this.#bounds, options.stats);
     }
-    if (options.stats) for (const term of terms) options.stats.postingsVisited += this.#postingCount(term.id);
     const scores = this.#scores;
     const lists = terms.map((term) => this.#impactsOf(term.id));
     let postings = 0;
     for (const list of lists) postings += list.docs.length;
     if (options.dense ?? postings * DENSE_POSTINGS_SHARE >= this.data.docCount) {
+      if (options.blocks ?? true) {
+        const stats: BlockStats = { postingsVisited: 0, blocksVisited: 0 };
+        const hits = this.#blockSearch.topK(
+          lists,
+          terms.map((term) => term.weight),
+          scores,
+          k,
+          stats,
+        );
+        if (options.stats) {
+          options.stats.postingsVisited += stats.postingsVisited;
+          options.stats.blocksVisited = (options.stats.blocksVisited ?? 0) + stats.blocksVisited;
+        }
+        return hits;
+      }
       // Most chunks will be touched anyway: accumulate without tracking which, then look at
       // every chunk once. The sums are the same additions in the same order as below.
+      if (options.stats) options.stats.postingsVisited += postings;
       for (let t = 0; t < lists.length; t++) {
         const { docs, impacts } = lists[t]!;
         const weight = terms[t]!.weight;
@@ -166,6 +211,7 @@ export class Bm25Index {
       }
       return takeTopKDense(scores, this.data.docCount, k);
     }
+    if (options.stats) options.stats.postingsVisited += postings;
     const touched = this.#touched;
     let touchedCount = 0;
     for (let t = 0; t < lists.length; t++) {
@@ -205,7 +251,7 @@ export class Bm25Index {
       const end = offsets[id + 1]!;
       const impacts = new Float64Array(end - start);
       for (let p = start; p < end; p++) impacts[p - start] = saturate(fieldTermWeight(weight, tfs[p]!, inverseNorm[docs[p]!]!), k1);
-      made = { docs: docs.subarray(start, end), impacts };
+      made = withBlockTable(docs.subarray(start, end), impacts);
     } else {
       const termWeights = this.#termWeights;
       const termDocs = this.#termDocs;
@@ -222,35 +268,25 @@ export class Bm25Index {
           termWeights[d]! += fieldTermWeight(weight, tfs[p]!, inverseNorm[d]!);
         }
       }
-      const docs = termDocs.slice(0, count);
+      // Ascending, as a single field's lists are: the block tables cut lists by chunk id.
+      const docs = termDocs.slice(0, count).sort();
       const impacts = new Float64Array(count);
       for (let i = 0; i < count; i++) {
         const d = docs[i]!;
         impacts[i] = saturate(termWeights[d]!, k1);
         termWeights[d] = 0;
       }
-      made = { docs, impacts };
+      made = withBlockTable(docs, impacts);
     }
     // The terms kept longest go first (a Map iterates in insertion order).
     for (const [old, kept] of this.#impacts) {
-      if (this.#cachedPostings + made.docs.length <= MAX_CACHED_IMPACTS) break;
+      if (this.#cachedBytes + made.bytes <= MAX_CACHED_IMPACT_BYTES) break;
       this.#impacts.delete(old);
-      this.#cachedPostings -= kept.docs.length;
+      this.#cachedBytes -= kept.bytes;
     }
     this.#impacts.set(id, made);
-    this.#cachedPostings += made.docs.length;
+    this.#cachedBytes += made.bytes;
     return made;
-  }
-
-  /** Postings of term `id` in the scored fields. */
-  #postingCount(id: number): number {
-    let count = 0;
-    for (let f = 0; f < FIELD_NAMES.length; f++) {
-      if (this.data.options.fields[FIELD_NAMES[f]!].weight === 0) continue;
-      const { offsets } = this.data.fields[f]!;
-      count += offsets[id + 1]! - offsets[id]!;
-    }
-    return count;
   }
 
   /** The one scored field (weight > 0) with postings for term `id`, or -1 when several have. */

@@ -23,6 +23,8 @@ export interface ScoredTerm {
 export interface PruningStats {
   /** Posting entries read: cursor steps plus the entries skip searches looked at. */
   postingsVisited: number;
+  /** Blocks of chunks summed, when the first stage skips blocks (see `FirstStageOptions.blocks`). */
+  blocksVisited?: number;
 }
 
 /**

@@ -5,12 +5,12 @@ import type { Hit } from '@rag/core';
  * heap holds ids and their scores side by side (`ids[i]`, `values[i]`), so it never reads the
  * corpus-sized score array again once a score is in it.
  */
-interface Heap {
+export interface Heap {
   ids: Uint32Array;
   values: Float64Array;
 }
 
-function newHeap(capacity: number): Heap {
+export function newHeap(capacity: number): Heap {
   return { ids: new Uint32Array(capacity), values: new Float64Array(capacity) };
 }
 
@@ -51,8 +51,22 @@ function siftDown({ ids, values }: Heap, size: number, id: number, score: number
   values[i] = score;
 }
 
+/**
+ * Offers (id, score) to a heap of `size` entries that keeps the best `capacity`, in any order
+ * of ids; returns the new size. Only positive scores enter (see selectTopK).
+ */
+export function offerToHeap(heap: Heap, size: number, capacity: number, id: number, score: number): number {
+  if (size < capacity) {
+    if (!(score > 0)) return size;
+    siftUp(heap, size, id, score);
+    return size + 1;
+  }
+  if (ranksBelow(heap.ids[0]!, heap.values[0]!, id, score)) siftDown(heap, size, id, score);
+  return size;
+}
+
 /** The heap's entries best first, as hits (the heap is consumed). */
-function drain(heap: Heap, size: number): Hit[] {
+export function drainHeap(heap: Heap, size: number): Hit[] {
   const hits: Hit[] = new Array(size);
   for (let out = size - 1; out >= 0; out--) {
     hits[out] = { chunkId: heap.ids[0]!, score: heap.values[0]! };
@@ -89,7 +103,7 @@ export function selectTopK(candidates: Uint32Array, count: number, scores: Float
       floor = heap.values[0]!;
     }
   }
-  return drain(heap, size);
+  return drainHeap(heap, size);
 }
 
 /**
@@ -123,5 +137,5 @@ export function takeTopKDense(scores: Float64Array, count: number, k: number): H
       floor = heap.values[0]!;
     }
   }
-  return drain(heap, size);
+  return drainHeap(heap, size);
 }
