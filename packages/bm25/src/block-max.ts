@@ -21,7 +21,16 @@ export interface BlockTable {
   starts: Uint32Array;
   /** The largest impact among the postings of `blocks[j]`. */
   maxima: Float64Array;
+  /**
+   * For a term in more than 1 / {@link DENSE_TABLE_SHARE} of all blocks: where every block
+   * starts in its list (`denseStarts[b]` … `denseStarts[b + 1]`), so a visit needs no cursor
+   * stepping through the blocks it skipped.
+   */
+  denseStarts?: Uint32Array;
 }
+
+/** A term in more than 1 / this share of the blocks also gets a start for every block. */
+export const DENSE_TABLE_SHARE = 8;
 
 /** One query term's list as the block loop reads it: chunk ids ascending, with their impacts. */
 export interface BlockedList {
@@ -38,8 +47,8 @@ export interface BlockStats {
   blocksVisited: number;
 }
 
-/** The block table of a posting list whose chunk ids ascend. */
-export function tabulateBlocks(docs: Uint32Array, impacts: Float64Array, shift: number): BlockTable {
+/** The block table of a posting list whose chunk ids ascend, over `blockCount` blocks of `1 << shift` chunks. */
+export function tabulateBlocks(docs: Uint32Array, impacts: Float64Array, shift: number, blockCount: number): BlockTable {
   let count = 0;
   let previous = -1;
   for (let p = 0; p < docs.length; p++) {
@@ -65,12 +74,20 @@ export function tabulateBlocks(docs: Uint32Array, impacts: Float64Array, shift: 
     if (impacts[p]! > maxima[j]!) maxima[j] = impacts[p]!;
   }
   starts[count] = docs.length;
-  return { blocks, starts, maxima };
+  if (count * DENSE_TABLE_SHARE <= blockCount) return { blocks, starts, maxima };
+  const denseStarts = new Uint32Array(blockCount + 1);
+  let block = 0;
+  for (let p = 0; p < docs.length; p++) {
+    const at = docs[p]! >>> shift;
+    while (block < at) denseStarts[++block] = p;
+  }
+  while (block < blockCount) denseStarts[++block] = docs.length;
+  return { blocks, starts, maxima, denseStarts };
 }
 
 /** Bytes a block table holds, so a cache of impacts can count it. */
 export function blockTableBytes(table: BlockTable): number {
-  return table.blocks.byteLength + table.starts.byteLength + table.maxima.byteLength;
+  return table.blocks.byteLength + table.starts.byteLength + table.maxima.byteLength + (table.denseStarts?.byteLength ?? 0);
 }
 
 /** Position of `block` in an ascending table, or -1. */
@@ -113,6 +130,11 @@ export class BlockSearch {
     return this.#shift;
   }
 
+  /** Blocks of the corpus. */
+  get blockCount(): number {
+    return this.#bounds.length;
+  }
+
   /**
    * The best `k` chunks (score descending, ties to the lower id) of the weighted sum of
    * `lists`, equal — ids and scores, bit for bit — to summing every posting.
@@ -139,6 +161,8 @@ export class BlockSearch {
     const impactLists: Float64Array[] = [];
     const blockLists: Uint32Array[] = [];
     const startLists: Uint32Array[] = [];
+    // A term's start for every block, or an empty array when it has only the compact table.
+    const denseLists: Uint32Array[] = [];
     const termWeights = new Float64Array(termCount);
     const cursors = new Uint32Array(termCount);
     bounds.fill(0);
@@ -148,6 +172,7 @@ export class BlockSearch {
       impactLists.push(impacts);
       blockLists.push(table.blocks);
       startLists.push(table.starts);
+      denseLists.push(table.denseStarts ?? NO_DENSE_STARTS);
       const weight = weights[t]!;
       termWeights[t] = weight;
       const { blocks, maxima } = table;
@@ -162,6 +187,11 @@ export class BlockSearch {
       const block = seeds[i]!;
       seeded[block] = 1;
       for (let t = 0; t < termCount; t++) {
+        const dense = denseLists[t]!;
+        if (dense.length > 0) {
+          postingsVisited += sumPostings(docLists[t]!, impactLists[t]!, dense, block, termWeights[t]!, scores);
+          continue;
+        }
         const j = findBlock(blockLists[t]!, block);
         if (j >= 0) postingsVisited += sumPostings(docLists[t]!, impactLists[t]!, startLists[t]!, j, termWeights[t]!, scores);
       }
@@ -176,6 +206,11 @@ export class BlockSearch {
       const bound = bounds[block]!;
       if (!(bound > 0) || (size === capacity && heap.values[0]! > bound)) continue;
       for (let t = 0; t < termCount; t++) {
+        const dense = denseLists[t]!;
+        if (dense.length > 0) {
+          postingsVisited += sumPostings(docLists[t]!, impactLists[t]!, dense, block, termWeights[t]!, scores);
+          continue;
+        }
         const blocks = blockLists[t]!;
         let j = cursors[t]!;
         while (j < blocks.length && blocks[j]! < block) j++;
@@ -192,6 +227,8 @@ export class BlockSearch {
     return drainHeap(heap, size);
   }
 }
+
+const NO_DENSE_STARTS = new Uint32Array(0);
 
 /** Adds the postings of the `j`-th block of one term's list to `scores`; returns how many. */
 function sumPostings(docs: Uint32Array, impacts: Float64Array, starts: Uint32Array, j: number, weight: number, scores: Float64Array): number {

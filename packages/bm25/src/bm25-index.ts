@@ -15,12 +15,13 @@ interface TermImpacts extends BlockedList {
 }
 
 /**
- * Bytes of saturated frequencies and block tables a search index keeps (12 bytes per
- * posting and at most 16 per block a term occurs in). The vLLM corpus has 1.8 M postings,
+ * Bytes of saturated frequencies and block tables a search index keeps (8 bytes per posting,
+ * 4 more when a term's chunk ids had to be merged from several fields, at most 16 per block
+ * a term occurs in and 4 per block for a term in many). The vLLM corpus has 1.8 M postings,
  * so a server keeps every term it was asked about; on a corpus many times larger the terms
  * kept longest make room.
  */
-const MAX_CACHED_IMPACT_BYTES = 96 << 20;
+const MAX_CACHED_IMPACT_BYTES = 128 << 20;
 /**
  * A query whose posting lists hold at least 1 / this many postings per chunk touches most
  * chunks: summing without tracking the touched ones, then scanning all chunks, costs less
@@ -35,11 +36,14 @@ export interface Bm25IndexStats {
   /** Postings per field, in `FIELD_NAMES` order. */
   postings: number[];
   averageFieldLengths: number[];
+  /** Bytes of saturated frequencies and block tables kept for the terms searched so far. */
+  cachedImpactBytes: number;
 }
 
-function withBlockTable(docs: Uint32Array, impacts: Float64Array): TermImpacts {
-  const table = tabulateBlocks(docs, impacts, DEFAULT_BLOCK_SHIFT);
-  return { docs, impacts, table, bytes: docs.byteLength + impacts.byteLength + blockTableBytes(table) };
+/** `docs` is a view of the index's postings (no memory of its own) unless `docsCopied`. */
+function withBlockTable(docs: Uint32Array, impacts: Float64Array, blockCount: number, docsCopied: boolean): TermImpacts {
+  const table = tabulateBlocks(docs, impacts, DEFAULT_BLOCK_SHIFT, blockCount);
+  return { docs, impacts, table, bytes: (docsCopied ? docs.byteLength : 0) + impacts.byteLength + blockTableBytes(table) };
 }
 
 /**
@@ -150,6 +154,7 @@ export class Bm25Index {
       termCount: this.data.dictionary.size,
       postings: this.data.fields.map((field) => field.docs.length),
       averageFieldLengths: [...this.averageFieldLengths],
+      cachedImpactBytes: this.#cachedBytes,
     };
   }
 
@@ -251,7 +256,7 @@ export class Bm25Index {
       const end = offsets[id + 1]!;
       const impacts = new Float64Array(end - start);
       for (let p = start; p < end; p++) impacts[p - start] = saturate(fieldTermWeight(weight, tfs[p]!, inverseNorm[docs[p]!]!), k1);
-      made = withBlockTable(docs.subarray(start, end), impacts);
+      made = withBlockTable(docs.subarray(start, end), impacts, this.#blockSearch.blockCount, false);
     } else {
       const termWeights = this.#termWeights;
       const termDocs = this.#termDocs;
@@ -276,7 +281,7 @@ export class Bm25Index {
         impacts[i] = saturate(termWeights[d]!, k1);
         termWeights[d] = 0;
       }
-      made = withBlockTable(docs, impacts);
+      made = withBlockTable(docs, impacts, this.#blockSearch.blockCount, true);
     }
     // The terms kept longest go first (a Map iterates in insertion order).
     for (const [old, kept] of this.#impacts) {

@@ -10,14 +10,23 @@ describe('block tables', () => {
     // Blocks of 4 chunk ids: 1 and 3 fall in block 0, 9 and 10 in block 2, 17 in block 4.
     const docs = Uint32Array.from([1, 3, 9, 10, 17]);
     const impacts = Float64Array.from([0.5, 0.75, 2, 1, 0.25]);
-    const table = tabulateBlocks(docs, impacts, 2);
+    const table = tabulateBlocks(docs, impacts, 2, 100);
     expect([...table.blocks]).toEqual([0, 2, 4]);
     expect([...table.starts]).toEqual([0, 2, 4, 5]);
     expect([...table.maxima]).toEqual([0.75, 2, 0.25]);
+    // In 3 of 100 blocks: no start for every block.
+    expect(table.denseStarts).toBeUndefined();
+  });
+
+  it('of a term in many of the blocks also give a start for every block', () => {
+    // The same list in 5 blocks: blocks 1 and 3 are empty (their start is the next block's).
+    const table = tabulateBlocks(Uint32Array.from([1, 3, 9, 10, 17]), Float64Array.from([0.5, 0.75, 2, 1, 0.25]), 2, 5);
+    expect([...table.blocks]).toEqual([0, 2, 4]);
+    expect([...table.denseStarts!]).toEqual([0, 2, 2, 4, 4, 5]);
   });
 
   it('of an empty list are empty', () => {
-    const table = tabulateBlocks(new Uint32Array(0), new Float64Array(0), 5);
+    const table = tabulateBlocks(new Uint32Array(0), new Float64Array(0), 5, 1);
     expect(table.blocks.length).toBe(0);
     expect([...table.starts]).toEqual([0]);
   });
@@ -63,7 +72,7 @@ describe('the block-max first stage', () => {
           }),
         ),
         ({ count, lists, weights, shift, k }) => {
-          const blocked = lists.map((list) => ({ ...list, table: tabulateBlocks(list.docs, list.impacts, shift) }));
+          const blocked = lists.map((list) => ({ ...list, table: tabulateBlocks(list.docs, list.impacts, shift, ((count - 1) >>> shift) + 1) }));
           const scores = new Float64Array(count);
           const stats = { postingsVisited: 0, blocksVisited: 0 };
           const search = new BlockSearch(count, shift);
