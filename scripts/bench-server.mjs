@@ -8,9 +8,12 @@
 // cannot fall on one worker count only. For the first worker count it also loads the server
 // while answers are being generated (POST /answer, streamed), to show that searches do not
 // wait behind generation. Any failed search makes the exit code 1. The load generator runs
-// on the same machine.
+// on the same machine; by default its searches go through `LeanConnection` (raw keep-alive
+// sockets, `--client node` for node:http's agent), which leaves the server more of the
+// cores, and its own CPU time is printed beside the server's.
 //
 //   pnpm bench:server [--vllm | --index_dir DIR] [--workers 0,1,2] [--duration 10] [--rounds 3]
+//                     [--client lean|node]
 //                     [--concurrency 16] [--k 10] [--answer_concurrency 2]
 //                     [--generator extractive] [--questions FILE] [--json]
 //
@@ -22,6 +25,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { REPO_ROOT, findSharedDir, formatTable, parseBenchArgs, runCli } from './bench-lib.mjs';
@@ -29,6 +33,11 @@ import { REPO_ROOT, findSharedDir, formatTable, parseBenchArgs, runCli } from '.
 const flags = parseBenchArgs(process.argv.slice(2));
 const durationS = Number(flags.duration ?? 10);
 const rounds = Number(flags.rounds ?? 3);
+const client = flags.client ?? 'lean';
+if (client !== 'lean' && client !== 'node') {
+  console.error(`error: --client is lean or node, got ${flags.client}.`);
+  process.exit(2);
+}
 const concurrency = Number(flags.concurrency ?? 16);
 const answerConcurrency = Number(flags.answer_concurrency ?? 2);
 const k = Number(flags.k ?? 10);
@@ -104,6 +113,75 @@ function startServer(indexDir, workers) {
   });
 }
 
+/**
+ * One keep-alive HTTP/1.1 connection that POSTs JSON and reads each response by its
+ * Content-Length, without node:http's client machinery: the load generator shares the cores
+ * with the server under test, and this spends less of them per request. Resolves like
+ * `send`; a closed or failed connection is reopened by the next request.
+ */
+class LeanConnection {
+  #url;
+  #socket;
+  #buffered = Buffer.alloc(0);
+  #waiting;
+
+  constructor(url) {
+    this.#url = new URL(url);
+  }
+
+  post(path, body) {
+    const payload = Buffer.from(JSON.stringify(body));
+    const head = `POST ${path} HTTP/1.1\r\nHost: ${this.#url.host}\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: ${payload.length}\r\nConnection: keep-alive\r\n\r\n`;
+    if (!this.#socket) this.#open();
+    return new Promise((resolvePromise) => {
+      this.#waiting = resolvePromise;
+      this.#socket.write(Buffer.concat([Buffer.from(head), payload]));
+    });
+  }
+
+  close() {
+    this.#socket?.destroy();
+    this.#socket = undefined;
+  }
+
+  #open() {
+    const socket = connect(Number(this.#url.port), this.#url.hostname);
+    socket.setNoDelay(true);
+    socket.on('data', (chunk) => this.#read(chunk));
+    const lost = (error) => {
+      if (this.#socket === socket) this.#socket = undefined;
+      this.#buffered = Buffer.alloc(0);
+      this.#finish({ status: 0, error: error ?? new Error('connection closed') });
+    };
+    socket.on('error', lost);
+    socket.on('close', () => lost());
+    this.#socket = socket;
+  }
+
+  #read(chunk) {
+    this.#buffered = this.#buffered.length === 0 ? chunk : Buffer.concat([this.#buffered, chunk]);
+    const end = this.#buffered.indexOf('\r\n\r\n');
+    if (end < 0) return;
+    const head = this.#buffered.toString('latin1', 0, end);
+    const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
+    if (!length) {
+      this.close();
+      this.#finish({ status: 0, error: new Error(`a response without Content-Length: ${head.split('\r\n')[0]}`) });
+      return;
+    }
+    const total = end + 4 + Number(length[1]);
+    if (this.#buffered.length < total) return;
+    this.#buffered = this.#buffered.subarray(total);
+    this.#finish({ status: Number(head.slice(9, 12)), bytes: Number(length[1]) });
+  }
+
+  #finish(result) {
+    const waiting = this.#waiting;
+    this.#waiting = undefined;
+    waiting?.(result);
+  }
+}
+
 /** One request over the keep-alive agent; resolves with the status and the body's size. */
 function send(agent, url, path, body, accept = 'application/json') {
   return new Promise((resolvePromise) => {
@@ -146,10 +224,10 @@ async function load(workers, deadline, next) {
   let errors = 0;
   const statuses = {};
   await Promise.all(
-    Array.from({ length: workers }, async () => {
+    Array.from({ length: workers }, async (_, slot) => {
       while (performance.now() < deadline) {
         const started = performance.now();
-        const result = await next();
+        const result = await next(slot);
         latencies.push(performance.now() - started);
         statuses[result.status] = (statuses[result.status] ?? 0) + 1;
         if (result.status !== 200) errors++;
@@ -161,7 +239,11 @@ async function load(workers, deadline, next) {
 
 async function searchPhase(url, agent, questions, withAnswers, seconds) {
   let turn = 0;
-  const nextSearch = () => send(agent, url, '/search', { query: questions[turn++ % questions.length], k });
+  const lean = client === 'lean' ? Array.from({ length: concurrency }, () => new LeanConnection(url)) : undefined;
+  const nextSearch = lean
+    ? (slot) => lean[slot].post('/search', { query: questions[turn++ % questions.length], k })
+    : () => send(agent, url, '/search', { query: questions[turn++ % questions.length], k });
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const deadline = started + seconds * 1000;
   const answerAgent = new Agent({ keepAlive: true, maxSockets: Math.max(1, answerConcurrency) });
@@ -172,9 +254,11 @@ async function searchPhase(url, agent, questions, withAnswers, seconds) {
     withAnswers && answerConcurrency > 0 ? load(answerConcurrency, deadline, nextAnswer) : Promise.resolve(undefined),
   ]);
   const elapsed = (performance.now() - started) / 1000;
+  const generatorCpu = process.cpuUsage(cpuBefore);
   answerAgent.destroy();
+  for (const connection of lean ?? []) connection.close();
   return {
-    search: summarize(search.latencies, search.errors, elapsed),
+    search: summarize(search.latencies, search.errors, elapsed, { load_generator_cpu_s: Math.round((generatorCpu.user + generatorCpu.system) / 1e4) / 100 }),
     answers: answers && summarize(answers.latencies, answers.errors, elapsed, { rejected_503: answers.statuses[503] ?? 0 }),
   };
 }
@@ -257,8 +341,8 @@ try {
     console.log(`\nPOST /search, ${concurrency} in flight, best of ${rounds} rounds of ${Math.round((durationS / rounds) * 10) / 10} s per worker count taken in turns (errors: all rounds), k = ${k}, loopback, load generator on the same machine (${shared ? 'vLLM corpus, public code questions' : indexDir})\n`);
     console.log(
       formatTable(
-        ['search workers', 'requests', 'req/s', `× ${base.workers} worker(s)`, 'p50 ms', 'p99 ms', 'errors', 'server CPU s / wall s', 'server peak RSS MB'],
-        report.runs.map((r) => [r.workers, r.search.requests, r.search.per_second, r.vs_one_worker, r.search.p50_ms, r.search.p99_ms, r.search.errors, `${r.server_cpu_s} / ${r.wall_s} = ${r.cpu_per_wall}`, r.peak_rss_mb]),
+        ['search workers', 'requests', 'req/s', `× ${base.workers} worker(s)`, 'p50 ms', 'p99 ms', 'errors', 'server CPU s / wall s', 'load generator CPU s', 'server peak RSS MB'],
+        report.runs.map((r) => [r.workers, r.search.requests, r.search.per_second, r.vs_one_worker, r.search.p50_ms, r.search.p99_ms, r.search.errors, `${r.server_cpu_s} / ${r.wall_s} = ${r.cpu_per_wall}`, r.search.load_generator_cpu_s, r.peak_rss_mb]),
       ),
     );
     if (runs[0].busy) {
