@@ -2,10 +2,9 @@ import type { Hit } from '@rag/core';
 import { drainHeap, newHeap, offerToHeap, type Heap } from './top-k.js';
 
 /**
- * Chunk ids per block of the first stage's block bounds, as a power of two. Smaller blocks
- * give tighter bounds (fewer postings summed) but more blocks to bound and visit per query;
- * on vLLM and its 8× copies, 32 chunks read the fewest postings per unit of time (16 and 64
- * were within a few percent, 128 and more clearly slower).
+ * Chunk ids per block of the first stage's block bounds, as a power of two (5: 32 chunks).
+ * Smaller blocks give tighter bounds (fewer postings summed) but more blocks to bound and
+ * visit per query; how the size was chosen is in docs/scaling.md.
  */
 export const DEFAULT_BLOCK_SHIFT = 5;
 
