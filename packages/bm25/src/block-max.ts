@@ -1,4 +1,5 @@
 import type { Hit } from '@rag/core';
+import type { PruningStats } from './max-score.js';
 import { drainHeap, newHeap, offerToHeap, type Heap } from './top-k.js';
 
 /**
@@ -36,14 +37,6 @@ export interface BlockedList {
   docs: Uint32Array;
   impacts: Float64Array;
   table: BlockTable;
-}
-
-/** Work done by one block search, for benchmarks. */
-export interface BlockStats {
-  /** Postings summed. */
-  postingsVisited: number;
-  /** Blocks summed. */
-  blocksVisited: number;
 }
 
 /** The block table of a posting list whose chunk ids ascend, over `blockCount` blocks of `1 << shift` chunks. */
@@ -147,7 +140,7 @@ export class BlockSearch {
    * order, so the lists are read forward. Within a block the additions are the exhaustive
    * loop's, in its order. `scores` (one per chunk) must be zero on entry and is zero on return.
    */
-  topK(lists: readonly BlockedList[], weights: readonly number[], scores: Float64Array, k: number, stats?: BlockStats): Hit[] {
+  topK(lists: readonly BlockedList[], weights: readonly number[], scores: Float64Array, k: number, stats?: PruningStats): Hit[] {
     const count = this.#count;
     const capacity = Math.min(k, count);
     if (capacity <= 0 || lists.length === 0) return [];
@@ -221,7 +214,7 @@ export class BlockSearch {
     }
     if (stats) {
       stats.postingsVisited += postingsVisited;
-      stats.blocksVisited += blocksVisited;
+      stats.blocksVisited = (stats.blocksVisited ?? 0) + blocksVisited;
     }
     return drainHeap(heap, size);
   }
@@ -256,34 +249,9 @@ function takeBlock(scores: Float64Array, first: number, last: number, heap: Heap
 
 /** The `count` blocks with the highest positive bounds (ties: the lower block), in no particular order. */
 function bestBlocks(bounds: Float64Array, count: number): Uint32Array {
-  const heap = new Uint32Array(count);
+  // The hits' heap, over blocks and their bounds: the same order and tie rule.
+  const heap = newHeap(count);
   let size = 0;
-  // A min-heap on (bound, -block): its root is the weakest block kept.
-  const weaker = (a: number, b: number): boolean => bounds[a]! < bounds[b]! || (bounds[a] === bounds[b] && a > b);
-  for (let block = 0; block < bounds.length; block++) {
-    if (!(bounds[block]! > 0)) continue;
-    if (size < count) {
-      let i = size++;
-      while (i > 0) {
-        const parent = (i - 1) >>> 1;
-        if (!weaker(block, heap[parent]!)) break;
-        heap[i] = heap[parent]!;
-        i = parent;
-      }
-      heap[i] = block;
-    } else if (weaker(heap[0]!, block)) {
-      let i = 0;
-      for (;;) {
-        const left = 2 * i + 1;
-        if (left >= size) break;
-        let worst = left;
-        if (left + 1 < size && weaker(heap[left + 1]!, heap[left]!)) worst = left + 1;
-        if (!weaker(heap[worst]!, block)) break;
-        heap[i] = heap[worst]!;
-        i = worst;
-      }
-      heap[i] = block;
-    }
-  }
-  return heap.subarray(0, size);
+  for (let block = 0; block < bounds.length; block++) size = offerToHeap(heap, size, count, block, bounds[block]!);
+  return heap.ids.subarray(0, size);
 }

@@ -5,7 +5,7 @@ import { FIELD_NAMES, resolveBm25Options, type Bm25Options } from './options.js'
 import { fieldTermWeight, inverseDocumentFrequency, lengthNorm, saturate } from './scoring.js';
 import { createQueryTokenizer, type QueryTerm } from '@rag/text';
 import { selectTopK, takeTopKDense } from './top-k.js';
-import { BlockSearch, blockTableBytes, DEFAULT_BLOCK_SHIFT, tabulateBlocks, type BlockedList, type BlockStats } from './block-max.js';
+import { BlockSearch, blockTableBytes, DEFAULT_BLOCK_SHIFT, tabulateBlocks, type BlockedList } from './block-max.js';
 import { maxScoreTopK, TermBounds, type PruningStats, type ScoringView } from './max-score.js';
 
 /** One term's chunks (ascending) with their saturated frequencies and block bounds (see `Bm25Index.#impactsOf`). */
@@ -192,19 +192,13 @@ export class Bm25Index {
     for (const list of lists) postings += list.docs.length;
     if (options.dense ?? postings * DENSE_POSTINGS_SHARE >= this.data.docCount) {
       if (options.blocks ?? true) {
-        const stats: BlockStats = { postingsVisited: 0, blocksVisited: 0 };
-        const hits = this.#blockSearch.topK(
+        return this.#blockSearch.topK(
           lists,
           terms.map((term) => term.weight),
           scores,
           k,
-          stats,
+          options.stats,
         );
-        if (options.stats) {
-          options.stats.postingsVisited += stats.postingsVisited;
-          options.stats.blocksVisited = (options.stats.blocksVisited ?? 0) + stats.blocksVisited;
-        }
-        return hits;
       }
       // Most chunks will be touched anyway: accumulate without tracking which, then look at
       // every chunk once. The sums are the same additions in the same order as below.
