@@ -7,6 +7,7 @@ import { createQueryTokenizer, type QueryTerm } from '@rag/text';
 import { selectTopK, takeTopKDense } from './top-k.js';
 import { BlockSearch, blockTableBytes, DEFAULT_BLOCK_SHIFT, tabulateBlocks, type BlockedList } from './block-max.js';
 import { maxScoreTopK, TermBounds, type PruningStats, type ScoringView } from './max-score.js';
+import { arrayPostings, type PostingSource, type TermPostings } from './postings.js';
 
 /** One term's chunks (ascending) with their saturated frequencies and block bounds (see `Bm25Index.#impactsOf`). */
 interface TermImpacts extends BlockedList {
@@ -87,6 +88,8 @@ function averageOf(lengths: Uint32Array): number {
  */
 export class Bm25Index {
   readonly data: Bm25IndexData;
+  /** Where posting lists and term sequences are read (views of `data`, or pages fetched from a store). */
+  readonly postings: PostingSource;
   readonly averageFieldLengths: number[];
   /** 1 / B_f(d) per field. */
   readonly #inverseNorms: Float64Array[];
@@ -109,8 +112,10 @@ export class Bm25Index {
   /** Buffers of the block-max first stage (see `searchTerms`). */
   readonly #blockSearch: BlockSearch;
 
-  constructor(data: Bm25IndexData) {
+  /** `postings`: default views of `data`'s arrays; an index read in pages passes its own (see `openPagedIndex`). */
+  constructor(data: Bm25IndexData, postings: PostingSource = arrayPostings(data)) {
     this.data = data;
+    this.postings = postings;
     const { docCount, options } = data;
     this.averageFieldLengths = data.fields.map((field) => averageOf(field.lengths));
     this.#inverseNorms = data.fields.map((field, f) => {
@@ -127,7 +132,8 @@ export class Bm25Index {
     this.#termDocs = new Uint32Array(docCount);
     this.#blockSearch = new BlockSearch(docCount, DEFAULT_BLOCK_SHIFT);
     this.#view = {
-      fields: data.fields,
+      fieldCount: data.fields.length,
+      postings: (f, id) => postings.postings(f, id),
       inverseNorms: this.#inverseNorms,
       fieldWeights: FIELD_NAMES.map((name) => options.fields[name].weight),
       k1: options.k1,
@@ -152,7 +158,7 @@ export class Bm25Index {
     return {
       docCount: this.data.docCount,
       termCount: this.data.dictionary.size,
-      postings: this.data.fields.map((field) => field.docs.length),
+      postings: this.data.fields.map((field) => field.offsets[field.offsets.length - 1]!),
       averageFieldLengths: [...this.averageFieldLengths],
       cachedImpactBytes: this.#cachedBytes,
     };
@@ -244,13 +250,12 @@ export class Bm25Index {
     if (only >= 0) {
       // One field holds every posting (the common case: body only): its chunk ids are a view.
       const weight = fieldOptions[FIELD_NAMES[only]!].weight;
-      const { offsets, docs, tfs } = this.data.fields[only]!;
+      const { docs, tfs } = this.postings.postings(only, id);
       const inverseNorm = this.#inverseNorms[only]!;
-      const start = offsets[id]!;
-      const end = offsets[id + 1]!;
-      const impacts = new Float64Array(end - start);
-      for (let p = start; p < end; p++) impacts[p - start] = saturate(fieldTermWeight(weight, tfs[p]!, inverseNorm[docs[p]!]!), k1);
-      made = withBlockTable(docs.subarray(start, end), impacts, this.#blockSearch.blockCount, false);
+      const impacts = new Float64Array(docs.length);
+      for (let p = 0; p < docs.length; p++) impacts[p] = saturate(fieldTermWeight(weight, tfs[p]!, inverseNorm[docs[p]!]!), k1);
+      // A paged index's lists are copies the cache must count; an index held whole lends views.
+      made = withBlockTable(docs, impacts, this.#blockSearch.blockCount, this.postings.prefetch !== undefined);
     } else {
       const termWeights = this.#termWeights;
       const termDocs = this.#termDocs;
@@ -258,10 +263,9 @@ export class Bm25Index {
       for (let f = 0; f < FIELD_NAMES.length; f++) {
         const weight = fieldOptions[FIELD_NAMES[f]!].weight;
         if (weight === 0) continue;
-        const { offsets, docs, tfs } = this.data.fields[f]!;
+        const { docs, tfs } = this.postings.postings(f, id);
         const inverseNorm = this.#inverseNorms[f]!;
-        const end = offsets[id + 1]!;
-        for (let p = offsets[id]!; p < end; p++) {
+        for (let p = 0; p < docs.length; p++) {
           const d = docs[p]!;
           if (termWeights[d] === 0) termDocs[count++] = d;
           termWeights[d]! += fieldTermWeight(weight, tfs[p]!, inverseNorm[d]!);
@@ -302,9 +306,11 @@ export class Bm25Index {
 
   /** Term frequency of term `id` in field `f` of chunk `doc` (binary search in its postings). */
   termFrequency(f: number, id: number, doc: number): number {
-    const { offsets, docs, tfs } = this.data.fields[f]!;
-    let lo = offsets[id]!;
-    let hi = offsets[id + 1]! - 1;
+    const { offsets } = this.data.fields[f]!;
+    if (offsets[id + 1] === offsets[id]) return 0;
+    const { docs, tfs }: TermPostings = this.postings.postings(f, id);
+    let lo = 0;
+    let hi = docs.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       const at = docs[mid]!;

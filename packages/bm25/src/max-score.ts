@@ -1,10 +1,13 @@
 import type { Hit } from '@rag/core';
-import type { FieldPostings } from './build.js';
+import type { TermPostings } from './postings.js';
 import { fieldTermWeight, termContribution } from './scoring.js';
 
 /** What the pruned first stage reads: the index's postings and query-time norms. */
 export interface ScoringView {
-  fields: readonly FieldPostings[];
+  /** Number of fields (`FIELD_NAMES.length`). */
+  fieldCount: number;
+  /** Term `id`'s postings in field `f`. */
+  postings(f: number, id: number): TermPostings;
   /** 1 / B_f(d) per field. */
   inverseNorms: readonly Float64Array[];
   /** Weight of each field (0: not scored). */
@@ -39,13 +42,12 @@ export class TermBounds {
 
   constructor(view: ScoringView, termCount: number) {
     this.#view = view;
-    this.#bounds = new Float64Array(termCount * view.fields.length).fill(Number.NaN);
+    this.#bounds = new Float64Array(termCount * view.fieldCount).fill(Number.NaN);
   }
 
   /** Σ_f of the term's per-field bounds (its largest combined frequency, loosely). */
   combinedBound(id: number): number {
-    const { fields, inverseNorms, fieldWeights } = this.#view;
-    const count = fields.length;
+    const { fieldCount: count, inverseNorms, fieldWeights } = this.#view;
     let sum = 0;
     for (let f = 0; f < count; f++) {
       let bound = this.#bounds[id * count + f]!;
@@ -53,9 +55,9 @@ export class TermBounds {
         bound = 0;
         const weight = fieldWeights[f]!;
         if (weight > 0) {
-          const { offsets, docs, tfs } = fields[f]!;
+          const { docs, tfs } = this.#view.postings(f, id);
           const norms = inverseNorms[f]!;
-          for (let p = offsets[id]!; p < offsets[id + 1]!; p++) bound = Math.max(bound, fieldTermWeight(weight, tfs[p]!, norms[docs[p]!]!));
+          for (let p = 0; p < docs.length; p++) bound = Math.max(bound, fieldTermWeight(weight, tfs[p]!, norms[docs[p]!]!));
         }
         this.#bounds[id * count + f] = bound;
       }
@@ -81,7 +83,7 @@ const SLACK = 1 + 1e-9;
 export function maxScoreTopK(view: ScoringView, terms: readonly ScoredTerm[], k: number, bounds: TermBounds, stats?: PruningStats): Hit[] {
   const n = terms.length;
   if (n === 0 || k < 1) return [];
-  const { fields, inverseNorms, fieldWeights, k1 } = view;
+  const { fieldCount, inverseNorms, fieldWeights, k1 } = view;
   // Upper bound of each term's contribution; terms ordered by it, weakest first.
   const upper = terms.map((term) => termContribution(term.weight, bounds.combinedBound(term.id), k1));
   const order = terms.map((_, i) => i).sort((a, b) => upper[a]! - upper[b]! || a - b);
@@ -91,29 +93,30 @@ export function maxScoreTopK(view: ScoringView, terms: readonly ScoredTerm[], k:
   // One cursor per (term, scored field with postings), in field order within a term.
   const slotStart = new Uint32Array(n + 1);
   const slotField: number[] = [];
-  const slotPosition: number[] = [];
-  const slotEnd: number[] = [];
+  const slotDocs: Uint32Array[] = [];
+  const slotTfs: Uint16Array[] = [];
   for (let i = 0; i < n; i++) {
     const id = terms[i]!.id;
-    for (let f = 0; f < fields.length; f++) {
-      const { offsets } = fields[f]!;
-      if (fieldWeights[f]! > 0 && offsets[id + 1]! > offsets[id]!) {
+    for (let f = 0; f < fieldCount; f++) {
+      if (fieldWeights[f]! === 0) continue;
+      const list = view.postings(f, id);
+      if (list.docs.length > 0) {
         slotField.push(f);
-        slotPosition.push(offsets[id]!);
-        slotEnd.push(offsets[id + 1]!);
+        slotDocs.push(list.docs);
+        slotTfs.push(list.tfs);
       }
     }
     slotStart[i + 1] = slotField.length;
   }
-  const position = Uint32Array.from(slotPosition);
-  const end = Uint32Array.from(slotEnd);
+  const position = new Uint32Array(slotField.length);
+  const end = Uint32Array.from(slotDocs, (docs) => docs.length);
   let visited = 0;
   /** The smallest head doc over term i's cursors (NONE when all are done). */
   const headOf = (i: number): number => {
     let best = NONE;
     for (let s = slotStart[i]!; s < slotStart[i + 1]!; s++) {
       if (position[s]! < end[s]!) {
-        const doc = fields[slotField[s]!]!.docs[position[s]!]!;
+        const doc = slotDocs[s]![position[s]!]!;
         if (doc < best) best = doc;
       }
     }
@@ -127,7 +130,7 @@ export function maxScoreTopK(view: ScoringView, terms: readonly ScoredTerm[], k:
   /** Moves term i's cursors to the first posting ≥ doc (galloping, then binary search). */
   const seek = (i: number, doc: number): void => {
     for (let s = slotStart[i]!; s < slotStart[i + 1]!; s++) {
-      const docs = fields[slotField[s]!]!.docs;
+      const docs = slotDocs[s]!;
       let lo = position[s]!;
       const hi = end[s]!;
       if (lo >= hi || docs[lo]! >= doc) continue; // the head was counted when the cursor reached it
@@ -158,9 +161,8 @@ export function maxScoreTopK(view: ScoringView, terms: readonly ScoredTerm[], k:
       const at = position[s]!;
       if (at >= end[s]!) continue;
       const f = slotField[s]!;
-      const field = fields[f]!;
-      if (field.docs[at] !== doc) continue;
-      tf += fieldTermWeight(fieldWeights[f]!, field.tfs[at]!, inverseNorms[f]![doc]!);
+      if (slotDocs[s]![at] !== doc) continue;
+      tf += fieldTermWeight(fieldWeights[f]!, slotTfs[s]![at]!, inverseNorms[f]![doc]!);
       position[s] = at + 1;
       if (at + 1 < end[s]!) visited++;
     }

@@ -21,7 +21,7 @@ describe('phrase and coverage signals', () => {
     const slotOf = new Int32Array(index.data.dictionary.size).fill(-1);
     terms.forEach((term, slot) => (slotOf[index.data.dictionary.lookup(term)] = slot));
     const scan = new ChunkScan();
-    scan.scan(index.data, doc, slotOf, terms.length, window);
+    scan.scan(index.data, index.postings, doc, slotOf, terms.length, window);
     const pairs = terms.slice(1).map((_, i) => ({ first: i, second: i + 1, weight: 1 }));
     return { phrase: phraseScore(scan, pairs, window), covered: coverageScore(scan, terms.map(() => 1)) };
   }

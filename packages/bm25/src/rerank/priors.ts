@@ -1,5 +1,6 @@
 import { PROSE_FLAG, PROSE_LANGUAGES, type Chunk } from '@rag/core';
 import type { Bm25IndexData } from '../build.js';
+import { arrayPostings, type PostingSource } from '../postings.js';
 import { FIELD_NAMES } from '../options.js';
 
 /** Chunk flag: the chunk is prose (Markdown, RST, text); the bit `selectHits` of `@rag/core` reads. */
@@ -61,13 +62,14 @@ export function chunkFlags(chunks: readonly Chunk[]): Uint8Array {
  */
 export class TermModalities {
   readonly #data: Bm25IndexData;
+  readonly #postings: PostingSource;
   readonly #flags: Uint8Array;
   readonly #logLengthRatio: number;
   readonly #ratios: Float32Array;
   readonly #known: Uint8Array;
 
   /** `undefined` when the corpus has no prose or no code (there is nothing to choose between). */
-  static learn(data: Bm25IndexData, flags: Uint8Array): TermModalities | undefined {
+  static learn(data: Bm25IndexData, flags: Uint8Array, postings: PostingSource = arrayPostings(data)): TermModalities | undefined {
     const body = data.fields[FIELD_NAMES.indexOf('body')]!;
     let proseLength = 0;
     let codeLength = 0;
@@ -76,11 +78,12 @@ export class TermModalities {
       else codeLength += body.lengths[d]!;
     }
     if (proseLength === 0 || codeLength === 0) return undefined;
-    return new TermModalities(data, flags, Math.log(codeLength / proseLength));
+    return new TermModalities(data, flags, postings, Math.log(codeLength / proseLength));
   }
 
-  private constructor(data: Bm25IndexData, flags: Uint8Array, logLengthRatio: number) {
+  private constructor(data: Bm25IndexData, flags: Uint8Array, postings: PostingSource, logLengthRatio: number) {
     this.#data = data;
+    this.#postings = postings;
     this.#flags = flags;
     this.#logLengthRatio = logLengthRatio;
     this.#ratios = new Float32Array(data.dictionary.size);
@@ -90,12 +93,16 @@ export class TermModalities {
   /** Term `id`'s log ratio of prose to code frequency; 0 for a term seen only in paths or symbols. */
   ratio(id: number): number {
     if (this.#known[id] === 0) {
-      const body = this.#data.fields[FIELD_NAMES.indexOf('body')]!;
+      const body = FIELD_NAMES.indexOf('body');
+      const { offsets } = this.#data.fields[body]!;
       let prose = 0;
       let code = 0;
-      for (let p = body.offsets[id]!; p < body.offsets[id + 1]!; p++) {
-        if (this.#flags[body.docs[p]!]! & PROSE) prose += body.tfs[p]!;
-        else code += body.tfs[p]!;
+      if (offsets[id + 1] !== offsets[id]) {
+        const { docs, tfs } = this.#postings.postings(body, id);
+        for (let p = 0; p < docs.length; p++) {
+          if (this.#flags[docs[p]!]! & PROSE) prose += tfs[p]!;
+          else code += tfs[p]!;
+        }
       }
       // Half a count of smoothing: a term seen only in code is not infinitely unlikely in prose.
       this.#ratios[id] = prose + code === 0 ? 0 : Math.log((prose + 0.5) / (code + 0.5)) + this.#logLengthRatio;

@@ -1,4 +1,5 @@
 import { CONTINUES_SEGMENT, TERM_ID_MASK, type Bm25IndexData } from '../build.js';
+import type { PostingSource } from '../postings.js';
 
 /** Two query words that follow each other, as the terms that must meet in a chunk. */
 export interface QueryPair {
@@ -26,12 +27,12 @@ export class ChunkScan {
   /** Occurrences per slot in the last scan. */
   perSlot = new Int32Array(64);
 
-  scan(data: Bm25IndexData, doc: number, slotOf: Int32Array, slotCount: number, window: number): void {
+  scan(data: Bm25IndexData, postings: PostingSource, doc: number, slotOf: Int32Array, slotCount: number, window: number): void {
     this.count = 0;
     if (slotCount > this.perSlot.length) this.perSlot = new Int32Array(slotCount);
     this.perSlot.fill(0, 0, slotCount);
-    const { offsets, terms } = data.sequences;
-    let i = offsets[doc]!;
+    const terms = postings.sequence(doc);
+    let i = 0;
     let position = -1;
     for (const field of data.fields) {
       const end = i + field.lengths[doc]!;

@@ -90,7 +90,7 @@ export class Reranker {
     const { options } = index;
     this.#options = options.rerank;
     this.#flags = chunkFlags(chunks);
-    this.#modalities = options.rerank.modality > 0 ? TermModalities.learn(index.data, this.#flags) : undefined;
+    this.#modalities = options.rerank.modality > 0 ? TermModalities.learn(index.data, this.#flags, index.postings) : undefined;
     this.#auxiliaryTerms = new Set(tokenize(AUXILIARY_QUERY_WORDS, options.tokenizer));
     this.#documentationTerms = new Set(tokenize(DOCUMENTATION_QUERY_WORDS, options.tokenizer));
     this.#shape = createQueryShaper(options.tokenizer, options.query);
@@ -258,7 +258,7 @@ export class Reranker {
     const relative = top > 0 ? score / top : 0;
     const scan = this.#scan;
     if (o.proximity > 0 || o.coverage > 0 || prepared.definitions.length > 0) {
-      scan.scan(this.#index.data, chunkId, this.#slotOf, prepared.slotIds.length, o.proximityWindow);
+      scan.scan(this.#index.data, this.#index.postings, chunkId, this.#slotOf, prepared.slotIds.length, o.proximityWindow);
     }
     const phrase = o.proximity > 0 ? phraseScore(scan, prepared.pairs, o.proximityWindow) : 0;
     const covered = o.coverage > 0 ? coverageScore(scan, prepared.slotWeights) : 0;
