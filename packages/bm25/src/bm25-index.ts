@@ -177,6 +177,19 @@ export class Bm25Index {
     return resolved;
   }
 
+  /**
+   * Ids of every indexed term `query` can search, expansions included whether or not the
+   * expansion gate keeps them: what a paged index fetches before `resolveQuery` and `search`.
+   */
+  termIdsOf(query: string): number[] {
+    const ids: number[] = [];
+    for (const { term } of this.#tokenizeQuery(query)) {
+      const id = this.data.dictionary.lookup(term);
+      if (id >= 0) ids.push(id);
+    }
+    return ids;
+  }
+
   /** The best `k` chunks for `query`, best first; [] when no query term is indexed. */
   search(query: string, k: number): Hit[] {
     return this.searchTerms(this.resolveQuery(query), k);

@@ -1,6 +1,8 @@
 // `@rag/bm25/internals`: the index's data structures, file format and scoring parts, for
 // benchmarks, tests and tools that inspect an index. No stability promise beyond this workspace.
 export { Bm25Index, type Bm25IndexStats, type FirstStageOptions } from './bm25-index.js';
+export { arrayPostings, type PostingSource, type TermPostings } from './postings.js';
+export { DEFAULT_PAGED_CACHE_BYTES, openPagedIndex, PagedPostings, type PagedIndex, type PagedPostingsStats } from './paged.js';
 export { BlockSearch, DEFAULT_BLOCK_SHIFT, tabulateBlocks, type BlockTable, type BlockedList } from './block-max.js';
 export { CONTINUES_SEGMENT, TERM_ID_MASK, type Bm25IndexData, type FieldPostings, type TermSequences } from './build.js';
 export { tableHeaderContexts } from './context.js';

@@ -33,13 +33,13 @@ export const BM25_FORMAT_VERSION = 6;
 /** File name of the index inside a retriever directory. */
 export const BM25_FILE_NAME = 'bm25.bin';
 
-const MAGIC = new TextEncoder().encode('RAGBM25\n');
+export const MAGIC = new TextEncoder().encode('RAGBM25\n');
 const ALIGN = 8;
 
-type SectionType = 'u8' | 'u16' | 'u32';
+export type SectionType = 'u8' | 'u16' | 'u32';
 type SectionArray = Uint8Array | Uint16Array | Uint32Array;
 
-interface SectionEntry {
+export interface SectionEntry {
   type: SectionType;
   /** Byte offset from the start of the file. */
   offset: number;
@@ -63,7 +63,7 @@ export interface Bm25FileHeader {
   sections: Record<string, SectionEntry>;
 }
 
-const BYTES: Record<SectionType, number> = { u8: 1, u16: 2, u32: 4 };
+export const BYTES: Record<SectionType, number> = { u8: 1, u16: 2, u32: 4 };
 
 function typeOf(array: SectionArray): SectionType {
   if (array instanceof Uint8Array) return 'u8';
@@ -171,14 +171,14 @@ function checksumSections(sections: readonly [string, SectionArray][]): number {
   return hash;
 }
 
-function corrupt(label: string, what: string, cause?: unknown): RagError {
+export function corrupt(label: string, what: string, cause?: unknown): RagError {
   return new RagError('INDEX_CORRUPT', `The bm25 index ${label} is damaged: ${what}.`, {
     hint: 'Rebuild the index with `rag index --corpus_dir <dir>`.',
     cause,
   });
 }
 
-function readHeader(bytes: Uint8Array, label: string): Bm25FileHeader {
+export function readHeader(bytes: Uint8Array, label: string): Bm25FileHeader {
   if (bytes.length < MAGIC.length + 4 || MAGIC.some((byte, i) => bytes[i] !== byte)) {
     throw corrupt(label, 'it does not start with the bm25 file signature');
   }
@@ -247,12 +247,12 @@ class SectionReader {
   }
 }
 
-function isAscending(offsets: Uint32Array): boolean {
+export function isAscending(offsets: Uint32Array): boolean {
   for (let i = 1; i < offsets.length; i++) if (offsets[i]! < offsets[i - 1]!) return false;
   return true;
 }
 
-function allBelow(values: Uint32Array, limit: number): boolean {
+export function allBelow(values: Uint32Array, limit: number): boolean {
   for (let i = 0; i < values.length; i++) if (values[i]! >= limit) return false;
   return true;
 }

@@ -19,6 +19,7 @@ import { Bm25Index } from './bm25-index.js';
 import { fingerprintChunks } from './checksum.js';
 import { resolveBm25Options, type Bm25Settings } from './options.js';
 import type { ReusableBuild } from './build.js';
+import { openPagedIndex } from './paged.js';
 import { BM25_FILE_NAME, decodeIndex, encodeIndexParts } from './persist.js';
 import { Reranker } from './rerank/reranker.js';
 
@@ -40,6 +41,12 @@ function checkQuery(query: unknown): string {
 }
 
 /**
+ * Searches whose fetched lists a paged index keeps pinned after they return, so that
+ * `explain` right after `search` (as hybrid fusion calls it) finds what it reads.
+ */
+const KEPT_SEARCHES = 4;
+
+/**
  * The `Retriever` over a `Bm25Index`. Given the chunks the index was built over (their
  * texts, languages and paths), it also runs the second stage (`settings.rerank`); without
  * them, or with `rerank.depth` 0, hits carry plain BM25F scores.
@@ -50,6 +57,8 @@ export class Bm25Retriever implements Retriever {
   readonly reranker: Reranker | undefined;
 
   readonly #prefetchTexts: ((ids: readonly number[]) => Promise<void>) | undefined;
+  /** Releases of the last searches' fetched lists (a paged index only; see `KEPT_SEARCHES`). */
+  readonly #kept: (() => void)[] = [];
 
   /** `prefetchTexts`: see `LoadContext.prefetchTexts` (the second stage reads candidates' texts). */
   constructor(index: Bm25Index, chunks?: readonly Chunk[], prefetchTexts?: (ids: readonly number[]) => Promise<void>) {
@@ -74,6 +83,7 @@ export class Bm25Retriever implements Retriever {
   }
 
   async search(query: string, options: SearchOptions): Promise<Hit[]> {
+    if (this.index.postings.prefetch) return this.#searchPaged(query, options);
     if (!this.#prefetchTexts || !this.reranker) return this.searchSync(query, options);
     // Texts that live elsewhere (a database) are fetched once for all candidates, between the stages.
     const k = checkK(options);
@@ -85,7 +95,33 @@ export class Bm25Retriever implements Retriever {
     return reranker.rerank(scope.text, terms, candidates, k, scope.projects);
   }
 
-  /** `search` without the promise, for callers in a hot loop (benchmarks, fusion). */
+  /**
+   * `search` over an index read in pages: the query's lists are fetched before the first
+   * stage, the candidates' term sequences (and texts) between the stages; then both stages
+   * run exactly as over an index held whole.
+   */
+  async #searchPaged(query: string, options: SearchOptions): Promise<Hit[]> {
+    const k = checkK(options);
+    const text = checkQuery(query);
+    const postings = this.index.postings;
+    const reranker = this.reranker;
+    const scope = reranker ? reranker.scope(text) : { text, projects: [] };
+    const releases = [await postings.prefetch!(this.index.termIdsOf(scope.text), [])];
+    try {
+      const terms = this.index.resolveQuery(scope.text);
+      if (!reranker) return this.index.searchTerms(terms, k);
+      const candidates = this.index.searchTerms(terms, reranker.depthFor(k));
+      const ids = candidates.map((hit) => hit.chunkId);
+      const [release] = await Promise.all([postings.prefetch!([], ids), this.#prefetchTexts?.(ids)]);
+      releases.push(release);
+      return reranker.rerank(scope.text, terms, candidates, k, scope.projects);
+    } finally {
+      this.#kept.push(() => releases.forEach((release) => release()));
+      while (this.#kept.length > KEPT_SEARCHES) this.#kept.shift()!();
+    }
+  }
+
+  /** `search` without the promise, for callers in a hot loop (benchmarks, fusion); not for an index read in pages. */
   searchSync(query: string, options: SearchOptions): Hit[] {
     const k = checkK(options);
     checkQuery(query);
@@ -99,7 +135,8 @@ export class Bm25Retriever implements Retriever {
    * Why `chunkId` scores what it does. With the second stage on, the tree's root is the
    * second-stage score (equal to the search score of every hit it returned) and its first
    * detail holds the BM25F explanation; a chunk outside the re-scored depth gets the score
-   * it would have had.
+   * it would have had. An index read in pages explains from what its last few searches
+   * fetched: search with the query first (`INVALID_ARGUMENT` says so otherwise).
    */
   explain(query: string, chunkId: number): Explanation {
     if (!this.reranker) return this.index.explain(query, chunkId);
@@ -110,6 +147,11 @@ export class Bm25Retriever implements Retriever {
   }
 
   async save(dir: string): Promise<void> {
+    if (this.index.postings.prefetch) {
+      throw new RagError('INVALID_ARGUMENT', 'A bm25 index read in pages cannot be saved: its posting lists are in the store it was read from.', {
+        hint: 'Build the retriever from the chunks (`rag index`) to save it.',
+      });
+    }
     await writeFileAtomic(join(dir, BM25_FILE_NAME), encodeIndexParts(this.index.data));
   }
 }
@@ -144,6 +186,17 @@ export async function readReusableBuild(previous: PreviousBuild, settings: Bm25S
 /** Loads a retriever saved by `Bm25Retriever.save` from `dir`, checking it matches `chunks`. */
 export async function loadBm25Retriever(dir: string, chunks: readonly Chunk[], context: LoadContext = {}): Promise<Bm25Retriever> {
   const path = join(dir, BM25_FILE_NAME);
+  // A store that serves the file in checked pages: keep the dictionary and norms, fetch lists per search.
+  const ranges = context.openRanges?.(path);
+  if (ranges) {
+    const paged = await openPagedIndex(ranges, path);
+    if (paged.data.docCount !== chunks.length) {
+      throw new RagError('INDEX_CORRUPT', `The bm25 index ${path} has ${paged.data.docCount} chunks where the index has ${chunks.length}.`, {
+        hint: 'Rebuild the index with `rag index --corpus_dir <dir>`.',
+      });
+    }
+    return new Bm25Retriever(new Bm25Index(paged.data, paged.postings), chunks, context.prefetchTexts);
+  }
   let bytes: Uint8Array;
   try {
     bytes = await (context.readFile ?? readFile)(path);

@@ -1,5 +1,6 @@
 import { join, relative, sep } from 'node:path';
 import { RagError } from './errors.js';
+import { verifyChecksums } from './index-integrity.js';
 import { retrieverDir, verifyRetrieverFiles, type GenerationPin, type IndexManifest } from './index-store.js';
 import type { IndexFileReader } from './shared-files.js';
 import { createFileStore, type IndexStore } from './store.js';
@@ -120,18 +121,33 @@ export async function openIndexSession(source: string | IndexStore, options: Ind
       handedOver.set(path, bytes);
       return bytes;
     });
-  const load: IndexFileReader =
+  // Files the store serves in checked pages (see `IndexStore.fileRanges`) are not hashed
+  // up front: a retriever that searches from parts never reads them whole. One that does
+  // read such a file whole has it hashed then, before it gets the bytes.
+  const fileRanges = store.fileRanges?.bind(store);
+  const paged = (file: string): boolean => fileRanges?.(join(index.dir, file)) !== undefined;
+  const hashedLate = new Set<string>();
+  const loadWhole: IndexFileReader =
     options.readFile ??
     (async (path) => {
       const bytes = handedOver.get(path);
       handedOver.delete(path);
       return bytes ?? readIndexFile(path);
     });
+  const load: IndexFileReader = async (path) => {
+    const file = toPosix(relative(index.dir, path));
+    if (fileRanges?.(path) !== undefined && !hashedLate.has(file)) {
+      const sum = index.manifest.checksums[file];
+      if (sum) await verifyChecksums(indexDir, index.dir, { [file]: sum }, '', read);
+      hashedLate.add(file);
+    }
+    return loadWhole(path);
+  };
   const verified = new Map<string, Promise<void>>();
   const verifyFiles = (name: string): Promise<void> => {
     let pending = verified.get(name);
     if (!pending) {
-      pending = options.filesVerified ? Promise.resolve() : verifyRetrieverFiles(index, name, read);
+      pending = options.filesVerified ? Promise.resolve() : verifyRetrieverFiles(index, name, read, fileRanges ? paged : undefined);
       pending.catch(() => verified.delete(name));
       verified.set(name, pending);
     }
@@ -165,6 +181,7 @@ export async function openIndexSession(source: string | IndexStore, options: Ind
           readFile: load,
           ...(prefetchTexts ? { prefetchTexts } : {}),
           ...(vectorSearch ? { vectorSearch } : {}),
+          ...(fileRanges ? { openRanges: fileRanges } : {}),
         }),
       )
       .finally(() => handedOver.clear());

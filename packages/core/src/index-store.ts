@@ -401,10 +401,13 @@ export async function verifyIndex(indexDir: string): Promise<{ generation: strin
 /**
  * Verifies the files of retriever `name` in an opened index before they are loaded. With
  * `read`, each file is read through it and its bytes hashed, so a memoising reader then
- * hands the loader the bytes that were checked.
+ * hands the loader the bytes that were checked. Files `skip` names (paths inside the
+ * generation) are left out: the store checks them page by page as they are read.
  */
-export async function verifyRetrieverFiles(index: OpenedIndex, name: string, read?: IndexFileReader): Promise<void> {
-  await verifyChecksums(index.indexDir, index.dir, index.manifest.checksums, `retrievers/${name}/`, read);
+export async function verifyRetrieverFiles(index: OpenedIndex, name: string, read?: IndexFileReader, skip?: (file: string) => boolean): Promise<void> {
+  const prefix = `retrievers/${name}/`;
+  const sums = skip ? Object.fromEntries(Object.entries(index.manifest.checksums).filter(([file]) => file.startsWith(prefix) && !skip(file))) : index.manifest.checksums;
+  await verifyChecksums(index.indexDir, index.dir, sums, prefix, read);
 }
 
 /** Loads an index's manifest and chunks (with their texts), every file read verified first; `pin` as in {@link openIndex}. */

@@ -99,6 +99,24 @@ export interface RetrieverFactory {
   load(dir: string, chunks: readonly Chunk[], context?: LoadContext): Promise<Retriever>;
 }
 
+/** A span of bytes inside a file. */
+export interface ByteRange {
+  offset: number;
+  length: number;
+}
+
+/**
+ * Reads parts of one stored file. The store keeps the file in pages, each with its own
+ * checksum, and checks every page it reads (`INDEX_CORRUPT` names the file); the file as a
+ * whole is never hashed on this path.
+ */
+export interface FileRanges {
+  /** Bytes in the whole file. */
+  readonly size: number;
+  /** The bytes of each range, in order (ranges lie inside the file; `INVALID_ARGUMENT` otherwise). */
+  read(ranges: readonly ByteRange[]): Promise<Uint8Array[]>;
+}
+
 /** How a retriever is being loaded. */
 export interface LoadContext {
   /**
@@ -127,6 +145,14 @@ export interface LoadContext {
    * one searches through it and need not read its vectors into memory.
    */
   vectorSearch?: (dir: string) => VectorSearch | undefined;
+  /**
+   * Parts of the file at `path` as its store serves them (see `FileRanges`), or undefined
+   * when the file is to be read whole. A store returns one for files too large to hold (see
+   * `IndexStore.fileRanges`); a retriever that can search from parts reads through it and
+   * never loads the file, and one that cannot reads the file whole with `readFile` (it is
+   * then hashed whole, as any other file is).
+   */
+  openRanges?: (path: string) => FileRanges | undefined;
 }
 
 /** Retriever factories by name. An unknown name is an error that lists the valid ones. */

@@ -1,5 +1,5 @@
 import { openIndex, readIndex, verifyIndex, writeIndex, type GenerationPin, type IndexManifest, type LoadedIndex, type OpenedIndex, type WriteIndexInput, type WriteIndexOptions } from './index-store.js';
-import type { VectorSearch } from './retriever.js';
+import type { FileRanges, VectorSearch } from './retriever.js';
 import { readIndexFile, type IndexFileReader } from './shared-files.js';
 
 /**
@@ -34,6 +34,14 @@ export interface IndexStore {
    * store keeps vectors only in the retriever's files.
    */
   vectorSearch?(dir: string): VectorSearch | undefined;
+  /**
+   * Parts of a file of a generation read by `read`, by `join(index.dir, pathInGeneration)`,
+   * each page checked as it is read: offered for files the store would rather not have
+   * loaded whole (a database's large retriever files); undefined for the rest. Retriever
+   * files it is offered for are not hashed whole when a retriever loads (see
+   * `LoadContext.openRanges`).
+   */
+  fileRanges?(path: string): FileRanges | undefined;
   /** Releases what the store holds open (connections); the file store holds nothing. */
   close(): Promise<void>;
 }

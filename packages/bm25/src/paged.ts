@@ -1,0 +1,348 @@
+import { RagError, type ByteRange, type FileRanges } from '@rag/core';
+import { TERM_ID_MASK, type Bm25IndexData, type FieldPostings, type TermSequences } from './build.js';
+import { checkChunkFeatures, type ChunkFeatures } from './chunk-features.js';
+import { TermDictionary } from './dictionary.js';
+import { FIELD_NAMES, resolveBm25Options, type Bm25Options } from './options.js';
+import { allBelow, BYTES, corrupt, isAscending, MAGIC, readHeader, type Bm25FileHeader, type SectionEntry, type SectionType } from './persist.js';
+import type { PostingSource, TermPostings } from './postings.js';
+
+/**
+ * Bytes of posting lists and term sequences a paged index keeps after the searches that
+ * fetched them, in [0, 2^31): the terms and chunks asked about most recently stay. Lists
+ * in use by a search in flight are kept whatever the size. A server searching the vLLM
+ * corpus (23 MB of lists and sequences) keeps every list it was asked about.
+ */
+export const DEFAULT_PAGED_CACHE_BYTES = 32 << 20;
+/** Bytes read first: the header of every index seen here fits (the rest is read if not). */
+const HEADER_PROBE_BYTES = 16 << 10;
+
+const EMPTY_DOCS = new Uint32Array(0);
+const EMPTY_TFS = new Uint16Array(0);
+const EMPTY_LIST: TermPostings = Object.freeze({ docs: EMPTY_DOCS, tfs: EMPTY_TFS });
+
+/** Where one field's postings lie in the file. */
+interface FieldLayout {
+  offsets: Uint32Array;
+  /** Byte offsets of the field's `docs` and `tfs` sections. */
+  docsAt: number;
+  tfsAt: number;
+}
+
+/** What `openPagedIndex` gives: the resident part of the index, and its source of lists. */
+export interface PagedIndex {
+  /** The index with empty `docs`, `tfs` and `sequences.terms`: those are read through `postings`. */
+  data: Bm25IndexData;
+  postings: PagedPostings;
+}
+
+/** Figures of a paged index, for benchmarks and logs. */
+export interface PagedPostingsStats {
+  /** Bytes of lists and sequences held now. */
+  cachedBytes: number;
+  /** Bytes of lists and sequences fetched since it was opened. */
+  fetchedBytes: number;
+  /** Calls to the store's `read`. */
+  reads: number;
+}
+
+/** A cached term (all its fields' lists) or chunk sequence, with the searches using it. */
+interface Entry {
+  lists: TermPostings[] | undefined;
+  sequence: Uint32Array | undefined;
+  bytes: number;
+  pins: number;
+}
+
+function copyAs(bytes: Uint8Array, type: SectionType): Uint8Array | Uint16Array | Uint32Array {
+  // A fresh buffer: the store's bytes may be an unaligned view of a larger one.
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  if (type === 'u8') return copy;
+  return type === 'u16' ? new Uint16Array(copy.buffer) : new Uint32Array(copy.buffer);
+}
+
+/** A key per cached item in one LRU map: term ids as they are, chunk ids below zero. */
+const chunkKey = (doc: number): number => -1 - doc;
+
+/**
+ * The posting lists and term sequences of an index read in pages (see `openPagedIndex`):
+ * `prefetch` fetches what a search needs in one read of the store, and the search then
+ * reads it synchronously. What is fetched stays, least recently used first out, within
+ * `cacheBytes`; what a search in flight uses stays until it releases it.
+ */
+export class PagedPostings implements PostingSource {
+  readonly #ranges: FileRanges;
+  readonly #label: string;
+  readonly #docCount: number;
+  readonly #termCount: number;
+  readonly #fields: readonly FieldLayout[];
+  readonly #sequenceOffsets: Uint32Array;
+  readonly #sequencesAt: number;
+  readonly #cacheBytes: number;
+  /** Insertion order is recency: a hit is moved to the end. */
+  readonly #entries = new Map<number, Entry>();
+  #cachedBytes = 0;
+  #fetchedBytes = 0;
+  #reads = 0;
+
+  constructor(
+    ranges: FileRanges,
+    label: string,
+    layout: { docCount: number; termCount: number; fields: readonly FieldLayout[]; sequenceOffsets: Uint32Array; sequencesAt: number },
+    cacheBytes: number,
+  ) {
+    this.#ranges = ranges;
+    this.#label = label;
+    this.#docCount = layout.docCount;
+    this.#termCount = layout.termCount;
+    this.#fields = layout.fields;
+    this.#sequenceOffsets = layout.sequenceOffsets;
+    this.#sequencesAt = layout.sequencesAt;
+    this.#cacheBytes = cacheBytes;
+  }
+
+  postings(field: number, term: number): TermPostings {
+    const { offsets } = this.#fields[field]!;
+    if (offsets[term + 1] === offsets[term]) return EMPTY_LIST;
+    const lists = this.#entries.get(term)?.lists;
+    if (!lists) throw this.#notFetched(`the postings of term ${term}`);
+    return lists[field]!;
+  }
+
+  sequence(doc: number): Uint32Array {
+    if (this.#sequenceOffsets[doc + 1] === this.#sequenceOffsets[doc]) return EMPTY_DOCS;
+    const sequence = this.#entries.get(chunkKey(doc))?.sequence;
+    if (!sequence) throw this.#notFetched(`the term sequence of chunk ${doc}`);
+    return sequence;
+  }
+
+  async prefetch(terms: readonly number[], chunks: readonly number[]): Promise<() => void> {
+    const keys = [...new Set([...terms.filter((t) => t >= 0 && t < this.#termCount), ...chunks.filter((d) => d >= 0 && d < this.#docCount).map(chunkKey)])];
+    const missing: number[] = [];
+    // Pinned as soon as present, so no other search's eviction takes them meanwhile.
+    const pinned: number[] = [];
+    for (const key of keys) {
+      const entry = this.#entries.get(key);
+      if (!entry) {
+        missing.push(key);
+        continue;
+      }
+      entry.pins++;
+      pinned.push(key);
+      this.#entries.delete(key);
+      this.#entries.set(key, entry);
+    }
+    try {
+      if (missing.length > 0) {
+        const ranges: ByteRange[] = [];
+        for (const key of missing) this.#rangesOf(key, ranges);
+        const parts = ranges.length > 0 ? await this.#ranges.read(ranges) : [];
+        this.#reads++;
+        let next = 0;
+        for (const key of missing) {
+          const made = key >= 0 ? this.#decodeTerm(key, parts, next) : this.#decodeSequence(-1 - key, parts[next]);
+          next += made.used;
+          this.#fetchedBytes += made.entry.bytes;
+          // A search that fetched the same item meanwhile put it in first: share that one.
+          const present = this.#entries.get(key);
+          if (present) present.pins++;
+          else {
+            this.#entries.set(key, made.entry);
+            this.#cachedBytes += made.entry.bytes;
+          }
+          pinned.push(key);
+        }
+      }
+    } catch (error) {
+      this.#unpin(pinned);
+      this.#evict();
+      throw error;
+    }
+    this.#evict();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#unpin(keys);
+      this.#evict();
+    };
+  }
+
+  stats(): PagedPostingsStats {
+    return { cachedBytes: this.#cachedBytes, fetchedBytes: this.#fetchedBytes, reads: this.#reads };
+  }
+
+  #unpin(keys: readonly number[]): void {
+    for (const key of keys) {
+      const entry = this.#entries.get(key);
+      if (entry) entry.pins--;
+    }
+  }
+
+  #evict(): void {
+    if (this.#cachedBytes <= this.#cacheBytes) return;
+    for (const [key, entry] of this.#entries) {
+      if (this.#cachedBytes <= this.#cacheBytes) break;
+      if (entry.pins > 0) continue;
+      this.#entries.delete(key);
+      this.#cachedBytes -= entry.bytes;
+    }
+  }
+
+  /** Appends the byte ranges of a term's lists (docs then tfs, per field with postings) or a chunk's sequence. */
+  #rangesOf(key: number, out: ByteRange[]): void {
+    if (key < 0) {
+      const doc = -1 - key;
+      const start = this.#sequenceOffsets[doc]!;
+      const length = this.#sequenceOffsets[doc + 1]! - start;
+      if (length > 0) out.push({ offset: this.#sequencesAt + start * 4, length: length * 4 });
+      return;
+    }
+    for (const { offsets, docsAt, tfsAt } of this.#fields) {
+      const start = offsets[key]!;
+      const count = offsets[key + 1]! - start;
+      if (count === 0) continue;
+      out.push({ offset: docsAt + start * 4, length: count * 4 }, { offset: tfsAt + start * 2, length: count * 2 });
+    }
+  }
+
+  #decodeTerm(term: number, parts: readonly Uint8Array[], from: number): { entry: Entry; used: number } {
+    let next = from;
+    let bytes = 0;
+    const lists = this.#fields.map(({ offsets }) => {
+      const count = offsets[term + 1]! - offsets[term]!;
+      if (count === 0) return EMPTY_LIST;
+      const docs = copyAs(parts[next++]!, 'u32') as Uint32Array;
+      const tfs = copyAs(parts[next++]!, 'u16') as Uint16Array;
+      bytes += docs.byteLength + tfs.byteLength;
+      if (docs.length !== count || tfs.length !== count || !isStrictlyAscending(docs) || !allBelow(docs, this.#docCount)) {
+        throw corrupt(this.#label, `the postings of term ${term} are inconsistent`);
+      }
+      return { docs, tfs };
+    });
+    return { entry: { lists, sequence: undefined, bytes, pins: 1 }, used: next - from };
+  }
+
+  #decodeSequence(doc: number, part: Uint8Array | undefined): { entry: Entry; used: number } {
+    const length = this.#sequenceOffsets[doc + 1]! - this.#sequenceOffsets[doc]!;
+    if (length === 0) return { entry: { lists: undefined, sequence: EMPTY_DOCS, bytes: 0, pins: 1 }, used: 0 };
+    const sequence = copyAs(part!, 'u32') as Uint32Array;
+    let consistent = sequence.length === length;
+    for (let i = 0; consistent && i < sequence.length; i++) consistent = (sequence[i]! & TERM_ID_MASK) < this.#termCount;
+    if (!consistent) throw corrupt(this.#label, `the term sequence of chunk ${doc} is inconsistent`);
+    return { entry: { lists: undefined, sequence, bytes: sequence.byteLength, pins: 1 }, used: 1 };
+  }
+
+  #notFetched(what: string): RagError {
+    return new RagError('INVALID_ARGUMENT', `The bm25 index ${this.#label} is read in pages, and ${what} was not fetched.`, {
+      hint: '`explain` reads what recent searches fetched: run `search` with the same query first.',
+    });
+  }
+}
+
+function isStrictlyAscending(docs: Uint32Array): boolean {
+  for (let i = 1; i < docs.length; i++) if (docs[i]! <= docs[i - 1]!) return false;
+  return true;
+}
+
+/** Sections held in memory; posting lists (`*.docs`, `*.tfs`) and `sequences.terms` are read on demand. */
+function residentSections(): [string, SectionType][] {
+  const sections: [string, SectionType][] = [
+    ['vocabulary', 'u8'],
+    ['termOffsets', 'u32'],
+    ['docFrequencies', 'u32'],
+  ];
+  for (const name of FIELD_NAMES) sections.push([`${name}.offsets`, 'u32'], [`${name}.lengths`, 'u32']);
+  sections.push(['sequences.offsets', 'u32'], ['features.evidence', 'u8'], ['features.nameOffsets', 'u32'], ['features.names', 'u32']);
+  return sections;
+}
+
+function sectionOf(header: Bm25FileHeader, name: string, type: SectionType, size: number, label: string): SectionEntry {
+  const entry = header.sections?.[name];
+  if (!entry || entry.type !== type || !Number.isInteger(entry.offset) || !Number.isInteger(entry.length) || entry.offset % 8 !== 0 || entry.length < 0) {
+    throw corrupt(label, `section ${name} is missing or malformed`);
+  }
+  if (entry.offset < header.payloadOffset || entry.offset + entry.length * BYTES[type] > size) throw corrupt(label, `section ${name} lies outside the file`);
+  return entry;
+}
+
+/**
+ * Opens a `bm25.bin` that a store serves in parts (see `FileRanges`): reads its header and
+ * the sections every search needs (about a fifth of the file), and leaves the posting lists
+ * and term sequences to be fetched as searches ask for them. The structure is checked as
+ * `decodeIndex` checks it, each list when it arrives; the bytes are checked by the store's
+ * page checksums, not by the file's own checksum (which covers the whole file).
+ */
+export async function openPagedIndex(ranges: FileRanges, label: string, cacheBytes: number = DEFAULT_PAGED_CACHE_BYTES): Promise<PagedIndex> {
+  const size = ranges.size;
+  let head = (await ranges.read([{ offset: 0, length: Math.min(size, HEADER_PROBE_BYTES) }]))[0]!;
+  if (head.byteLength >= MAGIC.length + 4) {
+    const needed = MAGIC.length + 4 + new DataView(head.buffer, head.byteOffset, head.byteLength).getUint32(MAGIC.length, true);
+    if (needed > head.byteLength && needed <= size) head = (await ranges.read([{ offset: 0, length: needed }]))[0]!;
+  }
+  const header = readHeader(head, label);
+  const { docCount, termCount } = header;
+  if (!Number.isInteger(docCount) || !Number.isInteger(termCount) || docCount < 0 || termCount < 0) throw corrupt(label, 'its header has invalid counts');
+  if (header.payloadOffset + header.payloadBytes !== size) throw corrupt(label, `it is ${size} bytes long, not ${header.payloadOffset + header.payloadBytes}`);
+  if (JSON.stringify(header.fields) !== JSON.stringify(FIELD_NAMES)) throw corrupt(label, `its fields are ${JSON.stringify(header.fields)}`);
+  let options: Bm25Options;
+  try {
+    options = resolveBm25Options(header.options);
+  } catch (error) {
+    throw corrupt(label, 'its stored options are invalid', error);
+  }
+  const wanted = residentSections();
+  const entries = wanted.map(([name, type]) => sectionOf(header, name, type, size, label));
+  const parts = await ranges.read(entries.map((entry, i) => ({ offset: entry.offset, length: entry.length * BYTES[wanted[i]![1]] })));
+  const section = new Map(wanted.map(([name, type], i) => [name, copyAs(parts[i]!, type)]));
+  const u32 = (name: string): Uint32Array => section.get(name) as Uint32Array;
+
+  const termOffsets = u32('termOffsets');
+  const joined = new TextDecoder().decode(section.get('vocabulary'));
+  if (termOffsets.length !== termCount + 1 || termOffsets[termCount] !== joined.length || !isAscending(termOffsets)) {
+    throw corrupt(label, 'its vocabulary does not match its term offsets');
+  }
+  const docFrequencies = u32('docFrequencies');
+  if (docFrequencies.length !== termCount) throw corrupt(label, 'its document frequencies do not match its vocabulary');
+  const layouts: FieldLayout[] = [];
+  const fields: FieldPostings[] = FIELD_NAMES.map((name) => {
+    const docs = sectionOf(header, `${name}.docs`, 'u32', size, label);
+    const tfs = sectionOf(header, `${name}.tfs`, 'u16', size, label);
+    const offsets = u32(`${name}.offsets`);
+    const lengths = u32(`${name}.lengths`);
+    const consistent =
+      offsets.length === termCount + 1 && offsets[0] === 0 && offsets[termCount] === docs.length && tfs.length === docs.length && lengths.length === docCount && isAscending(offsets);
+    if (!consistent) throw corrupt(label, `the ${name} postings are inconsistent`);
+    layouts.push({ offsets, docsAt: docs.offset, tfsAt: tfs.offset });
+    return { offsets, docs: EMPTY_DOCS, tfs: EMPTY_TFS, lengths };
+  });
+  const sequenceOffsets = u32('sequences.offsets');
+  const terms = sectionOf(header, 'sequences.terms', 'u32', size, label);
+  let consistent = sequenceOffsets.length === docCount + 1 && sequenceOffsets[0] === 0 && sequenceOffsets[docCount] === terms.length;
+  for (let d = 0; consistent && d < docCount; d++) {
+    let length = 0;
+    for (const field of fields) length += field.lengths[d]!;
+    consistent = sequenceOffsets[d + 1]! - sequenceOffsets[d]! === length;
+  }
+  if (!consistent) throw corrupt(label, 'its term sequences are inconsistent');
+  const sequences: TermSequences = { offsets: sequenceOffsets, terms: EMPTY_DOCS };
+  const features: ChunkFeatures = {
+    evidence: section.get('features.evidence') as Uint8Array,
+    nameOffsets: u32('features.nameOffsets'),
+    names: u32('features.names'),
+  };
+  const broken = checkChunkFeatures(features, docCount, termCount);
+  if (broken !== undefined) throw corrupt(label, `its chunk features are inconsistent: ${broken}`);
+  const data: Bm25IndexData = {
+    options,
+    docCount,
+    dictionary: new TermDictionary(joined, termOffsets),
+    docFrequencies,
+    fields,
+    sequences,
+    features,
+    chunkFingerprint: String(header.chunkFingerprint),
+  };
+  const postings = new PagedPostings(ranges, label, { docCount, termCount, fields: layouts, sequenceOffsets, sequencesAt: terms.offset }, cacheBytes);
+  return { data, postings };
+}
