@@ -38,6 +38,22 @@ export interface PostgresStoreOptions {
    * for k hits uses max(k, this), and returns at most 1000. Default 100.
    */
   hnswEfSearch: number;
+  /**
+   * Bytes per stored page of an index file, in [1024, 16777216]: each page carries its own
+   * CRC-32, so a reader can fetch and check a part of a file. Smaller pages waste less of
+   * what a search fetches (a posting list or a chunk's terms is often a few hundred bytes);
+   * larger ones make fewer rows. Used when writing. Default 8192.
+   */
+  pageBytes: number;
+  /**
+   * Retriever files at least this many bytes are searched from pages fetched as searches
+   * need them instead of being loaded whole (when the retriever can: bm25 can), in [0, 2^53).
+   * 0 pages every such file; a reader then holds the term dictionary and per-chunk norms,
+   * and the corpus need not fit in its memory. Default 67108864 (64 MiB: a corpus under
+   * about twice vLLM's size loads whole, which searches fastest); a connection string's
+   * `?paged_from=` sets it too.
+   */
+  pagedFromBytes: number;
 }
 
 export const DEFAULT_POSTGRES_STORE_OPTIONS: Readonly<PostgresStoreOptions> = Object.freeze({
@@ -49,6 +65,8 @@ export const DEFAULT_POSTGRES_STORE_OPTIONS: Readonly<PostgresStoreOptions> = Ob
   hnswM: 16,
   hnswEfConstruction: 64,
   hnswEfSearch: 100,
+  pageBytes: 8192,
+  pagedFromBytes: 64 << 20,
 });
 
 const schema = z
@@ -61,6 +79,8 @@ const schema = z
     hnswM: integerIn(2, 100),
     hnswEfConstruction: integerIn(4, 1000),
     hnswEfSearch: integerIn(1, 1000),
+    pageBytes: integerIn(1024, 16 << 20),
+    pagedFromBytes: integerIn(0, Number.MAX_SAFE_INTEGER),
   })
   .strict()
   .refine((o) => o.hnswEfConstruction >= 2 * o.hnswM, { message: 'hnswEfConstruction must be at least 2 × hnswM', path: ['hnswEfConstruction'] });
@@ -69,19 +89,32 @@ export function resolvePostgresStoreOptions(settings: Partial<PostgresStoreOptio
   return parseOptions(schema, { ...DEFAULT_POSTGRES_STORE_OPTIONS, ...settings }, { subject: 'postgres store', root: 'options' });
 }
 
+/** The options a connection string sets (`?schema=`, `?vectors=`, `?paged_from=`), before the caller's own. */
+export function settingsInUrl(url: string): Partial<PostgresStoreOptions> {
+  const split = splitConnectionString(url);
+  return {
+    ...(split.schema !== undefined ? { schema: split.schema } : {}),
+    ...(split.vectors !== undefined ? { vectors: split.vectors as PostgresStoreOptions['vectors'] } : {}),
+    // Not a number is NaN, which the range check refuses, naming the option.
+    ...(split.pagedFrom !== undefined ? { pagedFromBytes: split.pagedFrom.trim() === '' ? Number.NaN : Number(split.pagedFrom) } : {}),
+  };
+}
+
 /** True for a `postgresql://` or `postgres://` connection string. */
 export function isPostgresUrl(address: string): boolean {
   return /^postgres(ql)?:\/\//i.test(address);
 }
 
 /** A connection string split into what `pg` connects with, the schema it names, and a password-free form for messages. */
-export function splitConnectionString(url: string): { connectionString: string; schema: string | undefined; vectors: string | undefined; location: string } {
+export function splitConnectionString(url: string): { connectionString: string; schema: string | undefined; vectors: string | undefined; pagedFrom: string | undefined; location: string } {
   const parsed = new URL(url);
   const schemaName = parsed.searchParams.get('schema') ?? undefined;
   const vectors = parsed.searchParams.get('vectors') ?? undefined;
+  const pagedFrom = parsed.searchParams.get('paged_from') ?? undefined;
   parsed.searchParams.delete('schema');
   parsed.searchParams.delete('vectors');
+  parsed.searchParams.delete('paged_from');
   const connectionString = parsed.toString();
   if (parsed.password) parsed.password = '***';
-  return { connectionString, schema: schemaName, vectors, location: parsed.toString() };
+  return { connectionString, schema: schemaName, vectors, pagedFrom, location: parsed.toString() };
 }

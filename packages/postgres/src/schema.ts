@@ -6,7 +6,7 @@ import type { PoolClient } from 'pg';
  * version v to v + 1; a writer applies the ones a database lacks, in one transaction with
  * the write, and a reader refuses any other version (it never writes, so it works on a replica).
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** Table names inside the store's schema. */
 export function tables(schema: string) {
@@ -69,6 +69,15 @@ const MIGRATIONS: readonly ((schema: string) => string)[] = [
         index_name text NOT NULL,
         PRIMARY KEY (generation, path)
       );`;
+  },
+  // 2 → 3. Files are cut into small pages, each with its CRC-32, so a reader can fetch and
+  // check only the pages a search needs (see `fileRanges`); `page_bytes` records the page
+  // size a generation was written with (NULL: written before, read whole only).
+  (schema) => {
+    const t = tables(schema);
+    return `
+      ALTER TABLE ${t.files} ADD COLUMN crc32 bigint;
+      ALTER TABLE ${t.generations} ADD COLUMN page_bytes integer;`;
   },
 ];
 

@@ -18,6 +18,7 @@ import {
   type GenerationPin,
   type IndexChecksums,
   type IndexManifest,
+  type FileRanges,
   type IndexStore,
   type LoadedIndex,
   type OpenedIndex,
@@ -28,15 +29,14 @@ import {
 } from '@rag/core';
 import pg from 'pg';
 import { isMissingTable, toStoreError } from './errors.js';
-import { resolvePostgresStoreOptions, splitConnectionString, type PostgresStoreOptions } from './options.js';
+import { resolvePostgresStoreOptions, settingsInUrl, splitConnectionString, type PostgresStoreOptions } from './options.js';
 import { checkSchemaVersion, migrate, tables } from './schema.js';
+import { fileRangesOf, writePages } from './pages.js';
 import { openDatabaseTexts } from './texts.js';
 import { createVectorSearch, dropVectorIndexes, prepareVectorTable, readVectorSets, writeVectorSet } from './vectors.js';
 
 /** Where a generation's files seem to live: `join(dir, path)` names a row, never a file on disk. */
 const VIRTUAL_ROOT = '/postgresql-store';
-/** Bytes per stored part of a file: far under PostgreSQL's 1 GB value limit, small enough to send in one go. */
-const PART_BYTES = 16 << 20;
 /** Bytes of chunk text sent per INSERT. */
 const TEXT_BATCH_BYTES = 4 << 20;
 /** Rows of text read per query when verifying. */
@@ -64,11 +64,7 @@ function lockKey(schema: string): string {
  */
 export function createPostgresStore(url: string, settings: Partial<PostgresStoreOptions> = {}): PostgresStore {
   const split = splitConnectionString(url);
-  const options = resolvePostgresStoreOptions({
-    ...(split.schema ? { schema: split.schema } : {}),
-    ...(split.vectors ? { vectors: split.vectors as PostgresStoreOptions['vectors'] } : {}),
-    ...settings,
-  });
+  const options = resolvePostgresStoreOptions({ ...settingsInUrl(url), ...settings });
   const { schema } = options;
   const location = split.location;
   const t = tables(schema);
@@ -90,18 +86,25 @@ export function createPostgresStore(url: string, settings: Partial<PostgresStore
   };
 
   const readFileRows = async (generation: string, path: string): Promise<Uint8Array> => {
-    const rows = (await query<{ bytes: Buffer }>(`SELECT bytes FROM ${t.files} WHERE generation = $1 AND path = $2 ORDER BY part`, [generation, path])).rows;
+    const rows = (await query<{ bytes: Buffer; crc32: string | null }>(`SELECT bytes, crc32 FROM ${t.files} WHERE generation = $1 AND path = $2 ORDER BY part`, [generation, path])).rows;
     if (rows.length === 0) throw Object.assign(new Error(`No file ${path} in generation ${generation}`), { code: 'ENOENT' });
+    // Pages written with a CRC-32 are checked one by one too (the whole file's sha256 is checked by the caller).
+    rows.forEach((row, part) => {
+      if (row.crc32 !== null && crc32(row.bytes) !== Number(row.crc32)) throw indexDamagedError(location, `${path} (page ${part})`, 'does not match its checksum');
+    });
     return rows.length === 1 ? rows[0]!.bytes : Buffer.concat(rows.map((r) => r.bytes));
   };
 
+  // Per generation opened: its page size (undefined: written before pages had checksums) and file sizes.
+  const layouts = new Map<string, { pageBytes: number | undefined; checksums: IndexChecksums }>();
+
   const open = async (pin?: GenerationPin): Promise<OpenedIndex> => {
-    let row: { generation: string; manifest: string; manifest_sha256: string } | undefined;
+    let row: { generation: string; manifest: string; manifest_sha256: string; page_bytes: number | null } | undefined;
     try {
       await checkSchemaVersion(pool, schema, location);
       row = pin
-        ? (await pool.query(`SELECT generation, manifest, manifest_sha256 FROM ${t.generations} WHERE generation = $1`, [pin.generation])).rows[0]
-        : (await pool.query(`SELECT g.generation, g.manifest, g.manifest_sha256 FROM ${t.current} c JOIN ${t.generations} g ON g.generation = c.generation`)).rows[0];
+        ? (await pool.query(`SELECT generation, manifest, manifest_sha256, page_bytes FROM ${t.generations} WHERE generation = $1`, [pin.generation])).rows[0]
+        : (await pool.query(`SELECT g.generation, g.manifest, g.manifest_sha256, g.page_bytes FROM ${t.current} c JOIN ${t.generations} g ON g.generation = c.generation`)).rows[0];
     } catch (error) {
       if (isMissingTable(error)) throw new RagError('INDEX_NOT_FOUND', `No index found in ${location} (schema "${schema}").`, { hint: 'Build one with `rag index --corpus_dir <dir> --store <URL>`.' });
       throw toStoreError(error, location);
@@ -123,6 +126,7 @@ export function createPostgresStore(url: string, settings: Partial<PostgresStore
         hint: 'Rebuild it with `rag index --corpus_dir <dir> --store <URL>`.',
       });
     }
+    layouts.set(row.generation, { pageBytes: row.page_bytes ?? undefined, checksums: manifest.checksums });
     return { indexDir: location, dir: posix.join(VIRTUAL_ROOT, row.generation), manifest, pin: { generation: row.generation, manifestSha256: row.manifest_sha256 } };
   };
 
@@ -138,6 +142,14 @@ export function createPostgresStore(url: string, settings: Partial<PostgresStore
     const at = locate(path);
     if (!at) throw Object.assign(new Error(`${path} is not a file of ${location}`), { code: 'ENOENT' });
     return readFileRows(at.generation, at.inside);
+  };
+
+  const fileRanges = (path: string): FileRanges | undefined => {
+    const at = locate(path);
+    const layout = at && layouts.get(at.generation);
+    const size = at && layout?.checksums[at.inside]?.size;
+    if (!at || layout?.pageBytes === undefined || size === undefined || size < options.pagedFromBytes) return undefined;
+    return fileRangesOf(query, location, { table: t.files, generation: at.generation, path: at.inside, size, pageBytes: layout.pageBytes });
   };
 
   // The vector sets of each generation read so far (path inside it → dimension).
@@ -207,13 +219,8 @@ export function createPostgresStore(url: string, settings: Partial<PostgresStore
         }
         await step('locked');
         await migrate(c, schema, location);
-        await c.query(`INSERT INTO ${t.generations} (generation, manifest, manifest_sha256) VALUES ($1, $2, $3)`, [generation, manifestText, sha256Of(manifestText)]);
-        for (const [file, bytes] of files) {
-          for (let part = 0, at = 0; part === 0 || at < bytes.byteLength; part++, at += PART_BYTES) {
-            const slice = Buffer.from(bytes.buffer, bytes.byteOffset + at, Math.min(PART_BYTES, bytes.byteLength - at));
-            await c.query(`INSERT INTO ${t.files} (generation, path, part, bytes) VALUES ($1, $2, $3, $4)`, [generation, file, part, slice]);
-          }
-        }
+        await c.query(`INSERT INTO ${t.generations} (generation, manifest, manifest_sha256, page_bytes) VALUES ($1, $2, $3, $4)`, [generation, manifestText, sha256Of(manifestText), options.pageBytes]);
+        for (const [file, bytes] of files) await writePages(c, t.files, generation, file, bytes, options.pageBytes);
         let ids: number[] = [];
         let texts: Buffer[] = [];
         let sums: number[] = [];
@@ -291,6 +298,7 @@ export function createPostgresStore(url: string, settings: Partial<PostgresStore
     write,
     verify,
     vectorSearch,
+    fileRanges,
     close: async () => {
       if (!pool.ended && !pool.ending) await pool.end();
     },

@@ -71,10 +71,10 @@ describe.skipIf(!postgresAvailable())('PostgreSQL index store (real server on lo
     await cluster?.stop();
   });
 
-  it('writes a generation and reads back the same manifest, chunks, texts and files (a file over one part included)', async () => {
+  it('writes a generation and reads back the same manifest, chunks, texts and files (a file over one page included)', async () => {
     const store = storeAt(cluster.url, 'roundtrip');
-    // 17 MB: stored in two parts, read back whole.
-    const state = randomBytes(17 << 20);
+    // 1 MB and a bit: stored in 129 pages of 8 KB, read back whole.
+    const state = randomBytes((1 << 20) + 17);
     const written = await store.write(inputOf('v1', state));
     const index = await store.read();
     expect(index.manifest).toEqual(written);
@@ -85,6 +85,76 @@ describe.skipIf(!postgresAvailable())('PostgreSQL index store (real server on lo
     expect(Buffer.from(await store.readFile(join(retrieverDir(index.dir, 'fake'), 'state.bin'))).equals(state)).toBe(true);
     const report = await store.verify();
     expect(report).toMatchObject({ generation: written.generation, files: 3 });
+  });
+
+  it('serves any byte ranges of a large file from its pages, each page checked, and only files at least `pagedFromBytes` long', async () => {
+    const store = createPostgresStore(`${cluster.url}?schema=ranges&paged_from=1000`, { pageBytes: 1024 });
+    stores.push(store);
+    const state = randomBytes(10_000);
+    await store.write(inputOf('v1', state));
+    const index = await store.read();
+    const path = join(retrieverDir(index.dir, 'fake'), 'state.bin');
+    const ranges = store.fileRanges(path)!;
+    expect(ranges.size).toBe(state.length);
+    // Within a page, across two and many pages, at both ends, empty, the whole file.
+    const wanted = [
+      { offset: 0, length: 10 },
+      { offset: 1000, length: 100 },
+      { offset: 1023, length: 2 },
+      { offset: 500, length: 5000 },
+      { offset: 9990, length: 10 },
+      { offset: 4096, length: 0 },
+      { offset: 0, length: 10_000 },
+    ];
+    const parts = await ranges.read(wanted);
+    wanted.forEach(({ offset, length }, i) => expect(Buffer.from(parts[i]!).equals(state.subarray(offset, offset + length)), `${offset}+${length}`).toBe(true));
+    expect((await errorOf(ranges.read([{ offset: 9999, length: 2 }]))).code).toBe('INVALID_ARGUMENT');
+    // Smaller files, files of other stores' defaults, and paths outside a generation are read whole.
+    await store.write(inputOf('v2', randomBytes(999)));
+    const small = await store.read();
+    expect(store.fileRanges(join(retrieverDir(small.dir, 'fake'), 'state.bin'))).toBeUndefined();
+    expect(store.fileRanges('/elsewhere/state.bin')).toBeUndefined();
+    expect(storeAt(cluster.url, 'ranges').fileRanges(path)).toBeUndefined();
+
+    // An altered page, a page cut short and a lost page are INDEX_CORRUPT naming the file and page.
+    const g = index.pin.generation;
+    await store.pool.query("UPDATE ranges.file_parts SET bytes = set_byte(bytes, 3, (get_byte(bytes, 3) + 1) % 256) WHERE generation = $1 AND path = 'retrievers/fake/state.bin' AND part = 2", [g]);
+    const altered = await errorOf(ranges.read([{ offset: 2048 + 10, length: 4 }]));
+    expect([altered.code, altered.message]).toEqual(['INDEX_CORRUPT', expect.stringMatching(/state\.bin \(page 2\).*checksum/)]);
+    expect(Buffer.from((await ranges.read([{ offset: 3072, length: 8 }]))[0]!).equals(state.subarray(3072, 3080))).toBe(true);
+    await store.pool.query("UPDATE ranges.file_parts SET bytes = substring(bytes from 1 for 100) WHERE generation = $1 AND path = 'retrievers/fake/state.bin' AND part = 5", [g]);
+    expect((await errorOf(ranges.read([{ offset: 5 * 1024, length: 1 }]))).message).toMatch(/page 5.*100 bytes where 1024/);
+    await store.pool.query("DELETE FROM ranges.file_parts WHERE generation = $1 AND path = 'retrievers/fake/state.bin' AND part = 7", [g]);
+    expect((await errorOf(ranges.read([{ offset: 7 * 1024, length: 1 }]))).message).toMatch(/lacks page 7/);
+    // Reading the file whole checks each page's checksum too.
+    expect((await errorOf(store.readFile(path))).code).toBe('INDEX_CORRUPT');
+    expect(() => createPostgresStore(`${cluster.url}?paged_from=lots`)).toThrow(/pagedFromBytes/);
+  });
+
+  it('migrates tables of version 2 (files in parts without checksums) when writing, and reads such a generation whole', async () => {
+    const store = storeAt(cluster.url, 'older');
+    await store.write(inputOf('v1', randomBytes(5000)));
+    // Make it look as version 2 wrote it: one part without a checksum, no page size.
+    const pin = (await store.open()).pin;
+    const g = pin.generation;
+    await store.pool.query("DELETE FROM older.file_parts WHERE generation = $1 AND path = 'retrievers/fake/state.bin' AND part > 0", [g]);
+    const whole = randomBytes(5000);
+    await store.pool.query("UPDATE older.file_parts SET bytes = $2, crc32 = NULL WHERE generation = $1 AND path = 'retrievers/fake/state.bin'", [g, whole]);
+    await store.pool.query('ALTER TABLE older.file_parts DROP COLUMN crc32; ALTER TABLE older.generations DROP COLUMN page_bytes; UPDATE older.schema_version SET version = 2');
+    expect((await errorOf(store.read())).code).toBe('INDEX_INCOMPATIBLE');
+    const written = await store.write(inputOf('v2', randomBytes(20_000)));
+    const reopened = createPostgresStore(`${cluster.url}?schema=older&paged_from=0`);
+    stores.push(reopened);
+    const current = await reopened.read();
+    expect(current.manifest.generation).toBe(written.generation);
+    expect(reopened.fileRanges(join(retrieverDir(current.dir, 'fake'), 'state.bin'))?.size).toBe(20_000);
+    // The generation version 2 wrote has no page size: its files are read whole, as then.
+    const old = await reopened.read(pin);
+    const oldPath = join(retrieverDir(old.dir, 'fake'), 'state.bin');
+    expect(reopened.fileRanges(oldPath)).toBeUndefined();
+    expect(Buffer.from(await reopened.readFile(oldPath)).equals(whole)).toBe(true);
+    const columns = await store.pool.query("SELECT count(*)::int AS n FROM information_schema.columns WHERE table_schema = 'older' AND (table_name, column_name) IN (('file_parts', 'crc32'), ('generations', 'page_bytes'))");
+    expect(columns.rows[0].n).toBe(2);
   });
 
   it('reads a text only after it was fetched, and says how to fetch it', async () => {

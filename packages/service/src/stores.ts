@@ -1,5 +1,5 @@
 import { createFileStore, type IndexStore } from '@rag/core';
-import { isPostgresUrl, resolvePostgresStoreOptions, splitConnectionString, type PostgresStoreOptions } from '@rag/postgres/options';
+import { isPostgresUrl, resolvePostgresStoreOptions, settingsInUrl, splitConnectionString } from '@rag/postgres/options';
 
 /**
  * The store an index location names: a `postgresql://` (or `postgres://`) connection string
@@ -17,7 +17,7 @@ export function openStore(location: string): IndexStore {
  */
 function lazyPostgresStore(url: string): IndexStore {
   const split = splitConnectionString(url);
-  resolvePostgresStoreOptions({ ...(split.schema ? { schema: split.schema } : {}), ...(split.vectors ? { vectors: split.vectors as PostgresStoreOptions['vectors'] } : {}) });
+  resolvePostgresStoreOptions(settingsInUrl(url));
   let loaded: IndexStore | undefined;
   let loading: Promise<IndexStore> | undefined;
   const store = (): Promise<IndexStore> => (loading ??= import('@rag/postgres').then(({ createPostgresStore }) => (loaded = createPostgresStore(url))));
@@ -32,6 +32,7 @@ function lazyPostgresStore(url: string): IndexStore {
     verify: async () => (await store()).verify(),
     // Asked for only while loading a generation the store has opened, so it is there by then.
     vectorSearch: (dir) => loaded?.vectorSearch?.(dir),
+    fileRanges: (path) => loaded?.fileRanges?.(path),
     close: async () => {
       if (loading) await (await loading).close();
     },

@@ -104,6 +104,45 @@ describe.skipIf(!postgresAvailable())('an index in PostgreSQL, through the servi
     }
   });
 
+  it('with `?paged_from=0` searches bm25 from pages it fetches, never reading bm25.bin whole: the same rankings in this thread and in workers', async () => {
+    const pagedUrl = `${url}&paged_from=0`;
+    const fromFile = await service.openRagService({ indexDir: fileIndex, pathBase: CORPUS, workers: 0 });
+    const inThread = await service.openRagService({ indexDir: pagedUrl, pathBase: CORPUS, workers: 0 });
+    const pooled = await service.openRagService({ indexDir: pagedUrl, pathBase: CORPUS, workers: 2 });
+    try {
+      for (const retriever of ['bm25', 'hybrid']) {
+        for (const query of questions) {
+          const a = await fromFile.searchWithText({ query, k: 10, retriever });
+          for (const paged of [inThread, pooled]) {
+            const b = await paged.searchWithText({ query, k: 10, retriever });
+            expect(b.view.hits.map((h) => [h.file_path, h.first_character_index, h.score]), `${retriever}: ${query}`).toEqual(a.view.hits.map((h) => [h.file_path, h.first_character_index, h.score]));
+            expect(b.texts).toEqual(a.texts);
+          }
+        }
+      }
+    } finally {
+      await fromFile.close();
+      await inThread.close();
+      await pooled.close();
+    }
+    // What is read whole, through a store that records it: every retriever file but bm25's index.
+    const store = createPostgresStore(pagedUrl);
+    const readWhole: string[] = [];
+    const recording = { ...store, readFile: (path: string) => (readWhole.push(path.split('/').slice(-3).join('/')), store.readFile(path)) };
+    try {
+      const session = await openIndexSession(recording, { retrievers: service.createDefaultRetrieverRegistry(), pathBase: CORPUS });
+      const hybrid = await session.search(questions[0]!, 5, 'hybrid');
+      expect(hybrid.length).toBe(5);
+      expect((await session.search(questions[0]!, 5, 'bm25')).length).toBe(5);
+      expect(readWhole.filter((path) => path.endsWith('bm25.bin'))).toEqual([]);
+      // The dense half of hybrid cannot search from parts: its files are read whole, and hashed.
+      expect(readWhole.some((path) => path.startsWith('hybrid/'))).toBe(true);
+      session.close();
+    } finally {
+      await store.close();
+    }
+  });
+
   it('re-indexes one changed file in place: readers during the update see the old corpus or the new, never a mix; the result equals a full rebuild', async () => {
     const corpusDir = join(work, 'corpus');
     await cp(CORPUS, corpusDir, { recursive: true });

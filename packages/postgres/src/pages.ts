@@ -1,0 +1,99 @@
+import { crc32 } from 'node:zlib';
+import { indexDamagedError, RagError, type ByteRange, type FileRanges } from '@rag/core';
+import type pg from 'pg';
+
+/** Bytes of pages sent per INSERT. */
+const WRITE_BATCH_BYTES = 4 << 20;
+
+type Query = <R extends pg.QueryResultRow>(text: string, values?: unknown[]) => Promise<pg.QueryResult<R>>;
+
+/** Where a file's pages are: its table, generation, path inside the generation, size and page size. */
+export interface StoredFile {
+  table: string;
+  generation: string;
+  path: string;
+  size: number;
+  /** Bytes per page; every page but the last is full. */
+  pageBytes: number;
+}
+
+/** Writes `bytes` as pages of `pageBytes`, each with its CRC-32, a few megabytes per statement. */
+export async function writePages(client: pg.PoolClient, table: string, generation: string, path: string, bytes: Uint8Array, pageBytes: number): Promise<void> {
+  let parts: number[] = [];
+  let pages: Buffer[] = [];
+  let sums: number[] = [];
+  const flush = async (): Promise<void> => {
+    if (parts.length === 0) return;
+    await client.query(`INSERT INTO ${table} (generation, path, part, bytes, crc32) SELECT $1, $2, * FROM unnest($3::int[], $4::bytea[], $5::bigint[])`, [generation, path, parts, pages, sums]);
+    parts = [];
+    pages = [];
+    sums = [];
+  };
+  // An empty file is one empty page, so that every file has a row.
+  for (let part = 0, at = 0; part === 0 || at < bytes.byteLength; part++, at += pageBytes) {
+    const page = Buffer.from(bytes.buffer, bytes.byteOffset + at, Math.min(pageBytes, bytes.byteLength - at));
+    parts.push(part);
+    pages.push(page);
+    sums.push(crc32(page));
+    if (parts.length * pageBytes >= WRITE_BATCH_BYTES) await flush();
+  }
+  await flush();
+}
+
+/** The bytes page `part` of `file` must have. */
+function pageLength(file: StoredFile, part: number): number {
+  return Math.max(0, Math.min(file.pageBytes, file.size - part * file.pageBytes));
+}
+
+/**
+ * Fetches pages `parts` of `file` in one query and checks each against its CRC-32 and the
+ * length it must have: a missing or altered page is INDEX_CORRUPT naming the file.
+ */
+export async function readPages(query: Query, location: string, file: StoredFile, parts: readonly number[]): Promise<Map<number, Uint8Array>> {
+  const rows = (await query<{ part: number; bytes: Buffer; crc32: string | null }>(`SELECT part, bytes, crc32 FROM ${file.table} WHERE generation = $1 AND path = $2 AND part = ANY($3::int[])`, [file.generation, file.path, parts])).rows;
+  const pages = new Map<number, Uint8Array>();
+  for (const row of rows) {
+    if (row.bytes.byteLength !== pageLength(file, row.part)) throw indexDamagedError(location, `${file.path} (page ${row.part})`, `has ${row.bytes.byteLength} bytes where ${pageLength(file, row.part)} were written`);
+    if (row.crc32 === null || crc32(row.bytes) !== Number(row.crc32)) throw indexDamagedError(location, `${file.path} (page ${row.part})`, 'does not match its checksum');
+    pages.set(row.part, row.bytes);
+  }
+  for (const part of parts) if (!pages.has(part)) throw indexDamagedError(location, file.path, `lacks page ${part}`);
+  return pages;
+}
+
+/**
+ * Byte ranges of a stored file, served from its pages: each `read` fetches the pages its
+ * ranges cover (each once) in one query and checks them (see `readPages`).
+ */
+export function fileRangesOf(query: Query, location: string, file: StoredFile): FileRanges {
+  return {
+    size: file.size,
+    async read(ranges: readonly ByteRange[]): Promise<Uint8Array[]> {
+      const wanted = new Set<number>();
+      for (const { offset, length } of ranges) {
+        if (!Number.isInteger(offset) || !Number.isInteger(length) || offset < 0 || length < 0 || offset + length > file.size) {
+          throw new RagError('INVALID_ARGUMENT', `Bytes ${offset}..${offset + length} are outside ${file.path} (${file.size} bytes).`, { hint: 'Read ranges inside the file.' });
+        }
+        if (length === 0) continue;
+        const last = Math.floor((offset + length - 1) / file.pageBytes);
+        for (let part = Math.floor(offset / file.pageBytes); part <= last; part++) wanted.add(part);
+      }
+      const pages = wanted.size > 0 ? await readPages(query, location, file, [...wanted]) : new Map<number, Uint8Array>();
+      return ranges.map(({ offset, length }) => {
+        const first = Math.floor(offset / file.pageBytes);
+        const within = offset - first * file.pageBytes;
+        // A range inside one page is a view of it; one across pages is copied together.
+        if (within + length <= file.pageBytes) return length === 0 ? new Uint8Array(0) : pages.get(first)!.subarray(within, within + length);
+        const out = new Uint8Array(length);
+        for (let at = 0; at < length; ) {
+          const part = Math.floor((offset + at) / file.pageBytes);
+          const from = offset + at - part * file.pageBytes;
+          const piece = pages.get(part)!.subarray(from, Math.min(file.pageBytes, from + length - at));
+          out.set(piece, at);
+          at += piece.byteLength;
+        }
+        return out;
+      });
+    },
+  };
+}
