@@ -19,6 +19,9 @@ describe('openStore', () => {
 
   it('refuses bad store options at once, as the store itself would', () => {
     expect(() => openStore('postgresql://rag@127.0.0.1/rag?vectors=sometimes')).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    expect(() => openStore('postgresql://rag@127.0.0.1/rag?paged_from=-1')).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/pagedFromBytes/) }));
+    expect(() => openStore('postgresql://rag@127.0.0.1/rag?paged_from=')).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    expect(openStore('postgresql://rag@127.0.0.1/rag?paged_from=0').kind).toBe('postgresql');
   });
 
   it('reports an unreachable server on first use with the store error', async () => {
