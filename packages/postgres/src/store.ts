@@ -48,6 +48,8 @@ export interface PostgresStore extends IndexStore {
   readonly schema: string;
   /** The pool's client, for tests and operators (e.g. `SELECT pg_is_in_recovery()`). */
   readonly pool: pg.Pool;
+  /** See `IndexStore.fileRanges`: files of at least `pagedFromBytes` in a generation written with pages. */
+  fileRanges(path: string): FileRanges | undefined;
 }
 
 /** A stable 64-bit key for the writer lock of one schema (pg_advisory locks take a bigint). */
