@@ -40,7 +40,11 @@ if (flags.reader) {
   }
   globalThis.gc?.();
   const memory = process.memoryUsage();
-  console.log(JSON.stringify({ openSeconds, passes, rssMB: memory.rss / 2 ** 20, heapMB: memory.heapUsed / 2 ** 20, arrayBuffersMB: memory.arrayBuffers / 2 ** 20, digest: digest.digest('hex') }));
+  // What the bm25 retriever's two caches hold: per-term impacts (both modes) and fetched lists (pages only).
+  const index = session.retriever.index;
+  const impactsMB = index.stats().cachedImpactBytes / 2 ** 20;
+  const listsMB = (index.postings.stats?.().cachedBytes ?? 0) / 2 ** 20;
+  console.log(JSON.stringify({ openSeconds, passes, rssMB: memory.rss / 2 ** 20, heapMB: memory.heapUsed / 2 ** 20, arrayBuffersMB: memory.arrayBuffers / 2 ** 20, impactsMB, listsMB, digest: digest.digest('hex') }));
   process.exit(0);
 }
 
@@ -110,6 +114,7 @@ try {
         `${r.passes[1].p50.toFixed(2)} / ${r.passes[1].p99.toFixed(2)} ms`,
         `${r.rssMB.toFixed(0)} MB`,
         `${r.arrayBuffersMB.toFixed(1)} MB`,
+        `${r.impactsMB.toFixed(1)} / ${r.listsMB.toFixed(1)} MB`,
         digests.size === 1 ? 'yes' : 'NO',
       ]);
     }
@@ -120,5 +125,5 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 console.log(`\nA PostgreSQL reader: bm25 loaded whole vs searched from pages — vLLM 0.10.1 × ${scales.join(', ')} (hard-linked copies), ${questions.length} public questions, k 10, best of ${rounds} rounds, commit ${gitRevision()}\n`);
-console.log(formatTable(['corpus', 'bm25 index', 'open + first search', 'cold pass p50 / p99', 'warm pass p50 / p99', 'RSS after', 'array buffers', 'same top-10s'], table));
+console.log(formatTable(['corpus', 'bm25 index', 'open + first search', 'cold pass p50 / p99', 'warm pass p50 / p99', 'RSS after', 'array buffers', 'impacts / lists cached', 'same top-10s'], table));
 if (process.exitCode === 1) console.error('\nerror: the paged reader must return exactly what the whole one does.');
