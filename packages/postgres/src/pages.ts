@@ -10,6 +10,8 @@ type Query = <R extends pg.QueryResultRow>(text: string, values?: unknown[]) => 
 /** Where a file's pages are: its table, generation, path inside the generation, size and page size. */
 export interface StoredFile {
   table: string;
+  /** The generations table: a page that is gone may be of a generation removed since it was opened. */
+  generations: string;
   generation: string;
   path: string;
   size: number;
@@ -57,7 +59,17 @@ export async function readPages(query: Query, location: string, file: StoredFile
     if (row.crc32 === null || crc32(row.bytes) !== Number(row.crc32)) throw indexDamagedError(location, `${file.path} (page ${row.part})`, 'does not match its checksum');
     pages.set(row.part, row.bytes);
   }
-  for (const part of parts) if (!pages.has(part)) throw indexDamagedError(location, file.path, `lacks page ${part}`);
+  const lost = parts.find((part) => !pages.has(part));
+  if (lost !== undefined) {
+    const exists = await query(`SELECT 1 FROM ${file.generations} WHERE generation = $1`, [file.generation]).then(
+      (r) => r.rowCount === 1,
+      () => true,
+    );
+    if (exists) throw indexDamagedError(location, file.path, `lacks page ${lost}`);
+    throw new RagError('INDEX_NOT_FOUND', `Generation ${file.generation} of the index in ${location} has been removed (newer ones were published since it was opened).`, {
+      hint: 'Open the index again (restart the server) to read the published generation.',
+    });
+  }
   return pages;
 }
 

@@ -151,7 +151,7 @@ export function createPostgresStore(url: string, settings: Partial<PostgresStore
     const layout = at && layouts.get(at.generation);
     const size = at && layout?.checksums[at.inside]?.size;
     if (!at || layout?.pageBytes === undefined || size === undefined || size < options.pagedFromBytes) return undefined;
-    return fileRangesOf(query, location, { table: t.files, generation: at.generation, path: at.inside, size, pageBytes: layout.pageBytes });
+    return fileRangesOf(query, location, { table: t.files, generations: t.generations, generation: at.generation, path: at.inside, size, pageBytes: layout.pageBytes });
   };
 
   // The vector sets of each generation read so far (path inside it → dimension).

@@ -128,6 +128,11 @@ describe.skipIf(!postgresAvailable())('PostgreSQL index store (real server on lo
     expect((await errorOf(ranges.read([{ offset: 7 * 1024, length: 1 }]))).message).toMatch(/lacks page 7/);
     // Reading the file whole checks each page's checksum too.
     expect((await errorOf(store.readFile(path))).code).toBe('INDEX_CORRUPT');
+    // Pages of a generation removed since it was opened (two newer ones published): say so, not "damaged".
+    await store.write(inputOf('v3', randomBytes(10)));
+    await store.write(inputOf('v4', randomBytes(10)));
+    const removed = await errorOf(ranges.read([{ offset: 9 * 1024, length: 1 }]));
+    expect([removed.code, removed.hint]).toEqual(['INDEX_NOT_FOUND', expect.stringMatching(/Open the index again/)]);
     expect(() => createPostgresStore(`${cluster.url}?paged_from=lots`)).toThrow(/pagedFromBytes/);
   });
 
