@@ -1,9 +1,7 @@
 import { RagError, type ByteRange, type FileRanges } from '@rag/core';
-import { TERM_ID_MASK, type Bm25IndexData, type FieldPostings, type TermSequences } from './build.js';
-import { checkChunkFeatures, type ChunkFeatures } from './chunk-features.js';
-import { TermDictionary } from './dictionary.js';
-import { FIELD_NAMES, resolveBm25Options, type Bm25Options } from './options.js';
-import { allBelow, BYTES, corrupt, isAscending, MAGIC, readHeader, type Bm25FileHeader, type SectionEntry, type SectionType } from './persist.js';
+import { TERM_ID_MASK, type Bm25IndexData } from './build.js';
+import { FIELD_NAMES } from './options.js';
+import { allBelow, assembleIndexData, BYTES, corrupt, MAGIC, readHeader, sectionEntry, type SectionSource, type SectionType } from './persist.js';
 import type { PostingSource, TermPostings } from './postings.js';
 
 /**
@@ -257,21 +255,15 @@ function residentSections(): [string, SectionType][] {
   return sections;
 }
 
-function sectionOf(header: Bm25FileHeader, name: string, type: SectionType, size: number, label: string): SectionEntry {
-  const entry = header.sections?.[name];
-  if (!entry || entry.type !== type || !Number.isInteger(entry.offset) || !Number.isInteger(entry.length) || entry.offset % 8 !== 0 || entry.length < 0) {
-    throw corrupt(label, `section ${name} is missing or malformed`);
-  }
-  if (entry.offset < header.payloadOffset || entry.offset + entry.length * BYTES[type] > size) throw corrupt(label, `section ${name} lies outside the file`);
-  return entry;
-}
+const EMPTY: Record<SectionType, Uint8Array | Uint16Array | Uint32Array> = { u8: new Uint8Array(0), u16: EMPTY_TFS, u32: EMPTY_DOCS };
 
 /**
  * Opens a `bm25.bin` that a store serves in parts (see `FileRanges`): reads its header and
  * the sections every search needs (about a fifth of the file), and leaves the posting lists
  * and term sequences to be fetched as searches ask for them. The structure is checked as
- * `decodeIndex` checks it, each list when it arrives; the bytes are checked by the store's
- * page checksums, not by the file's own checksum (which covers the whole file).
+ * `decodeIndex` checks it (`assembleIndexData`), each list when it arrives; the bytes are
+ * checked by the store's page checksums, not by the file's own checksum (which covers the
+ * whole file).
  */
 export async function openPagedIndex(ranges: FileRanges, label: string, cacheBytes: number = DEFAULT_PAGED_CACHE_BYTES): Promise<PagedIndex> {
   const size = ranges.size;
@@ -281,68 +273,24 @@ export async function openPagedIndex(ranges: FileRanges, label: string, cacheByt
     if (needed > head.byteLength && needed <= size) head = (await ranges.read([{ offset: 0, length: needed }]))[0]!;
   }
   const header = readHeader(head, label);
-  const { docCount, termCount } = header;
-  if (!Number.isInteger(docCount) || !Number.isInteger(termCount) || docCount < 0 || termCount < 0) throw corrupt(label, 'its header has invalid counts');
   if (header.payloadOffset + header.payloadBytes !== size) throw corrupt(label, `it is ${size} bytes long, not ${header.payloadOffset + header.payloadBytes}`);
-  if (JSON.stringify(header.fields) !== JSON.stringify(FIELD_NAMES)) throw corrupt(label, `its fields are ${JSON.stringify(header.fields)}`);
-  let options: Bm25Options;
-  try {
-    options = resolveBm25Options(header.options);
-  } catch (error) {
-    throw corrupt(label, 'its stored options are invalid', error);
-  }
   const wanted = residentSections();
-  const entries = wanted.map(([name, type]) => sectionOf(header, name, type, size, label));
+  const entries = wanted.map(([name, type]) => sectionEntry(header, name, type, size, label));
   const parts = await ranges.read(entries.map((entry, i) => ({ offset: entry.offset, length: entry.length * BYTES[wanted[i]![1]] })));
-  const section = new Map(wanted.map(([name, type], i) => [name, copyAs(parts[i]!, type)]));
-  const u32 = (name: string): Uint32Array => section.get(name) as Uint32Array;
-
-  const termOffsets = u32('termOffsets');
-  const joined = new TextDecoder().decode(section.get('vocabulary'));
-  if (termOffsets.length !== termCount + 1 || termOffsets[termCount] !== joined.length || !isAscending(termOffsets)) {
-    throw corrupt(label, 'its vocabulary does not match its term offsets');
-  }
-  const docFrequencies = u32('docFrequencies');
-  if (docFrequencies.length !== termCount) throw corrupt(label, 'its document frequencies do not match its vocabulary');
-  const layouts: FieldLayout[] = [];
-  const fields: FieldPostings[] = FIELD_NAMES.map((name) => {
-    const docs = sectionOf(header, `${name}.docs`, 'u32', size, label);
-    const tfs = sectionOf(header, `${name}.tfs`, 'u16', size, label);
-    const offsets = u32(`${name}.offsets`);
-    const lengths = u32(`${name}.lengths`);
-    const consistent =
-      offsets.length === termCount + 1 && offsets[0] === 0 && offsets[termCount] === docs.length && tfs.length === docs.length && lengths.length === docCount && isAscending(offsets);
-    if (!consistent) throw corrupt(label, `the ${name} postings are inconsistent`);
-    layouts.push({ offsets, docsAt: docs.offset, tfsAt: tfs.offset });
-    return { offsets, docs: EMPTY_DOCS, tfs: EMPTY_TFS, lengths };
-  });
-  const sequenceOffsets = u32('sequences.offsets');
-  const terms = sectionOf(header, 'sequences.terms', 'u32', size, label);
-  let consistent = sequenceOffsets.length === docCount + 1 && sequenceOffsets[0] === 0 && sequenceOffsets[docCount] === terms.length;
-  for (let d = 0; consistent && d < docCount; d++) {
-    let length = 0;
-    for (const field of fields) length += field.lengths[d]!;
-    consistent = sequenceOffsets[d + 1]! - sequenceOffsets[d]! === length;
-  }
-  if (!consistent) throw corrupt(label, 'its term sequences are inconsistent');
-  const sequences: TermSequences = { offsets: sequenceOffsets, terms: EMPTY_DOCS };
-  const features: ChunkFeatures = {
-    evidence: section.get('features.evidence') as Uint8Array,
-    nameOffsets: u32('features.nameOffsets'),
-    names: u32('features.names'),
-  };
-  const broken = checkChunkFeatures(features, docCount, termCount);
-  if (broken !== undefined) throw corrupt(label, `its chunk features are inconsistent: ${broken}`);
-  const data: Bm25IndexData = {
-    options,
-    docCount,
-    dictionary: new TermDictionary(joined, termOffsets),
-    docFrequencies,
-    fields,
-    sequences,
-    features,
-    chunkFingerprint: String(header.chunkFingerprint),
-  };
-  const postings = new PagedPostings(ranges, label, { docCount, termCount, fields: layouts, sequenceOffsets, sequencesAt: terms.offset }, cacheBytes);
+  const resident = new Map(wanted.map(([name, type], i) => [name, copyAs(parts[i]!, type)]));
+  const source = {
+    read(name: string, type: SectionType) {
+      return resident.get(name) ?? (sectionEntry(header, name, type, size, label), EMPTY[type]);
+    },
+    length: (name: string, type: SectionType) => sectionEntry(header, name, type, size, label).length,
+  } as SectionSource;
+  const data = assembleIndexData(header, source, label);
+  const layouts: FieldLayout[] = FIELD_NAMES.map((name, f) => ({
+    offsets: data.fields[f]!.offsets,
+    docsAt: sectionEntry(header, `${name}.docs`, 'u32', size, label).offset,
+    tfsAt: sectionEntry(header, `${name}.tfs`, 'u16', size, label).offset,
+  }));
+  const sequencesAt = sectionEntry(header, 'sequences.terms', 'u32', size, label).offset;
+  const postings = new PagedPostings(ranges, label, { docCount: data.docCount, termCount: data.dictionary.size, fields: layouts, sequenceOffsets: data.sequences.offsets, sequencesAt }, cacheBytes);
   return { data, postings };
 }

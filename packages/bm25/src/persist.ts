@@ -208,8 +208,22 @@ export function readHeader(bytes: Uint8Array, label: string): Bm25FileHeader {
   return header as Bm25FileHeader;
 }
 
+/**
+ * Where `assembleIndexData` reads an index's sections: each section as a typed array, and
+ * its element count as the header records it. A source that fetches posting lists and
+ * term sequences later (a paged index) returns them empty: the checks that read their
+ * elements then pass vacuously, and the lists are checked as they arrive instead.
+ */
+export interface SectionSource {
+  read(name: string, type: 'u8'): Uint8Array;
+  read(name: string, type: 'u16'): Uint16Array;
+  read(name: string, type: 'u32'): Uint32Array;
+  /** Elements in section `name` (its header entry checked as `read` checks it). */
+  length(name: string, type: SectionType): number;
+}
+
 /** Typed-array views of the sections, checked against the file's bounds and checksum. */
-class SectionReader {
+class SectionReader implements SectionSource {
   readonly #bytes: Uint8Array;
   readonly #header: Bm25FileHeader;
   readonly #label: string;
@@ -232,22 +246,29 @@ class SectionReader {
   read(name: string, type: 'u16'): Uint16Array;
   read(name: string, type: 'u32'): Uint32Array;
   read(name: string, type: SectionType): SectionArray {
-    const entry = this.#header.sections?.[name];
-    if (!entry || entry.type !== type || !Number.isInteger(entry.offset) || !Number.isInteger(entry.length) || entry.offset % ALIGN !== 0) {
-      throw corrupt(this.#label, `section ${name} is missing or malformed`);
-    }
-    const byteLength = entry.length * BYTES[type];
-    if (entry.offset < this.#header.payloadOffset || entry.offset + byteLength > this.#bytes.length) {
-      throw corrupt(this.#label, `section ${name} lies outside the file`);
-    }
+    const entry = sectionEntry(this.#header, name, type, this.#bytes.length, this.#label);
     const at = this.#bytes.byteOffset + entry.offset;
     if (type === 'u8') return new Uint8Array(this.#bytes.buffer, at, entry.length);
     if (type === 'u16') return new Uint16Array(this.#bytes.buffer, at, entry.length);
     return new Uint32Array(this.#bytes.buffer, at, entry.length);
   }
+
+  length(name: string, type: SectionType): number {
+    return sectionEntry(this.#header, name, type, this.#bytes.length, this.#label).length;
+  }
 }
 
-export function isAscending(offsets: Uint32Array): boolean {
+/** Section `name`'s header entry, checked to be of `type`, aligned, and inside a file of `size` bytes. */
+export function sectionEntry(header: Bm25FileHeader, name: string, type: SectionType, size: number, label: string): SectionEntry {
+  const entry = header.sections?.[name];
+  if (!entry || entry.type !== type || !Number.isInteger(entry.offset) || !Number.isInteger(entry.length) || entry.length < 0 || entry.offset % ALIGN !== 0) {
+    throw corrupt(label, `section ${name} is missing or malformed`);
+  }
+  if (entry.offset < header.payloadOffset || entry.offset + entry.length * BYTES[type] > size) throw corrupt(label, `section ${name} lies outside the file`);
+  return entry;
+}
+
+function isAscending(offsets: Uint32Array): boolean {
   for (let i = 1; i < offsets.length; i++) if (offsets[i]! < offsets[i - 1]!) return false;
   return true;
 }
@@ -257,18 +278,19 @@ export function allBelow(values: Uint32Array, limit: number): boolean {
   return true;
 }
 
-function readField(reader: SectionReader, name: string, termCount: number, docCount: number, label: string): FieldPostings {
+function readField(reader: SectionSource, name: string, termCount: number, docCount: number, label: string): FieldPostings {
   const field: FieldPostings = {
     offsets: reader.read(`${name}.offsets`, 'u32'),
     docs: reader.read(`${name}.docs`, 'u32'),
     tfs: reader.read(`${name}.tfs`, 'u16'),
     lengths: reader.read(`${name}.lengths`, 'u32'),
   };
+  const postings = reader.length(`${name}.docs`, 'u32');
   const consistent =
     field.offsets.length === termCount + 1 &&
     field.offsets[0] === 0 &&
-    field.offsets[termCount] === field.docs.length &&
-    field.tfs.length === field.docs.length &&
+    field.offsets[termCount] === postings &&
+    reader.length(`${name}.tfs`, 'u16') === postings &&
     field.lengths.length === docCount &&
     isAscending(field.offsets) &&
     allBelow(field.docs, docCount);
@@ -276,10 +298,10 @@ function readField(reader: SectionReader, name: string, termCount: number, docCo
   return field;
 }
 
-function readSequences(reader: SectionReader, fields: readonly FieldPostings[], termCount: number, docCount: number, label: string): TermSequences {
+function readSequences(reader: SectionSource, fields: readonly FieldPostings[], termCount: number, docCount: number, label: string): TermSequences {
   const sequences: TermSequences = { offsets: reader.read('sequences.offsets', 'u32'), terms: reader.read('sequences.terms', 'u32') };
   const { offsets, terms } = sequences;
-  let consistent = offsets.length === docCount + 1 && offsets[0] === 0 && offsets[docCount] === terms.length;
+  let consistent = offsets.length === docCount + 1 && offsets[0] === 0 && offsets[docCount] === reader.length('sequences.terms', 'u32');
   for (let d = 0; consistent && d < docCount; d++) {
     let length = 0;
     for (const field of fields) length += field.lengths[d]!;
@@ -301,7 +323,15 @@ export interface DecodeOptions {
 /** Reads an index written by `encodeIndex`; `label` (usually the path) names it in errors. */
 export function decodeIndex(bytes: Uint8Array, label: string, decode: DecodeOptions = {}): Bm25IndexData {
   const header = readHeader(bytes, label);
-  const reader = new SectionReader(bytes, header, label, decode.checksum ?? true);
+  return assembleIndexData(header, new SectionReader(bytes, header, label, decode.checksum ?? true), label);
+}
+
+/**
+ * The index a header and its sections describe, every structural check made (counts,
+ * fields, options, vocabulary against offsets, postings, sequences, chunk features): what
+ * `decodeIndex` returns for a file held whole, and `openPagedIndex` for one read in pages.
+ */
+export function assembleIndexData(header: Bm25FileHeader, reader: SectionSource, label: string): Bm25IndexData {
   const { docCount, termCount } = header;
   if (!Number.isInteger(docCount) || !Number.isInteger(termCount) || docCount < 0 || termCount < 0) {
     throw corrupt(label, 'its header has invalid counts');
@@ -333,7 +363,7 @@ export function decodeIndex(bytes: Uint8Array, label: string, decode: DecodeOpti
   };
 }
 
-function readFeatures(reader: SectionReader, termCount: number, docCount: number, label: string): ChunkFeatures {
+function readFeatures(reader: SectionSource, termCount: number, docCount: number, label: string): ChunkFeatures {
   const features: ChunkFeatures = {
     evidence: reader.read('features.evidence', 'u8'),
     nameOffsets: reader.read('features.nameOffsets', 'u32'),
