@@ -1,13 +1,46 @@
 import { createHash } from 'node:crypto';
 import { open, readdir, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { RagError } from './errors.js';
 import type { IndexFileReader } from './shared-files.js';
+
+/**
+ * Bytes per checked page of a large retriever file: a search that reads a file in parts
+ * (see `FileRanges`) reads and checks whole pages, so small pages waste little of a read
+ * (a posting list or a chunk's terms is often a few hundred bytes). Divides `READ_BLOCK`.
+ */
+export const FILE_PAGE_BYTES = 8192;
+/** Retriever files at least this large get page checksums (smaller ones are always read whole). */
+export const PAGED_FILE_MIN_BYTES = 1 << 20;
+
+/** A file's CRC-32 per page of `bytes` (the last page may be short), as the manifest records them. */
+export interface PageChecksums {
+  bytes: number;
+  /** Base64 of one little-endian uint32 per page. */
+  crc32: string;
+}
 
 /** Size and sha256 of one file of an index, as the manifest records them. */
 export interface FileChecksum {
   size: number;
   sha256: string;
+  /** For large retriever files: a checksum per page, so that a part can be read and checked alone. */
+  pages?: PageChecksums;
+}
+
+/** The CRC-32 of each page, in order. */
+export function decodePageChecksums(pages: PageChecksums): Uint32Array {
+  const bytes = Buffer.from(pages.crc32, 'base64');
+  const sums = new Uint32Array(bytes.byteLength >>> 2);
+  for (let i = 0; i < sums.length; i++) sums[i] = bytes.readUInt32LE(i * 4);
+  return sums;
+}
+
+function encodePageChecksums(sums: readonly number[]): PageChecksums {
+  const bytes = Buffer.alloc(sums.length * 4);
+  sums.forEach((sum, i) => bytes.writeUInt32LE(sum, i * 4));
+  return { bytes: FILE_PAGE_BYTES, crc32: bytes.toString('base64') };
 }
 
 /** Every file of an index generation but the manifest, by path relative to the generation (with `/`). */
@@ -16,20 +49,30 @@ export type IndexChecksums = Record<string, FileChecksum>;
 /** Bytes hashed per read: large enough to stream at disk speed, small enough to keep memory flat. */
 const READ_BLOCK = 1 << 20;
 
-/** sha256 and size of a file, streamed. */
-export async function checksumFile(path: string): Promise<FileChecksum> {
+/** sha256 and size of a file, streamed; with `pages`, also a CRC-32 per `FILE_PAGE_BYTES` (same pass). */
+export async function checksumFile(path: string, pages = false): Promise<FileChecksum> {
   const hash = createHash('sha256');
   const handle = await open(path, 'r');
   try {
     const buffer = Buffer.allocUnsafe(READ_BLOCK);
+    const sums: number[] = [];
     let size = 0;
     for (;;) {
-      const { bytesRead } = await handle.read(buffer, 0, READ_BLOCK, null);
-      if (bytesRead === 0) break;
-      hash.update(buffer.subarray(0, bytesRead));
-      size += bytesRead;
+      // Whole blocks (short only at the end), so pages never straddle two reads.
+      let filled = 0;
+      while (filled < READ_BLOCK) {
+        const { bytesRead } = await handle.read(buffer, filled, READ_BLOCK - filled, null);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      if (filled === 0) break;
+      const block = buffer.subarray(0, filled);
+      hash.update(block);
+      if (pages) for (let at = 0; at < filled; at += FILE_PAGE_BYTES) sums.push(crc32(block.subarray(at, Math.min(filled, at + FILE_PAGE_BYTES))));
+      size += filled;
+      if (filled < READ_BLOCK) break;
     }
-    return { size, sha256: hash.digest('hex') };
+    return { size, sha256: hash.digest('hex'), ...(pages ? { pages: encodePageChecksums(sums) } : {}) };
   } finally {
     await handle.close();
   }
@@ -54,7 +97,12 @@ export async function listFiles(root: string, dir = root): Promise<string[]> {
 /** Checksums of every file below `dir` except those named in `skip`. */
 export async function checksumTree(dir: string, skip: readonly string[]): Promise<IndexChecksums> {
   const sums: IndexChecksums = {};
-  for (const file of await listFiles(dir)) if (!skip.includes(file)) sums[file] = await checksumFile(join(dir, file));
+  for (const file of await listFiles(dir)) {
+    if (skip.includes(file)) continue;
+    // Large retriever files get page checksums too, so a search can read a part of one (see `fileRangesOnDisk`).
+    const pages = file.startsWith('retrievers/') && (await stat(join(dir, file))).size >= PAGED_FILE_MIN_BYTES;
+    sums[file] = await checksumFile(join(dir, file), pages);
+  }
   return sums;
 }
 
@@ -97,8 +145,12 @@ export async function verifyChecksums(
       throw damaged(indexDir, file, 'is missing', error);
     });
     if (info.size !== expected.size) throw damaged(indexDir, file, `has ${info.size} bytes where ${expected.size} were written`);
-    const actual = await checksumFile(path);
+    const actual = await checksumFile(path, expected.pages !== undefined);
     if (actual.sha256 !== expected.sha256) throw damaged(indexDir, file, 'does not match its checksum');
+    // Page checksums are what a search reading parts relies on: they must agree with the file.
+    if (expected.pages && (expected.pages.bytes !== FILE_PAGE_BYTES || actual.pages?.crc32 !== expected.pages.crc32)) {
+      throw damaged(indexDir, file, 'does not match its page checksums');
+    }
     files++;
     bytes += actual.size;
   }

@@ -14,3 +14,4 @@ export * from './index-texts.js';
 export * from './shared-files.js';
 export * from './store.js';
 export * from './select-hits.js';
+export * from './file-ranges.js';

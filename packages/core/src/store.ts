@@ -1,3 +1,6 @@
+import { isAbsolute, relative, sep } from 'node:path';
+import { RagError } from './errors.js';
+import { fileRangesOnDisk } from './file-ranges.js';
 import { openIndex, readIndex, verifyIndex, writeIndex, type GenerationPin, type IndexManifest, type LoadedIndex, type OpenedIndex, type WriteIndexInput, type WriteIndexOptions } from './index-store.js';
 import type { FileRanges, VectorSearch } from './retriever.js';
 import { readIndexFile, type IndexFileReader } from './shared-files.js';
@@ -46,14 +49,48 @@ export interface IndexStore {
   close(): Promise<void>;
 }
 
+/** How a folder store reads large files. */
+export interface FileStoreOptions {
+  /**
+   * Retriever files at least this many bytes, written with page checksums (every index
+   * written since they were added), are offered in parts (`fileRanges`) rather than loaded
+   * whole, in [0, ∞]. A one-shot search reads a small part of its bm25 index this way; a
+   * server or a batch, which reads it all in the end, loads it whole. Default
+   * {@link DEFAULT_FILE_STORE_OPTIONS}.pagedFromBytes (never).
+   */
+  pagedFromBytes: number;
+}
+
+export const DEFAULT_FILE_STORE_OPTIONS: Readonly<FileStoreOptions> = Object.freeze({ pagedFromBytes: Number.POSITIVE_INFINITY });
+
 /** The index in folder `dir`: generation folders published by a pointer file (see `writeIndex`). */
-export function createFileStore(dir: string): IndexStore {
+export function createFileStore(dir: string, settings: Partial<FileStoreOptions> = {}): IndexStore {
+  const { pagedFromBytes } = { ...DEFAULT_FILE_STORE_OPTIONS, ...settings };
+  if (!(pagedFromBytes >= 0)) {
+    throw new RagError('INVALID_ARGUMENT', `pagedFromBytes must be a number of bytes ≥ 0 (got ${String(pagedFromBytes)}).`, { hint: 'Pass 0 to read every large file in parts, Infinity for never.' });
+  }
+  // The generations opened so far (their folder → manifest): `fileRanges` finds a file's page checksums there.
+  const opened = new Map<string, IndexManifest>();
+  const remember = <T extends OpenedIndex>(index: T): T => {
+    opened.set(index.dir, index.manifest);
+    return index;
+  };
   return {
     kind: 'file',
     location: dir,
     address: dir,
-    open: (pin) => openIndex(dir, pin),
-    read: (pin) => readIndex(dir, pin),
+    open: async (pin) => remember(await openIndex(dir, pin)),
+    read: async (pin) => remember(await readIndex(dir, pin)),
+    fileRanges(path) {
+      if (pagedFromBytes === Number.POSITIVE_INFINITY) return undefined;
+      for (const [generationDir, manifest] of opened) {
+        const file = relative(generationDir, path).split(sep).join('/');
+        if (file.startsWith('..') || isAbsolute(file)) continue;
+        const checksum = manifest.checksums[file];
+        return checksum && checksum.size >= pagedFromBytes ? fileRangesOnDisk(dir, file, path, checksum) : undefined;
+      }
+      return undefined;
+    },
     readFile: readIndexFile,
     write: (input, options) => writeIndex(dir, input, options),
     verify: () => verifyIndex(dir),

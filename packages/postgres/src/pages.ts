@@ -1,5 +1,5 @@
 import { crc32 } from 'node:zlib';
-import { indexDamagedError, RagError, type ByteRange, type FileRanges } from '@rag/core';
+import { cutRanges, indexDamagedError, pagesCovering, RagError, type ByteRange, type FileRanges } from '@rag/core';
 import type pg from 'pg';
 
 /** Bytes of pages sent per INSERT. */
@@ -81,31 +81,9 @@ export function fileRangesOf(query: Query, location: string, file: StoredFile): 
   return {
     size: file.size,
     async read(ranges: readonly ByteRange[]): Promise<Uint8Array[]> {
-      const wanted = new Set<number>();
-      for (const { offset, length } of ranges) {
-        if (!Number.isInteger(offset) || !Number.isInteger(length) || offset < 0 || length < 0 || offset + length > file.size) {
-          throw new RagError('INVALID_ARGUMENT', `Bytes ${offset}..${offset + length} are outside ${file.path} (${file.size} bytes).`, { hint: 'Read ranges inside the file.' });
-        }
-        if (length === 0) continue;
-        const last = Math.floor((offset + length - 1) / file.pageBytes);
-        for (let part = Math.floor(offset / file.pageBytes); part <= last; part++) wanted.add(part);
-      }
-      const pages = wanted.size > 0 ? await readPages(query, location, file, [...wanted]) : new Map<number, Uint8Array>();
-      return ranges.map(({ offset, length }) => {
-        const first = Math.floor(offset / file.pageBytes);
-        const within = offset - first * file.pageBytes;
-        // A range inside one page is a view of it; one across pages is copied together.
-        if (within + length <= file.pageBytes) return length === 0 ? new Uint8Array(0) : pages.get(first)!.subarray(within, within + length);
-        const out = new Uint8Array(length);
-        for (let at = 0; at < length; ) {
-          const part = Math.floor((offset + at) / file.pageBytes);
-          const from = offset + at - part * file.pageBytes;
-          const piece = pages.get(part)!.subarray(from, Math.min(file.pageBytes, from + length - at));
-          out.set(piece, at);
-          at += piece.byteLength;
-        }
-        return out;
-      });
+      const wanted = pagesCovering(ranges, file.size, file.pageBytes, file.path);
+      const pages = wanted.length > 0 ? await readPages(query, location, file, wanted) : new Map<number, Uint8Array>();
+      return cutRanges(ranges, pages, file.pageBytes);
     },
   };
 }

@@ -33,4 +33,4 @@ export { GeneratorPool } from './generator-pool.js';
 export { defaultSearchWorkers, MAX_SEARCH_WORKERS, SearchPool, searchWorkerScript, type SearchPoolOptions, type SearchPoolState } from './search-pool.js';
 export type { SearchWorkerData } from './search-protocol.js';
 export { buildIndex, type BuildIndexOptions, type BuildIndexReport } from './build-index.js';
-export { isPostgresUrl, openStore, redactLocation } from './stores.js';
+export { isPostgresUrl, openStore, redactLocation, type OpenStoreOptions } from './stores.js';

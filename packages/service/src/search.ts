@@ -21,11 +21,17 @@ export interface SearchSessionOptions {
   retrievers?: RetrieverSource | undefined;
   /** Directory output `file_path`s are relative to. Default `process.cwd()`. */
   pathBase?: string | undefined;
+  /**
+   * Read retriever files at least this large in parts where the store and retriever can
+   * (see `OpenStoreOptions`): right for a session that asks one question, which reads a
+   * small part of its bm25 index; a session that asks many loads it whole. Default: whole.
+   */
+  pagedFromBytes?: number | undefined;
 }
 
 /** Loads the index at `indexDir` (a folder or a `postgresql://` URL) and one retriever, for one-shot and batch searches. */
 export async function openSearchSession(indexDir: string, options: SearchSessionOptions = {}): Promise<SearchSession> {
-  const session = await openIndexSession(openStore(indexDir), {
+  const session = await openIndexSession(openStore(indexDir, options.pagedFromBytes === undefined ? {} : { pagedFromBytes: options.pagedFromBytes }), {
     retrievers: options.retrievers ?? createDefaultRetrieverRegistry(),
     pathBase: options.pathBase ?? process.cwd(),
     ...(options.retriever === undefined ? {} : { retriever: options.retriever }),

@@ -6,8 +6,19 @@ import { isPostgresUrl, resolvePostgresStoreOptions, settingsInUrl, splitConnect
  * opens the PostgreSQL store, anything else is an index folder. Every command and the
  * server's search workers open their index through this, so a location works everywhere.
  */
-export function openStore(location: string): IndexStore {
-  return isPostgresUrl(location) ? lazyPostgresStore(location) : createFileStore(location);
+export function openStore(location: string, options: OpenStoreOptions = {}): IndexStore {
+  const paged = options.pagedFromBytes === undefined ? {} : { pagedFromBytes: options.pagedFromBytes };
+  return isPostgresUrl(location) ? lazyPostgresStore(location, paged) : createFileStore(location, paged);
+}
+
+/** How `openStore` opens a store. */
+export interface OpenStoreOptions {
+  /**
+   * Retriever files at least this large are searched from parts rather than loaded whole,
+   * where the store and the retriever can (see `FileStoreOptions.pagedFromBytes`); a
+   * connection string's own `?paged_from=` wins. Default: the store's own default.
+   */
+  pagedFromBytes?: number;
 }
 
 /**
@@ -15,12 +26,14 @@ export function openStore(location: string): IndexStore {
  * on first use: a command over a folder index never loads it. The connection string and its
  * options are checked now, as `createPostgresStore` would.
  */
-function lazyPostgresStore(url: string): IndexStore {
+function lazyPostgresStore(url: string, settings: { pagedFromBytes?: number }): IndexStore {
   const split = splitConnectionString(url);
-  resolvePostgresStoreOptions(settingsInUrl(url));
+  const fromUrl = settingsInUrl(url);
+  const options = { ...settings, ...fromUrl };
+  resolvePostgresStoreOptions(options);
   let loaded: IndexStore | undefined;
   let loading: Promise<IndexStore> | undefined;
-  const store = (): Promise<IndexStore> => (loading ??= import('@rag/postgres').then(({ createPostgresStore }) => (loaded = createPostgresStore(url))));
+  const store = (): Promise<IndexStore> => (loading ??= import('@rag/postgres').then(({ createPostgresStore }) => (loaded = createPostgresStore(url, options))));
   return {
     kind: 'postgresql',
     location: split.location,

@@ -40,7 +40,7 @@ export const answerCommand: Command = {
   async run(flags) {
     const query = readQuery(flags);
     const k = (flags.k as number | undefined) ?? DEFAULT_ANSWER_K;
-    const { indexDir, session } = await openSessionFromFlags(flags);
+    const { indexDir, session } = await openSessionFromFlags(flags, { oneQuestion: true });
     const hits = await session.retriever.search(query, { k });
     const sources = hits.map((hit) => {
       const chunk = session.chunks[hit.chunkId]!;

@@ -52,7 +52,7 @@ export const searchCommand: Command = {
   async run(flags) {
     const query = readQuery(flags);
     const k = (flags.k as number | undefined) ?? DEFAULT_K;
-    const { session } = await openSessionFromFlags(flags);
+    const { session } = await openSessionFromFlags(flags, { oneQuestion: true });
     const sources = await searchSources(session, query, k);
     const stale = new Set(await findStaleFiles(session, sources.map((s) => s.fileInCorpus)));
     const warning = describeStale([...stale]);
