@@ -59,6 +59,14 @@ function copyAs(bytes: Uint8Array, type: SectionType): Uint8Array | Uint16Array 
   return type === 'u16' ? new Uint16Array(copy.buffer) : new Uint32Array(copy.buffer);
 }
 
+/** `bytes` viewed as `type` where aligned (no copy: what a store hands back is the caller's), else copied. */
+function viewAs(bytes: Uint8Array, type: SectionType): Uint8Array | Uint16Array | Uint32Array {
+  if (bytes.byteOffset % BYTES[type] !== 0) return copyAs(bytes, type);
+  if (type === 'u8') return bytes;
+  const length = bytes.byteLength / BYTES[type];
+  return type === 'u16' ? new Uint16Array(bytes.buffer, bytes.byteOffset, length) : new Uint32Array(bytes.buffer, bytes.byteOffset, length);
+}
+
 /** A key per cached item in one LRU map: term ids as they are, chunk ids below zero. */
 const chunkKey = (doc: number): number => -1 - doc;
 
@@ -277,7 +285,7 @@ export async function openPagedIndex(ranges: FileRanges, label: string, cacheByt
   const wanted = residentSections();
   const entries = wanted.map(([name, type]) => sectionEntry(header, name, type, size, label));
   const parts = await ranges.read(entries.map((entry, i) => ({ offset: entry.offset, length: entry.length * BYTES[wanted[i]![1]] })));
-  const resident = new Map(wanted.map(([name, type], i) => [name, copyAs(parts[i]!, type)]));
+  const resident = new Map(wanted.map(([name, type], i) => [name, viewAs(parts[i]!, type)]));
   const source = {
     read(name: string, type: SectionType) {
       return resident.get(name) ?? (sectionEntry(header, name, type, size, label), EMPTY[type]);
