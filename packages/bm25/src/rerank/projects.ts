@@ -54,7 +54,11 @@ export class CorpusProjects {
     };
     const projects = new Map<string, number>();
     const names: string[] = [];
+    // A file's chunks are consecutive: look at each file once (a corpus has ~15 chunks per file).
+    let previous: string | undefined;
     for (const chunk of chunks) {
+      if (chunk.file_path === previous) continue;
+      previous = chunk.file_path;
       const parts = chunk.file_path.split('/');
       if (parts.length < 3 || projects.has(parts[0]!)) continue;
       const name = projectNameOf(parts[0]!);
@@ -66,9 +70,15 @@ export class CorpusProjects {
     this.names = names;
     this.#projectOf = new Uint16Array(chunks.length);
     if (names.length > 0) {
+      let path: string | undefined;
+      let project = 0;
       for (let d = 0; d < chunks.length; d++) {
-        const folder = folderOf(chunks[d]!.file_path);
-        this.#projectOf[d] = folder === undefined ? 0 : (projects.get(folder) ?? 0);
+        if (chunks[d]!.file_path !== path) {
+          path = chunks[d]!.file_path;
+          const folder = folderOf(path);
+          project = folder === undefined ? 0 : (projects.get(folder) ?? 0);
+        }
+        this.#projectOf[d] = project;
       }
     }
   }
