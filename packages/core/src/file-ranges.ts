@@ -20,13 +20,21 @@ export function pagesCovering(ranges: readonly ByteRange[], size: number, pageBy
   return [...wanted].sort((a, b) => a - b);
 }
 
-/** The bytes of each range cut from `pages` (page number → its bytes): a view inside one page, a copy across pages. */
+/**
+ * The bytes of each range cut from `pages` (page number → its bytes): a view when the pages
+ * it spans lie one after another in one buffer (one page, or pages read in one run), else a copy.
+ */
 export function cutRanges(ranges: readonly ByteRange[], pages: ReadonlyMap<number, Uint8Array>, pageBytes: number): Uint8Array[] {
   return ranges.map(({ offset, length }) => {
     if (length === 0) return new Uint8Array(0);
     const first = Math.floor(offset / pageBytes);
     const within = offset - first * pageBytes;
-    if (within + length <= pageBytes) return pages.get(first)!.subarray(within, within + length);
+    const start = pages.get(first)!;
+    if (within + length <= pageBytes) return start.subarray(within, within + length);
+    const last = pages.get(Math.floor((offset + length - 1) / pageBytes))!;
+    if (last.buffer === start.buffer && last.byteOffset - start.byteOffset === (Math.floor((offset + length - 1) / pageBytes) - first) * pageBytes) {
+      return new Uint8Array(start.buffer, start.byteOffset + within, length);
+    }
     const out = new Uint8Array(length);
     for (let at = 0; at < length; ) {
       const page = Math.floor((offset + at) / pageBytes);
