@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { readIndex, readManifest } from '@rag/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex, openSearchSession, searchSources } from '../src/index.js';
+import { seededRandom } from './seeded-random.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const MINI = join(REPO_ROOT, 'datasets', 'mini', 'corpus');
@@ -15,18 +16,6 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'rag-build-index-'));
 });
 afterAll(() => rm(work, { recursive: true, force: true }));
-
-/** A seeded generator (mulberry32), so a failing round can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Edits, adds, deletes and renames a few indexed files of `corpus`, chosen by `next`. */
 async function mutate(corpus: string, indexDir: string, next: () => number, round: number): Promise<void> {
@@ -67,7 +56,7 @@ describe('incremental indexing', () => {
     const first = await buildIndex({ corpusDir: corpus, indexDir: incremental, retriever: 'bm25', toolVersion: 'test' });
     expect(first.mode).toBe('full');
     expect(first.reason).toBeUndefined();
-    const next = random(20261202);
+    const next = seededRandom(20261202);
     for (let round = 1; round <= 3; round++) {
       await mutate(corpus, incremental, next, round);
       const updated = await buildIndex({ corpusDir: corpus, indexDir: incremental, retriever: 'bm25', toolVersion: 'test' });

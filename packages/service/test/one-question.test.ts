@@ -4,18 +4,7 @@ import { join } from 'node:path';
 import { isRagError, PAGED_FILE_MIN_BYTES, readManifest } from '@rag/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex, openSearchSession, searchSources } from '../src/index.js';
-
-/** A seeded generator (mulberry32): the corpus is the same on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from './seeded-random.js';
 
 // Syllables make many distinct words, so the bm25 file passes the size that gets page checksums.
 const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'su', 'ta', 'ri', 'vo', 'ze', 'pu', 'da', 'fi', 'go', 'he', 'ju', 'bo'];
@@ -29,7 +18,7 @@ describe('a session that asks one question reads a large bm25 index in checked p
     work = await mkdtemp(join(tmpdir(), 'rag-one-question-'));
     const corpus = join(work, 'corpus');
     await mkdir(join(corpus, 'pkg'), { recursive: true });
-    const next = random(7);
+    const next = seededRandom(7);
     const word = (): string => Array.from({ length: 2 + Math.floor(next() * 3) }, () => SYLLABLES[Math.floor(next() * SYLLABLES.length)]).join('');
     questions = [];
     for (let f = 0; f < 80; f++) {
