@@ -40,7 +40,8 @@ export interface IndexStore {
   /**
    * Parts of a file of a generation read by `read`, by `join(index.dir, pathInGeneration)`,
    * each page checked as it is read: offered for files the store would rather not have
-   * loaded whole (a database's large retriever files); undefined for the rest. Retriever
+   * loaded whole (a database's large retriever files; a folder's, when opened with
+   * `pagedFromBytes`); undefined for the rest. Retriever
    * files it is offered for are not hashed whole when a retriever loads (see
    * `LoadContext.openRanges`).
    */
