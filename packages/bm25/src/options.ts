@@ -1,4 +1,5 @@
-import { parseOptions, RagError, z } from '@rag/core';
+import { parseOptions, RagError } from '@rag/core';
+import * as z from 'zod/mini';
 import {
   DEFAULT_QUERY_OPTIONS,
   DEFAULT_TOKENIZER_OPTIONS,
@@ -87,42 +88,38 @@ export const DEFAULT_BM25_OPTIONS: Readonly<Bm25Options> = Object.freeze({
   rerank: DEFAULT_RERANK_OPTIONS,
 });
 
-const weight = z.number().min(0).max(10);
-const unit = z.number().min(0).max(1);
+const weight = z.number().check(z.minimum(0), z.maximum(10));
+const unit = z.number().check(z.minimum(0), z.maximum(1));
 
-const FIELD_SCHEMA = z.strictObject({ weight: z.number().min(0).optional(), b: unit.optional() });
+const FIELD_SCHEMA = z.strictObject({ weight: z.optional(z.number().check(z.minimum(0))), b: z.optional(unit) });
 
 const RERANK_SCHEMA = z.strictObject({
-  depth: z.number().int().min(0).optional(),
-  proximity: weight.optional(),
-  coverage: weight.optional(),
-  proximityWindow: z.number().int().min(1).max(50).optional(),
-  modality: weight.optional(),
-  auxiliaryFactor: z.number().gt(0).max(1).optional(),
-  definition: weight.optional(),
-  explanation: weight.optional(),
-  placeKinds: z.array(z.enum(ANSWER_KINDS as [AnswerKind, ...AnswerKind[]])).optional(),
-  sectionSupport: weight.optional(),
-  answerEvidence: z
-    .strictObject({ default: weight.optional(), error: weight.optional(), list: weight.optional(), yesno: weight.optional(), value: weight.optional() })
-    .optional(),
-  dedupe: z.boolean().optional(),
-  fileShare: z.number().gt(0).max(1).optional(),
-  kindShare: z.number().gt(0).max(1).optional(),
-  projectFactor: z.number().gt(0).max(1).optional(),
+  depth: z.optional(z.int().check(z.minimum(0))),
+  proximity: z.optional(weight),
+  coverage: z.optional(weight),
+  proximityWindow: z.optional(z.int().check(z.minimum(1), z.maximum(50))),
+  modality: z.optional(weight),
+  auxiliaryFactor: z.optional(z.number().check(z.gt(0), z.maximum(1))),
+  definition: z.optional(weight),
+  explanation: z.optional(weight),
+  placeKinds: z.optional(z.array(z.enum(ANSWER_KINDS as [AnswerKind, ...AnswerKind[]]))),
+  sectionSupport: z.optional(weight),
+  answerEvidence: z.optional(z.strictObject({ default: z.optional(weight), error: z.optional(weight), list: z.optional(weight), yesno: z.optional(weight), value: z.optional(weight) })),
+  dedupe: z.optional(z.boolean()),
+  fileShare: z.optional(z.number().check(z.gt(0), z.maximum(1))),
+  kindShare: z.optional(z.number().check(z.gt(0), z.maximum(1))),
+  projectFactor: z.optional(z.number().check(z.gt(0), z.maximum(1))),
 });
 
 /** The schema of {@link Bm25Settings}: unknown keys are refused at every level. */
 export const BM25_SETTINGS_SCHEMA = z.strictObject({
-  k1: z.number().gt(0).optional(),
-  b: unit.optional(),
-  fields: z
-    .strictObject({ body: FIELD_SCHEMA.optional(), path: FIELD_SCHEMA.optional(), symbol: FIELD_SCHEMA.optional(), anchor: FIELD_SCHEMA.optional() })
-    .optional(),
-  tokenizer: TOKENIZER_SETTINGS_SCHEMA.optional(),
-  query: QUERY_SETTINGS_SCHEMA.optional(),
-  context: z.strictObject({ tableHeaders: z.boolean().optional(), anchors: z.boolean().optional() }).optional(),
-  rerank: RERANK_SCHEMA.optional(),
+  k1: z.optional(z.number().check(z.gt(0))),
+  b: z.optional(unit),
+  fields: z.optional(z.strictObject({ body: z.optional(FIELD_SCHEMA), path: z.optional(FIELD_SCHEMA), symbol: z.optional(FIELD_SCHEMA), anchor: z.optional(FIELD_SCHEMA) })),
+  tokenizer: z.optional(TOKENIZER_SETTINGS_SCHEMA),
+  query: z.optional(QUERY_SETTINGS_SCHEMA),
+  context: z.optional(z.strictObject({ tableHeaders: z.optional(z.boolean()), anchors: z.optional(z.boolean()) })),
+  rerank: z.optional(RERANK_SCHEMA),
 });
 
 /**

@@ -1,4 +1,5 @@
-import { integerIn, optionError, parseOptions, z } from '@rag/core';
+import { integerIn, optionError, parseOptions } from '@rag/core';
+import * as z from 'zod/mini';
 import type { Language } from '@rag/core';
 
 /** Hard cap on a chunk's length in code points: the benchmark rejects longer sources. */
@@ -85,11 +86,11 @@ const CONTEXT = { subject: 'chunking' } as const;
 
 /** The schema of {@link ChunkerOptions}; bounds that depend on `maxChunkSize` are checked after it. */
 export const CHUNKER_OPTIONS_SCHEMA = z.strictObject({
-  maxChunkSize: integerIn(20, 1_000_000).optional(),
-  targetChunkSize: z.number().int().optional(),
-  minChunkSize: z.number().int().optional(),
-  textOverlap: z.number().int().optional(),
-  nestedChunkSize: z.number().int().optional(),
+  maxChunkSize: z.optional(integerIn(20, 1_000_000)),
+  targetChunkSize: z.optional(z.int()),
+  minChunkSize: z.optional(z.int()),
+  textOverlap: z.optional(z.int()),
+  nestedChunkSize: z.optional(z.int()),
 });
 
 /** `value` (or `fallback`) when it lies in [min, max]; the same error shape as the schema's otherwise. */

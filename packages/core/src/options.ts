@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { RagError } from './errors.js';
 
 /**
@@ -17,15 +17,17 @@ export interface ParseOptionsContext {
 
 interface Def {
   type: string;
-  innerType?: z.ZodType;
-  in?: z.ZodType;
+  innerType?: z.ZodMiniType;
+  in?: z.ZodMiniType;
   checks?: { _zod: { def: Record<string, unknown> } }[];
-  shape?: Record<string, z.ZodType>;
+  /** Set on `z.int()` (`safeint`) and the other number formats. */
+  format?: string;
+  shape?: Record<string, z.ZodMiniType>;
   entries?: Record<string, unknown>;
   values?: unknown[];
 }
 
-function defOf(schema: z.ZodType): Def {
+function defOf(schema: z.ZodMiniType): Def {
   return (schema as unknown as { _zod: { def: Def } })._zod.def;
 }
 
@@ -49,7 +51,7 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 /** Strips optional/default/nullable/pipe wrappers to reach the schema that does the checking. */
-function unwrap(schema: z.ZodType): z.ZodType {
+function unwrap(schema: z.ZodMiniType): z.ZodMiniType {
   let current = schema;
   for (let i = 0; i < 8; i++) {
     const def = defOf(current);
@@ -61,14 +63,14 @@ function unwrap(schema: z.ZodType): z.ZodType {
 }
 
 /** The schema at `path` inside `schema`, or undefined when the path leaves the declared shape. */
-function schemaAt(schema: z.ZodType, path: readonly PropertyKey[]): z.ZodType | undefined {
-  let current: z.ZodType | undefined = unwrap(schema);
+function schemaAt(schema: z.ZodMiniType, path: readonly PropertyKey[]): z.ZodMiniType | undefined {
+  let current: z.ZodMiniType | undefined = unwrap(schema);
   for (const key of path) {
     if (!current) return undefined;
-    const def = defOf(current) as Def & { valueType?: z.ZodType };
-    const shape = (current as unknown as { shape?: Record<string, z.ZodType> }).shape;
+    const def = defOf(current) as Def & { valueType?: z.ZodMiniType };
+    const shape = (current as unknown as { shape?: Record<string, z.ZodMiniType> }).shape;
     // An object's field by name; a record's (or list's) values under any key.
-    const next: z.ZodType | undefined = shape ? shape[String(key)] : def.type === 'record' ? def.valueType : undefined;
+    const next: z.ZodMiniType | undefined = shape ? shape[String(key)] : def.type === 'record' ? def.valueType : undefined;
     if (!next) return undefined;
     current = unwrap(next);
   }
@@ -84,12 +86,11 @@ function rangeWords(requirement: string): string {
 }
 
 function describeNumber(def: Def): string {
-  let kind = 'a number';
+  const kind = def.format?.includes('int') ? 'an integer' : 'a number';
   let low: { value: number; inclusive: boolean } | undefined;
   let high: { value: number; inclusive: boolean } | undefined;
   for (const check of def.checks ?? []) {
     const c = check._zod.def;
-    if (c.check === 'number_format' && String(c.format).includes('int')) kind = 'an integer';
     if (c.check === 'greater_than') low = { value: c.value as number, inclusive: c.inclusive as boolean };
     if (c.check === 'less_than') high = { value: c.value as number, inclusive: c.inclusive as boolean };
   }
@@ -106,7 +107,7 @@ function listChoices(values: readonly unknown[]): string {
 }
 
 /** What a value of `schema` must be, in words. */
-function describeSchema(schema: z.ZodType): string | undefined {
+function describeSchema(schema: z.ZodMiniType): string | undefined {
   const def = defOf(schema);
   switch (def.type) {
     case 'number':
@@ -137,7 +138,7 @@ function joinPath(root: string, path: readonly PropertyKey[]): string {
  * `schema.parse(value)` with rag's error shape: the first problem, with the option's path
  * from `root` (`settings.fields.body.b`), is a `RagError('INVALID_ARGUMENT')`.
  */
-export function parseOptions<S extends z.ZodType>(schema: S, value: unknown, context: ParseOptionsContext): z.output<S> {
+export function parseOptions<S extends z.ZodMiniType>(schema: S, value: unknown, context: ParseOptionsContext): z.output<S> {
   const result = schema.safeParse(value === undefined ? {} : value);
   if (result.success) return result.data;
   const root = context.root ?? 'options';
@@ -168,8 +169,7 @@ export function optionError(context: ParseOptionsContext, path: readonly Propert
 }
 
 /** An integer in [min, max]: the most common option shape. */
-export function integerIn(min: number, max: number): z.ZodNumber {
-  return z.number().int().min(min).max(max);
+export function integerIn(min: number, max: number): z.ZodMiniNumberFormat {
+  return z.int().check(z.minimum(min), z.maximum(max));
 }
 
-export { z };

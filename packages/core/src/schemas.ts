@@ -1,22 +1,20 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { RagError, type RagErrorCode } from './errors.js';
 
 /** A span in the benchmark's format; offsets are code points, the end exclusive. */
-export const sourceSchema = z
-  .object({
-    file_path: z.string().min(1),
-    first_character_index: z.number().int().nonnegative(),
-    last_character_index: z.number().int().nonnegative(),
-  })
-  .refine((s) => s.last_character_index >= s.first_character_index, {
+export const sourceSchema = z.object({
+    file_path: z.string().check(z.minLength(1)),
+    first_character_index: z.int().check(z.nonnegative()),
+    last_character_index: z.int().check(z.nonnegative()),
+  }).check(z.refine((s) => s.last_character_index >= s.first_character_index, {
     message: 'last_character_index must not be smaller than first_character_index',
-  });
+  }));
 
 export const questionSchema = z.looseObject({
-  question_id: z.string().min(1),
+  question_id: z.string().check(z.minLength(1)),
   question: z.string(),
-  answer: z.string().optional(),
-  sources: z.array(sourceSchema).optional(),
+  answer: z.optional(z.string()),
+  sources: z.optional(z.array(sourceSchema)),
 });
 
 export const datasetSchema = z.looseObject({
@@ -24,15 +22,15 @@ export const datasetSchema = z.looseObject({
 });
 
 export const searchResultSchema = z.looseObject({
-  question_id: z.string().min(1),
-  question: z.string().optional(),
+  question_id: z.string().check(z.minLength(1)),
+  question: z.optional(z.string()),
   retrieved_sources: z.array(sourceSchema),
-  answer: z.string().optional(),
+  answer: z.optional(z.string()),
 });
 
 export const searchResultsSchema = z.looseObject({
   search_results: z.array(searchResultSchema),
-  k: z.number().int().positive().optional(),
+  k: z.optional(z.int().check(z.positive())),
 });
 
 export type Question = z.infer<typeof questionSchema>;
@@ -45,7 +43,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   return `${path}: ${issue.message}`;
 }
 
-function parseWith<T>(schema: z.ZodType<T>, text: string, label: string, code: RagErrorCode, expected: string): T {
+function parseWith<T>(schema: z.ZodMiniType<T>, text: string, label: string, code: RagErrorCode, expected: string): T {
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { integerIn, optionError, parseOptions, z } from '@rag/core';
+import { integerIn, optionError, parseOptions } from '@rag/core';
+import * as z from 'zod/mini';
 import { defaultCacheDir, downloadsAllowedByEnvironment, MODEL_DTYPE_FILE_SUFFIX, type ModelDtype } from '@rag/models';
 import { DEFAULT_CORPUS_EMBEDDER_OPTIONS, type CorpusEmbedderOptions } from './corpus/options.js';
 
@@ -116,51 +117,51 @@ export const DEFAULT_EMBEDDING_OPTIONS: Readonly<Omit<EmbeddingOptions, 'cacheDi
 
 /** ONNX file suffix per dtype, as transformers.js names them (see @rag/models). */
 const CONTEXT = { subject: 'embedding', root: 'settings' } as const;
-const count = z.number().int().min(1);
+const count = z.int().check(z.minimum(1));
 
 const CORPUS_SCHEMA = z.strictObject({
-  dimension: integerIn(2, 1024).optional(),
-  context: z.enum(['window', 'chunk']).optional(),
-  window: integerIn(1, 20).optional(),
-  minPairCount: count.optional(),
-  minCount: count.optional(),
-  maxVocabulary: integerIn(1, 65_536).optional(),
-  smoothing: z.number().gt(0).max(1).optional(),
-  eigenPower: z.number().min(0).max(1).optional(),
-  powerIterations: integerIn(0, 6).optional(),
-  oversampling: integerIn(0, 256).optional(),
-  center: z.boolean().optional(),
-  seed: integerIn(0, 2 ** 32 - 1).optional(),
+  dimension: z.optional(integerIn(2, 1024)),
+  context: z.optional(z.enum(['window', 'chunk'])),
+  window: z.optional(integerIn(1, 20)),
+  minPairCount: z.optional(count),
+  minCount: z.optional(count),
+  maxVocabulary: z.optional(integerIn(1, 65_536)),
+  smoothing: z.optional(z.number().check(z.gt(0), z.maximum(1))),
+  eigenPower: z.optional(z.number().check(z.minimum(0), z.maximum(1))),
+  powerIterations: z.optional(integerIn(0, 6)),
+  oversampling: z.optional(integerIn(0, 256)),
+  center: z.optional(z.boolean()),
+  seed: z.optional(integerIn(0, 2 ** 32 - 1)),
 });
 
 const HNSW_SCHEMA = z.strictObject({
-  m: integerIn(2, 128).optional(),
-  efConstruction: integerIn(8, 2000).optional(),
-  efSearch: integerIn(1, 10_000).optional(),
-  seed: integerIn(0, 2 ** 31 - 1).optional(),
+  m: z.optional(integerIn(2, 128)),
+  efConstruction: z.optional(integerIn(8, 2000)),
+  efSearch: z.optional(integerIn(1, 10_000)),
+  seed: z.optional(integerIn(0, 2 ** 31 - 1)),
 });
 
 /** The schema of {@link EmbeddingSettings}: unknown keys are refused at every level. */
 export const EMBEDDING_SETTINGS_SCHEMA = z.strictObject({
-  embedder: z.enum(['corpus', 'transformers']).optional(),
-  model: z.string().min(1).optional(),
-  modelDir: z.string().min(1).nullable().optional(),
-  dtype: z.enum(Object.keys(MODEL_DTYPE_FILE_SUFFIX) as [ModelDtype, ...ModelDtype[]]).optional(),
-  cacheDir: z.string().min(1).optional(),
-  allowRemote: z.boolean().optional(),
-  remoteHost: z.string().regex(/^https?:\/\//, 'an http(s) URL').optional(),
-  connectTimeoutMs: integerIn(100, 600_000).optional(),
-  windowTokens: z.number().int().min(8).nullable().optional(),
-  windowOverlap: z.number().int().min(0).optional(),
-  batchTokens: z.number().int().min(64).optional(),
-  batchSize: count.optional(),
-  resume: z.boolean().optional(),
-  corpus: CORPUS_SCHEMA.optional(),
-  index: z.enum(['auto', 'exact', 'hnsw']).optional(),
-  exactLimit: z.number().int().min(0).optional(),
-  hnsw: HNSW_SCHEMA.optional(),
-  encoding: z.enum(['float32', 'int8']).optional(),
-  includeMetadata: z.boolean().optional(),
+  embedder: z.optional(z.enum(['corpus', 'transformers'])),
+  model: z.optional(z.string().check(z.minLength(1))),
+  modelDir: z.optional(z.nullable(z.string().check(z.minLength(1)))),
+  dtype: z.optional(z.enum(Object.keys(MODEL_DTYPE_FILE_SUFFIX) as [ModelDtype, ...ModelDtype[]])),
+  cacheDir: z.optional(z.string().check(z.minLength(1))),
+  allowRemote: z.optional(z.boolean()),
+  remoteHost: z.optional(z.string().check(z.regex(/^https?:\/\//, 'an http(s) URL'))),
+  connectTimeoutMs: z.optional(integerIn(100, 600_000)),
+  windowTokens: z.optional(z.nullable(z.int().check(z.minimum(8)))),
+  windowOverlap: z.optional(z.int().check(z.minimum(0))),
+  batchTokens: z.optional(z.int().check(z.minimum(64))),
+  batchSize: z.optional(count),
+  resume: z.optional(z.boolean()),
+  corpus: z.optional(CORPUS_SCHEMA),
+  index: z.optional(z.enum(['auto', 'exact', 'hnsw'])),
+  exactLimit: z.optional(z.int().check(z.minimum(0))),
+  hnsw: z.optional(HNSW_SCHEMA),
+  encoding: z.optional(z.enum(['float32', 'int8'])),
+  includeMetadata: z.optional(z.boolean()),
 });
 
 /** Fills unset keys of `given` from `defaults` (both flat objects). */

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { writeFileAtomic, z } from '@rag/core';
+import { writeFileAtomic } from '@rag/core';
+import * as z from 'zod/mini';
 import { sha256Hex, stableStringify } from './hash.js';
 import { sourceHash } from './sources.js';
 import type { AnswerResult, GenerateOptions, GenerateRequest, GenerationEvent, Generator, GeneratorIdentity, SourceForAnswer } from './types.js';
@@ -8,30 +9,30 @@ import type { AnswerResult, GenerateOptions, GenerateRequest, GenerationEvent, G
 /** Bumped when the key recipe or the entry layout changes: old entries are then misses. */
 const CACHE_FORMAT_VERSION = 2;
 
-const spanSchema = z.object({ first_character_index: z.number().int().min(0), last_character_index: z.number().int().min(0) });
+const spanSchema = z.object({ first_character_index: z.int().check(z.minimum(0)), last_character_index: z.int().check(z.minimum(0)) });
 
 /** What a stored result must look like to be served: anything else is a miss, then rewritten. */
 const resultSchema = z.object({
   answer: z.string(),
   citedSources: z.array(
-    spanSchema.extend({
+    z.extend(spanSchema, {
       file_path: z.string(),
-      n: z.number().int().min(1),
-      start_line: z.number().int().min(0),
-      end_line: z.number().int().min(0),
+      n: z.int().check(z.minimum(1)),
+      start_line: z.int().check(z.minimum(0)),
+      end_line: z.int().check(z.minimum(0)),
       symbol: z.string(),
-      quotes: z.array(spanSchema).optional(),
+      quotes: z.optional(z.array(spanSchema)),
     }),
   ),
-  droppedCitations: z.array(z.number().int()),
+  droppedCitations: z.array(z.int()),
   generator: z.string(),
-  modelId: z.string().optional(),
-  sourcesUsed: z.number().int().min(0),
+  modelId: z.optional(z.string()),
+  sourcesUsed: z.int().check(z.minimum(0)),
   truncatedSource: z.boolean(),
-  promptTokens: z.number().min(0),
-  generatedTokens: z.number().min(0),
+  promptTokens: z.number().check(z.minimum(0)),
+  generatedTokens: z.number().check(z.minimum(0)),
   finishReason: z.enum(['stop', 'length']),
-  elapsedMs: z.number().min(0),
+  elapsedMs: z.number().check(z.minimum(0)),
   cached: z.boolean(),
 });
 const CACHE_FORMAT = 'rag-answer-cache';

@@ -1,4 +1,5 @@
-import { integerIn, optionError, parseOptions, z } from '@rag/core';
+import { integerIn, optionError, parseOptions } from '@rag/core';
+import * as z from 'zod/mini';
 
 /** Prompt budget in model tokens (system prompt, sources, question and chat markup). */
 export const DEFAULT_CONTEXT_TOKENS = 2048;
@@ -37,11 +38,11 @@ export function checkInteger(name: string, value: number, min: number, max: numb
 
 /** The schema of {@link DecodingOptions}; unknown keys are refused. */
 export const DECODING_SCHEMA = z.strictObject({
-  doSample: z.boolean().optional(),
-  temperature: z.number().gt(0).optional(),
-  topK: integerIn(1, 1_000_000).optional(),
-  topP: z.number().gt(0).max(1).optional(),
-  repetitionPenalty: z.number().min(1).optional(),
+  doSample: z.optional(z.boolean()),
+  temperature: z.optional(z.number().check(z.gt(0))),
+  topK: z.optional(integerIn(1, 1_000_000)),
+  topP: z.optional(z.number().check(z.gt(0), z.maximum(1))),
+  repetitionPenalty: z.optional(z.number().check(z.minimum(1))),
 });
 
 /** Validated decoding options; sampling parameters are kept only when `doSample` is on. */

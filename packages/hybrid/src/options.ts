@@ -1,4 +1,5 @@
-import { parseOptions, z } from '@rag/core';
+import { parseOptions } from '@rag/core';
+import * as z from 'zod/mini';
 import { getFusionMethod } from './fusion/registry.js';
 
 /** RRF's k as in Cormack et al. (2009). */
@@ -56,19 +57,19 @@ export const DEFAULT_HYBRID_OPTIONS: Readonly<HybridOptions> = Object.freeze({
 });
 
 const CONTEXT = { subject: 'hybrid', root: 'settings' } as const;
-const perComponent = <T extends z.ZodType>(value: T) => z.union([value, z.record(z.string(), value)]);
+const perComponent = <T extends z.ZodMiniType>(value: T) => z.union([value, z.record(z.string(), value)]);
 
 /** The schema of {@link HybridSettings}; unknown keys are refused. */
 export const HYBRID_SETTINGS_SCHEMA = z.strictObject({
-  fusion: z.string().min(1).optional(),
-  rrfK: z.number().gt(0).optional(),
-  rrf_k: z.number().gt(0).optional(),
-  weights: z.record(z.string(), z.number().min(0)).optional(),
-  pool: perComponent(z.number().int().min(1)).optional(),
-  dropNonPositive: perComponent(z.boolean()).optional(),
-  dedupe: z.boolean().optional(),
-  kindShare: z.number().gt(0).max(1).optional(),
-  components: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+  fusion: z.optional(z.string().check(z.minLength(1))),
+  rrfK: z.optional(z.number().check(z.gt(0))),
+  rrf_k: z.optional(z.number().check(z.gt(0))),
+  weights: z.optional(z.record(z.string(), z.number().check(z.minimum(0)))),
+  pool: z.optional(perComponent(z.int().check(z.minimum(1)))),
+  dropNonPositive: z.optional(perComponent(z.boolean())),
+  dedupe: z.optional(z.boolean()),
+  kindShare: z.optional(z.number().check(z.gt(0), z.maximum(1))),
+  components: z.optional(z.record(z.string(), z.record(z.string(), z.unknown()))),
 });
 
 /**

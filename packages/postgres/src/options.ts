@@ -1,4 +1,5 @@
-import { integerIn, parseOptions, z } from '@rag/core';
+import { integerIn, parseOptions } from '@rag/core';
+import * as z from 'zod/mini';
 
 /** How a PostgreSQL store connects and what it keeps in memory. */
 export interface PostgresStoreOptions {
@@ -70,8 +71,8 @@ export const DEFAULT_POSTGRES_STORE_OPTIONS: Readonly<PostgresStoreOptions> = Ob
 });
 
 const schema = z
-  .object({
-    schema: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'a lower-case PostgreSQL identifier (letters, digits, _; at most 63)'),
+  .strictObject({
+    schema: z.string().check(z.regex(/^[a-z_][a-z0-9_]{0,62}$/, 'a lower-case PostgreSQL identifier (letters, digits, _; at most 63)')),
     maxConnections: integerIn(1, 100),
     connectTimeoutMs: integerIn(100, 600_000),
     textCacheSize: integerIn(256, 10_000_000),
@@ -82,8 +83,7 @@ const schema = z
     pageBytes: integerIn(1024, 16 << 20),
     pagedFromBytes: integerIn(0, Number.MAX_SAFE_INTEGER),
   })
-  .strict()
-  .refine((o) => o.hnswEfConstruction >= 2 * o.hnswM, { message: 'hnswEfConstruction must be at least 2 × hnswM', path: ['hnswEfConstruction'] });
+  .check(z.refine((o) => o.hnswEfConstruction >= 2 * o.hnswM, { message: 'hnswEfConstruction must be at least 2 × hnswM', path: ['hnswEfConstruction'] }));
 
 export function resolvePostgresStoreOptions(settings: Partial<PostgresStoreOptions> = {}): PostgresStoreOptions {
   return parseOptions(schema, { ...DEFAULT_POSTGRES_STORE_OPTIONS, ...settings }, { subject: 'postgres store', root: 'options' });

@@ -1,4 +1,5 @@
-import { integerIn, parseOptions, z } from '@rag/core';
+import { integerIn, parseOptions } from '@rag/core';
+import * as z from 'zod/mini';
 import { SERVICE_OPTIONS_SCHEMA, withServiceDefaults, type ResolvedServiceOptions, type ServiceOptions } from '@rag/service';
 
 /** Port `rag serve` listens on when none is given. */
@@ -37,12 +38,12 @@ export interface ResolvedServerOptions extends ResolvedServiceOptions {
   exposePaths: boolean;
 }
 
-const SERVER_OPTIONS_SCHEMA = SERVICE_OPTIONS_SCHEMA.extend({
-  port: integerIn(0, 65535).optional(),
-  host: z.string().min(1).optional(),
-  bodyLimit: integerIn(1024, 16 * 1024 * 1024).optional(),
-  logRequests: z.boolean().optional(),
-  exposePaths: z.boolean().optional(),
+const SERVER_OPTIONS_SCHEMA = z.extend(SERVICE_OPTIONS_SCHEMA, {
+  port: z.optional(integerIn(0, 65535)),
+  host: z.optional(z.string().check(z.minLength(1))),
+  bodyLimit: z.optional(integerIn(1024, 16 * 1024 * 1024)),
+  logRequests: z.optional(z.boolean()),
+  exposePaths: z.optional(z.boolean()),
 });
 
 /** The options with defaults applied; throws `INVALID_ARGUMENT` naming the bad option. */

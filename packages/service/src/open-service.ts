@@ -1,4 +1,5 @@
-import { createSharedFileReader, integerIn, openIndexSession, parseOptions, RagError, z, type IndexSession, type IndexStore, type RetrieverSource } from '@rag/core';
+import { createSharedFileReader, integerIn, openIndexSession, parseOptions, RagError, type IndexSession, type IndexStore, type RetrieverSource } from '@rag/core';
+import * as z from 'zod/mini';
 import { chooseDefaultGenerator, createGeneratorRegistry, type GeneratorRegistry, type GeneratorSettings } from '@rag/generation';
 import { AnswerQueue } from './answer-queue.js';
 import type { SearchWorkerData } from './search-protocol.js';
@@ -35,20 +36,20 @@ export interface ResolvedServiceOptions {
 
 /** The schema of {@link ServiceOptions}; servers extend it with their own keys. */
 export const SERVICE_OPTIONS_SCHEMA = z.strictObject({
-  indexDir: z.string().min(1),
-  retriever: z.string().min(1).optional(),
-  retrievers: z.custom<RetrieverSource>((v) => typeof v === 'object' && v !== null && typeof (v as RetrieverSource).get === 'function', 'a retriever registry').optional(),
-  retrieverSettings: z.strictObject({ embedding: z.record(z.string(), z.unknown()).optional() }).optional(),
-  workers: integerIn(0, MAX_SEARCH_WORKERS).optional(),
-  retrieverModule: z.string().min(1).optional(),
-  generator: z.string().min(1).optional(),
-  generatorSettings: z.custom<GeneratorSettings>((v) => typeof v === 'object' && v !== null, 'an object').optional(),
-  generators: z.custom<GeneratorRegistry>((v) => typeof v === 'object' && v !== null, 'a generator registry').optional(),
-  pathBase: z.string().min(1).optional(),
-  maxConcurrentAnswers: integerIn(1, 64).optional(),
-  maxQueuedAnswers: integerIn(0, 10_000).optional(),
-  staleCheckIntervalMs: integerIn(0, 3_600_000).optional(),
-  followIndexMs: integerIn(0, 3_600_000).optional(),
+  indexDir: z.string().check(z.minLength(1)),
+  retriever: z.optional(z.string().check(z.minLength(1))),
+  retrievers: z.optional(z.custom<RetrieverSource>((v) => typeof v === 'object' && v !== null && typeof (v as RetrieverSource).get === 'function', 'a retriever registry')),
+  retrieverSettings: z.optional(z.strictObject({ embedding: z.optional(z.record(z.string(), z.unknown())) })),
+  workers: z.optional(integerIn(0, MAX_SEARCH_WORKERS)),
+  retrieverModule: z.optional(z.string().check(z.minLength(1))),
+  generator: z.optional(z.string().check(z.minLength(1))),
+  generatorSettings: z.optional(z.custom<GeneratorSettings>((v) => typeof v === 'object' && v !== null, 'an object')),
+  generators: z.optional(z.custom<GeneratorRegistry>((v) => typeof v === 'object' && v !== null, 'a generator registry')),
+  pathBase: z.optional(z.string().check(z.minLength(1))),
+  maxConcurrentAnswers: z.optional(integerIn(1, 64)),
+  maxQueuedAnswers: z.optional(integerIn(0, 10_000)),
+  staleCheckIntervalMs: z.optional(integerIn(0, 3_600_000)),
+  followIndexMs: z.optional(integerIn(0, 3_600_000)),
 });
 
 /** Applies defaults to validated service options. */

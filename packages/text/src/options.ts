@@ -1,4 +1,5 @@
-import { parseOptions, z } from '@rag/core';
+import { parseOptions } from '@rag/core';
+import * as z from 'zod/mini';
 import { DEFAULT_ABBREVIATIONS } from './word-lists/abbreviations.js';
 import { DEFAULT_ALIASES } from './word-lists/aliases.js';
 import { DEFAULT_QUESTION_WORDS } from './word-lists/question-words.js';
@@ -96,34 +97,32 @@ export const DEFAULT_QUERY_OPTIONS: Readonly<QueryOptions> = Object.freeze({
   abbreviationWeight: 0.5,
 });
 
-const unit = z.number().min(0).max(1);
-const count = z.number().int().min(1);
-const words = z.array(z.string()).readonly();
+const unit = z.number().check(z.minimum(0), z.maximum(1));
+const count = z.int().check(z.minimum(1));
+const words = z.readonly(z.array(z.string()));
 
 /** Tokenizer settings: any subset of {@link TokenizerOptions}. */
-export const TOKENIZER_SETTINGS_SCHEMA = z
-  .strictObject({
-    splitIdentifiers: z.boolean().optional(),
-    splitDigits: z.boolean().optional(),
-    dottedNames: z.boolean().optional(),
-    stopwords: words.optional(),
-    stem: z.boolean().optional(),
-    derivations: z.boolean().optional(),
-    minTokenLength: count.optional(),
-    maxTokenLength: count.optional(),
-  })
-  .refine((s) => (s.maxTokenLength ?? Math.max(DEFAULT_TOKENIZER_OPTIONS.maxTokenLength, s.minTokenLength ?? 0)) >= (s.minTokenLength ?? DEFAULT_TOKENIZER_OPTIONS.minTokenLength), {
+export const TOKENIZER_SETTINGS_SCHEMA = z.strictObject({
+    splitIdentifiers: z.optional(z.boolean()),
+    splitDigits: z.optional(z.boolean()),
+    dottedNames: z.optional(z.boolean()),
+    stopwords: z.optional(words),
+    stem: z.optional(z.boolean()),
+    derivations: z.optional(z.boolean()),
+    minTokenLength: z.optional(count),
+    maxTokenLength: z.optional(count),
+  }).check(z.refine((s) => (s.maxTokenLength ?? Math.max(DEFAULT_TOKENIZER_OPTIONS.maxTokenLength, s.minTokenLength ?? 0)) >= (s.minTokenLength ?? DEFAULT_TOKENIZER_OPTIONS.minTokenLength), {
     message: 'an integer ≥ minTokenLength',
     path: ['maxTokenLength'],
-  });
+  }));
 
 /** Query settings: any subset of {@link QueryOptions}. */
 export const QUERY_SETTINGS_SCHEMA = z.strictObject({
-  questionWords: words.optional(),
-  subwordWeight: unit.optional(),
-  aliases: z.record(z.string(), z.string()).optional(),
-  abbreviations: z.record(z.string(), words).optional(),
-  abbreviationWeight: unit.optional(),
+  questionWords: z.optional(words),
+  subwordWeight: z.optional(unit),
+  aliases: z.optional(z.record(z.string(), z.string())),
+  abbreviations: z.optional(z.record(z.string(), words)),
+  abbreviationWeight: z.optional(unit),
 });
 
 export type TokenizerSettings = z.input<typeof TOKENIZER_SETTINGS_SCHEMA>;

@@ -1,4 +1,5 @@
-import { integerIn, parseOptions, z } from '@rag/core';
+import { integerIn, parseOptions } from '@rag/core';
+import * as z from 'zod/mini';
 
 /** Most sentences or lines quoted in one extractive answer. */
 export const DEFAULT_MAX_QUOTES = 3;
@@ -23,9 +24,9 @@ export type ResolvedExtractiveOptions = Required<ExtractiveOptions>;
 
 /** The schema of {@link ExtractiveOptions}; unknown keys are refused. */
 export const EXTRACTIVE_OPTIONS_SCHEMA = z.strictObject({
-  maxQuotes: integerIn(1, 20).optional(),
-  maxAnswerChars: integerIn(40, 20_000).optional(),
-  minRelativeScore: z.number().gt(0).max(1).optional(),
+  maxQuotes: z.optional(integerIn(1, 20)),
+  maxAnswerChars: z.optional(integerIn(40, 20_000)),
+  minRelativeScore: z.optional(z.number().check(z.gt(0), z.maximum(1))),
 });
 
 /** Validated options with defaults; throws `INVALID_ARGUMENT` naming the bad option. */

@@ -1,7 +1,7 @@
 import { RagError } from '@rag/core';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { classifyError } from '../errors.js';
 import { withoutPaths } from '../paths.js';
 import { DEFAULT_SEARCH_K, MAX_K, MAX_QUERY_LENGTH } from '@rag/service';
@@ -20,8 +20,8 @@ const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: t
 
 const citation = {
   file_path: z.string(),
-  first_character_index: z.number().int(),
-  last_character_index: z.number().int(),
+  first_character_index: z.int(),
+  last_character_index: z.int(),
 };
 
 function ok(structured: Record<string, unknown>): CallToolResult {
@@ -63,24 +63,24 @@ export function createMcpServer(service: RagService, options: McpServerOptions =
         'citation (file_path, code-point offsets, lines), its symbol, its indexed text, and a stale flag.',
       // Strict: an argument the tool does not know is refused, not silently ignored.
       inputSchema: z.strictObject({
-        query: z.string().min(1).max(MAX_QUERY_LENGTH).describe('The question or keywords.'),
-        k: z.number().int().min(1).max(MAX_K).optional().describe(`Number of hits, default ${DEFAULT_SEARCH_K}.`),
+        query: z.string().check(z.minLength(1), z.maxLength(MAX_QUERY_LENGTH), z.describe('The question or keywords.')),
+        k: z.optional(z.int().check(z.minimum(1), z.maximum(MAX_K), z.describe(`Number of hits, default ${DEFAULT_SEARCH_K}.`))),
       }),
       outputSchema: {
         question: z.string(),
         retriever: z.string(),
         hits: z.array(
           z.object({
-            rank: z.number().int(),
+            rank: z.int(),
             ...citation,
-            start_line: z.number().int(),
-            end_line: z.number().int(),
-            citation: z.string().describe('path:first-last line, for humans.'),
+            start_line: z.int(),
+            end_line: z.int(),
+            citation: z.string().check(z.describe('path:first-last line, for humans.')),
             symbol: z.string(),
             kind: z.string(),
             score: z.number(),
             stale: z.boolean(),
-            text: z.string().describe('The span as indexed.'),
+            text: z.string().check(z.describe('The span as indexed.')),
           }),
         ),
       },
@@ -118,17 +118,17 @@ export function createMcpServer(service: RagService, options: McpServerOptions =
         'The exact current text of a span of an indexed file, by code-point offsets (end exclusive). Leave start and ' +
         'end out for the whole file. Only files of the indexed corpus can be read.',
       inputSchema: z.strictObject({
-        file_path: z.string().min(1).max(4096).describe('As search_code returned it, or a path inside the corpus.'),
-        start: z.number().int().min(0).optional().describe('First code point (inclusive), default 0.'),
-        end: z.number().int().min(0).optional().describe('One past the last code point, default the end of the file.'),
-        first_character_index: z.number().int().min(0).optional().describe('Same as start: a search_code hit can be passed as it is.'),
-        last_character_index: z.number().int().min(0).optional().describe('Same as end.'),
+        file_path: z.string().check(z.minLength(1), z.maxLength(4096), z.describe('As search_code returned it, or a path inside the corpus.')),
+        start: z.optional(z.int().check(z.minimum(0), z.describe('First code point (inclusive), default 0.'))),
+        end: z.optional(z.int().check(z.minimum(0), z.describe('One past the last code point, default the end of the file.'))),
+        first_character_index: z.optional(z.int().check(z.minimum(0), z.describe('Same as start: a search_code hit can be passed as it is.'))),
+        last_character_index: z.optional(z.int().check(z.minimum(0), z.describe('Same as end.'))),
       }),
       outputSchema: {
         ...citation,
-        start_line: z.number().int(),
-        end_line: z.number().int(),
-        file_length: z.number().int(),
+        start_line: z.int(),
+        end_line: z.int(),
+        file_length: z.int(),
         text: z.string(),
         stale: z.boolean(),
       },
@@ -150,10 +150,10 @@ export function createMcpServer(service: RagService, options: McpServerOptions =
       description: 'Files and chunks indexed, index age, retriever and generator, and whether any indexed file changed on disk since indexing.',
       inputSchema: z.strictObject({}),
       outputSchema: {
-        index_dir: z.string().optional().describe('Only when the operator exposes paths.'),
-        corpus_dir: z.string().optional().describe('Only when the operator exposes paths.'),
-        files: z.number().int(),
-        chunks: z.number().int(),
+        index_dir: z.optional(z.string().check(z.describe('Only when the operator exposes paths.'))),
+        corpus_dir: z.optional(z.string().check(z.describe('Only when the operator exposes paths.'))),
+        files: z.int(),
+        chunks: z.int(),
         index_created_at: z.string(),
         index_age_seconds: z.number(),
         tool_version: z.string(),
@@ -161,13 +161,13 @@ export function createMcpServer(service: RagService, options: McpServerOptions =
         retrievers: z.array(z.string()),
         generator: z.string(),
         generators: z.array(z.string()),
-        stale: z.boolean().describe('True when any indexed file changed or disappeared since indexing.'),
-        changed_count: z.number().int(),
-        missing_count: z.number().int(),
+        stale: z.boolean().check(z.describe('True when any indexed file changed or disappeared since indexing.')),
+        changed_count: z.int(),
+        missing_count: z.int(),
         changed_files: z.array(z.string()),
         missing_files: z.array(z.string()),
-        answers: z.object({}).passthrough(),
-        search_workers: z.object({}).passthrough().describe('Worker threads running searches, restarts, searches in flight.'),
+        answers: z.looseObject({}),
+        search_workers: z.looseObject({}).check(z.describe('Worker threads running searches, restarts, searches in flight.')),
         uptime_seconds: z.number(),
       },
       annotations: readOnly,
