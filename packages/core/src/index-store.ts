@@ -5,16 +5,18 @@ import { RagError } from './errors.js';
 import { ensureDirectory, fsyncPath, fsyncTree, writeFileAtomic, writeFileDurable } from './fs.js';
 import { checksumTree, indexDamagedError, sha256Of, verifyChecksums, type IndexChecksums } from './index-integrity.js';
 import { acquireIndexLock, INDEX_LOCK_FILE } from './index-lock.js';
+import { CHUNKS_FILE, decodeChunkTable, encodeChunkTable, type ChunkTable } from './chunk-table.js';
 import { openTexts, TEXT_OFFSETS_FILE, TEXTS_FILE, writeTexts, type TextStore } from './index-texts.js';
 import type { IndexFileReader } from './shared-files.js';
 import type { SaveContext } from './retriever.js';
-import type { Chunk, ChunkKind, FileRecord } from './types.js';
+import type { Chunk, FileRecord } from './types.js';
 
 /**
  * Bumped whenever the on-disk layout changes; older indexes are refused, not misread.
  * 2: generation folders published by a pointer file, every file checksummed.
+ * 3: chunk texts in `texts.bin`, each with a CRC-32. 4: chunk metadata in `chunks.bin` columns.
  */
-export const INDEX_FORMAT_VERSION = 3;
+export const INDEX_FORMAT_VERSION = 4;
 export const INDEX_FORMAT = 'rag-index';
 /** The file that names the published generation: replacing it is the one atomic step of publishing. */
 export const INDEX_POINTER_FILE = 'CURRENT';
@@ -66,17 +68,6 @@ interface IndexPointer {
   manifestSha256: string;
 }
 
-/** Columnar chunk metadata: one array per field, parsed far faster than an array of objects. */
-interface ChunkColumns {
-  file: number[];
-  start: number[];
-  end: number[];
-  startLine: number[];
-  endLine: number[];
-  kind: ChunkKind[];
-  symbol: string[];
-}
-
 /** A published index generation, its manifest verified. */
 export interface OpenedIndex {
   /** The index directory the caller named. */
@@ -99,23 +90,6 @@ export interface LoadedIndex extends OpenedIndex {
   chunks: Chunk[];
   /** Random access to the chunk texts (what each chunk's `text` reads through). */
   texts: TextStore;
-}
-
-function toColumns(chunks: readonly Chunk[], files: readonly FileRecord[]): ChunkColumns {
-  const fileIds = new Map(files.map((f, i) => [f.file_path, i]));
-  const columns: ChunkColumns = { file: [], start: [], end: [], startLine: [], endLine: [], kind: [], symbol: [] };
-  for (const chunk of chunks) {
-    const fileId = fileIds.get(chunk.file_path);
-    if (fileId === undefined) throw new RagError('INVALID_ARGUMENT', `Chunk ${chunk.id} names unknown file ${chunk.file_path}.`);
-    columns.file.push(fileId);
-    columns.start.push(chunk.first_character_index);
-    columns.end.push(chunk.last_character_index);
-    columns.startLine.push(chunk.start_line);
-    columns.endLine.push(chunk.end_line);
-    columns.kind.push(chunk.kind);
-    columns.symbol.push(chunk.symbol);
-  }
-  return columns;
 }
 
 export interface WriteIndexInput {
@@ -266,7 +240,7 @@ export async function writeIndex(dir: string, input: WriteIndexInput, options: W
       counts: { files: input.manifest.files.length, chunks: input.chunks.length },
       generation,
     } as const;
-    await writeFileAtomic(join(staging, 'chunks.json'), chunkColumnsJson(input.chunks, base.files));
+    await writeFileAtomic(join(staging, CHUNKS_FILE), encodeChunkTable(input.chunks, base.files));
     await writeTexts(staging, (function* () {
       for (const chunk of input.chunks) yield chunk.text;
     })());
@@ -297,26 +271,6 @@ export async function writeIndex(dir: string, input: WriteIndexInput, options: W
     throw error;
   } finally {
     await release();
-  }
-}
-
-async function readJson(path: string, what: string, indexDir: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new RagError('INDEX_CORRUPT', `The index in ${indexDir} is incomplete: ${what} is missing.`, {
-      hint: 'Rebuild it with `rag index --corpus_dir <dir>`.',
-      cause: error,
-    });
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new RagError('INDEX_CORRUPT', `The index in ${indexDir} is damaged: ${what} is not valid JSON.`, {
-      hint: 'Rebuild it with `rag index --corpus_dir <dir>`.',
-      cause: error,
-    });
   }
 }
 
@@ -428,24 +382,29 @@ async function loadChunks(opened: OpenedIndex): Promise<LoadedIndex> {
   const sums = manifest.checksums ?? {};
   // texts.bin is not hashed whole here: each text is checked against its CRC-32 (in
   // text-offsets.bin, verified now) when it is read, so opening costs nothing per text.
-  for (const file of ['chunks.json', TEXT_OFFSETS_FILE]) {
+  // The other two are read once: the bytes hashed are the bytes decoded.
+  const read = new Map<string, Buffer>();
+  for (const file of [CHUNKS_FILE, TEXT_OFFSETS_FILE]) {
     if (!sums[file]) throw indexDamagedError(indexDir, MANIFEST_FILE, `records no checksum for ${file}`);
-    await verifyChecksums(indexDir, dir, { [file]: sums[file] });
+    await verifyChecksums(indexDir, dir, { [file]: sums[file] }, '', async (path) => {
+      const bytes = await readFile(path);
+      read.set(file, bytes);
+      return bytes;
+    });
   }
-  const columns = await readJson(join(dir, 'chunks.json'), 'chunks.json', indexDir);
-  const texts = await openTexts(indexDir, dir, manifest.counts.chunks);
-  return { ...opened, ...assembleChunks(indexDir, manifest, columns, texts) };
+  const table = decodeChunkTable(read.get(CHUNKS_FILE)!, manifest.counts.chunks, manifest.files.length, (what) => indexDamagedError(indexDir, CHUNKS_FILE, what));
+  const texts = openTexts(indexDir, dir, manifest.counts.chunks, read.get(TEXT_OFFSETS_FILE)!);
+  return { ...opened, ...assembleChunks(indexDir, manifest, table, texts) };
 }
 
 /**
- * The chunks of a generation from its manifest, its parsed `chunks.json` (columns) and its
- * texts: what every store hands a session. A chunk's `text` is read through `texts` when
- * first asked for.
+ * The chunks of a generation from its manifest, its decoded `chunks.bin` and its texts:
+ * what every store hands a session. A chunk's `text` is read through `texts` when first
+ * asked for.
  */
-export function assembleChunks(indexDir: string, manifest: IndexManifest, parsedColumns: unknown, texts: TextStore): { chunks: Chunk[]; texts: TextStore } {
-  const columns = parsedColumns as ChunkColumns;
+export function assembleChunks(indexDir: string, manifest: IndexManifest, table: ChunkTable, texts: TextStore): { chunks: Chunk[]; texts: TextStore } {
   const count = manifest.counts.chunks;
-  if (!Array.isArray(columns?.start) || columns.start.length !== count || texts.count !== count) {
+  if (table.count !== count || texts.count !== count) {
     throw new RagError('INDEX_CORRUPT', `The index in ${indexDir} is damaged: its chunk files do not match its manifest.`, {
       hint: 'Rebuild it with `rag index --corpus_dir <dir>`.',
     });
@@ -453,29 +412,26 @@ export function assembleChunks(indexDir: string, manifest: IndexManifest, parsed
   const readText = function (this: Chunk): string {
     return texts.text(this.id);
   };
+  const text: PropertyDescriptor = { enumerable: true, get: readText };
+  const { file: fileIds, start, end, startLine, endLine, kindIds, kinds } = table;
   const chunks: Chunk[] = new Array(count);
   for (let i = 0; i < count; i++) {
-    const file = manifest.files[columns.file[i]!]!;
+    const file = manifest.files[fileIds[i]!]!;
     const chunk = {
       id: i,
       file_path: file.file_path,
-      first_character_index: columns.start[i]!,
-      last_character_index: columns.end[i]!,
-      start_line: columns.startLine[i]!,
-      end_line: columns.endLine[i]!,
-      kind: columns.kind[i]!,
-      symbol: columns.symbol[i]!,
+      first_character_index: start[i]!,
+      last_character_index: end[i]!,
+      start_line: startLine[i]!,
+      end_line: endLine[i]!,
+      kind: kinds[kindIds[i]!]!,
+      symbol: table.symbol(i),
       language: file.language,
     } as Chunk;
     // Read on demand: a search needs the texts of its candidates, not of the whole corpus.
     // One getter for the whole index (the chunk's id says which text), not a closure per chunk.
-    Object.defineProperty(chunk, 'text', { enumerable: true, get: readText });
+    Object.defineProperty(chunk, 'text', text);
     chunks[i] = chunk;
   }
   return { chunks, texts };
-}
-
-/** The columns `chunks.json` holds (serialised by every store the same way). */
-export function chunkColumnsJson(chunks: readonly Chunk[], files: readonly FileRecord[]): string {
-  return JSON.stringify(toColumns(chunks, files));
 }

@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
+import { endianness } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { RagError } from './errors.js';
@@ -70,6 +71,22 @@ export interface TextStore {
   close(): void;
 }
 
+const littleEndian = endianness() === 'LE';
+
+/** `n` float64s at byte `at`: a view of the bytes where they can be read in place, else a copy. */
+function readFloat64s(bytes: Uint8Array, at: number, n: number): Float64Array {
+  if (littleEndian && (bytes.byteOffset + at) % 8 === 0) return new Float64Array(bytes.buffer, bytes.byteOffset + at, n);
+  const view = new DataView(bytes.buffer, bytes.byteOffset + at, n * 8);
+  return Float64Array.from({ length: n }, (_, i) => view.getFloat64(i * 8, true));
+}
+
+/** `n` uint32s at byte `at`, as {@link readFloat64s}. */
+function readUint32s(bytes: Uint8Array, at: number, n: number): Uint32Array {
+  if (littleEndian && (bytes.byteOffset + at) % 4 === 0) return new Uint32Array(bytes.buffer, bytes.byteOffset + at, n);
+  const view = new DataView(bytes.buffer, bytes.byteOffset + at, n * 4);
+  return Uint32Array.from({ length: n }, (_, i) => view.getUint32(i * 4, true));
+}
+
 function corrupt(indexDir: string, file: string, what: string, cause?: unknown): RagError {
   return new RagError('INDEX_CORRUPT', `The index in ${indexDir} is damaged: ${file} ${what}.`, {
     hint: 'Rebuild it with `rag index --corpus_dir <dir>` (`rag verify` checks every file).',
@@ -78,17 +95,14 @@ function corrupt(indexDir: string, file: string, what: string, cause?: unknown):
 }
 
 /**
- * Opens the texts of the generation in `dir` (files already verified by the caller). The
- * file stays open, so texts read later come from this generation even after a newer one
- * is published and this one removed.
+ * Opens the texts of the generation in `dir`, given the bytes of its {@link TEXT_OFFSETS_FILE}
+ * (already verified by the caller). The file stays open, so texts read later come from this
+ * generation even after a newer one is published and this one removed.
  */
-export async function openTexts(indexDir: string, dir: string, count: number): Promise<TextStore> {
-  const table = await readFile(join(dir, TEXT_OFFSETS_FILE));
+export function openTexts(indexDir: string, dir: string, count: number, table: Uint8Array): TextStore {
   if (table.length !== (count + 1) * 8 + count * 4) throw corrupt(indexDir, TEXT_OFFSETS_FILE, `is ${table.length} bytes long, not the ${(count + 1) * 8 + count * 4} that ${count} chunks take`);
-  const offsets = new Float64Array(count + 1);
-  for (let i = 0; i <= count; i++) offsets[i] = table.readDoubleLE(i * 8);
-  const sums = new Uint32Array(count);
-  for (let i = 0; i < count; i++) sums[i] = table.readUInt32LE((count + 1) * 8 + i * 4);
+  const offsets = readFloat64s(table, 0, count + 1);
+  const sums = readUint32s(table, (count + 1) * 8, count);
   let fd: number;
   try {
     fd = openSync(join(dir, TEXTS_FILE), 'r');

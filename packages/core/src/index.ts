@@ -11,6 +11,7 @@ export * from './options.js';
 export * from './index-integrity.js';
 export * from './index-lock.js';
 export * from './index-texts.js';
+export * from './chunk-table.js';
 export * from './shared-files.js';
 export * from './store.js';
 export * from './select-hits.js';

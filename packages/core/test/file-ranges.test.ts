@@ -59,7 +59,7 @@ describe('large retriever files in checked pages (a folder index)', () => {
     expect(manifest.checksums['retrievers/fake/large.bin']?.pages).toMatchObject({ bytes: FILE_PAGE_BYTES });
     expect(Buffer.from(manifest.checksums['retrievers/fake/large.bin']!.pages!.crc32, 'base64').length).toBe(pages * 4);
     expect(manifest.checksums['retrievers/fake/small.bin']?.pages).toBeUndefined();
-    expect(manifest.checksums['chunks.json']?.pages).toBeUndefined();
+    expect(manifest.checksums['chunks.bin']?.pages).toBeUndefined();
 
     const store = createFileStore(dir, { pagedFromBytes: 0 });
     const index = await store.read();

@@ -86,7 +86,7 @@ describe('writeIndex / readIndex', () => {
     expect(loaded.manifest.retrievers).toEqual([{ name: 'fake', settings: { k1: 1.2 }, builtAt: '2026-12-02T00:00:01.000Z' }]);
     expect(await readFile(join(retrieverDir(loaded.dir, 'fake'), 'state.txt'), 'utf8')).toBe('state-1');
     // Every file but the manifest is checksummed in it; the pointer checksums the manifest.
-    expect(Object.keys(written.checksums).sort()).toEqual(['chunks.json', 'retrievers/fake/state.txt', 'text-offsets.bin', 'texts.bin']);
+    expect(Object.keys(written.checksums).sort()).toEqual(['chunks.bin', 'retrievers/fake/state.txt', 'text-offsets.bin', 'texts.bin']);
   });
 
   it('replaces an older index, keeps the generation before it for readers, and leaves no staging folders', async () => {
@@ -177,7 +177,7 @@ const DAMAGES: { name: string; apply: (path: string) => Promise<void> }[] = [
 ];
 
 describe('a damaged index is INDEX_CORRUPT naming the file, never read as good', () => {
-  const targets = ['CURRENT', 'manifest.json', 'chunks.json', 'texts.bin', 'text-offsets.bin', 'retrievers/fake/state.txt'];
+  const targets = ['CURRENT', 'manifest.json', 'chunks.bin', 'texts.bin', 'text-offsets.bin', 'retrievers/fake/state.txt'];
   for (const target of targets) {
     for (const damage of DAMAGES) {
       it(`${target}, ${damage.name}`, async () => {

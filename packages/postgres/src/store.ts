@@ -4,7 +4,9 @@ import { join, posix, sep } from 'node:path';
 import { crc32 } from 'node:zlib';
 import {
   assembleChunks,
-  chunkColumnsJson,
+  CHUNKS_FILE,
+  decodeChunkTable,
+  encodeChunkTable,
   indexDamagedError,
   INDEX_FORMAT,
   INDEX_FORMAT_VERSION,
@@ -165,14 +167,15 @@ export function createPostgresStore(url: string, settings: Partial<PostgresStore
 
   const read = async (pin?: GenerationPin): Promise<LoadedIndex> => {
     const opened = await open(pin);
-    const sum = opened.manifest.checksums['chunks.json'];
-    if (!sum) throw indexDamagedError(location, 'the manifest', 'records no checksum for chunks.json');
+    const sum = opened.manifest.checksums[CHUNKS_FILE];
+    if (!sum) throw indexDamagedError(location, 'the manifest', `records no checksum for ${CHUNKS_FILE}`);
     let bytes: Uint8Array | undefined;
-    await verifyChecksums(location, opened.dir, { 'chunks.json': sum }, '', async (path) => (bytes = await readStoredFile(path)));
-    const columns = JSON.parse(Buffer.from(bytes!).toString('utf8')) as unknown;
+    await verifyChecksums(location, opened.dir, { [CHUNKS_FILE]: sum }, '', async (path) => (bytes = await readStoredFile(path)));
+    const { counts, files } = opened.manifest;
+    const table = decodeChunkTable(bytes!, counts.chunks, files.length, (what) => indexDamagedError(location, CHUNKS_FILE, what));
     if (options.vectors !== 'files') vectorSets.set(opened.pin.generation, await readVectorSets(pool, schema, opened.pin.generation).catch((error: unknown) => Promise.reject(toStoreError(error, location))));
     const texts = openDatabaseTexts({ pool, schema, location, generation: opened.pin.generation, count: opened.manifest.counts.chunks, cacheSize: options.textCacheSize });
-    return { ...opened, ...assembleChunks(location, opened.manifest, columns, texts) };
+    return { ...opened, ...assembleChunks(location, opened.manifest, table, texts) };
   };
 
   const write = async (input: WriteIndexInput, writeOptions: WriteIndexOptions = {}): Promise<IndexManifest> => {
@@ -192,7 +195,7 @@ export function createPostgresStore(url: string, settings: Partial<PostgresStore
         await mkdir(target, { recursive: true });
         await retriever.save(target, takeVectors);
       }
-      const files = new Map<string, Uint8Array>([['chunks.json', Buffer.from(chunkColumnsJson(input.chunks, input.manifest.files))]]);
+      const files = new Map<string, Uint8Array>([[CHUNKS_FILE, encodeChunkTable(input.chunks, input.manifest.files)]]);
       for (const file of await listFiles(scratch)) files.set(file, await readFile(join(scratch, file)));
       const checksums: IndexChecksums = {};
       for (const [file, bytes] of files) checksums[file] = { size: bytes.byteLength, sha256: sha256Of(bytes) };

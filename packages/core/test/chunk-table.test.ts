@@ -1,0 +1,123 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { decodeChunkTable, encodeChunkTable, RagError, type Chunk, type ChunkKind, type FileRecord } from '../src/index.js';
+
+const KINDS: ChunkKind[] = ['module', 'function', 'class', 'method', 'block', 'section', 'code', 'text'];
+
+function fileRecord(i: number): FileRecord {
+  return { file_path: `pkg/f${i}.py`, language: 'python', sha256: '0'.repeat(64), bytes: 10, length: 10 };
+}
+
+const chunkArb = (files: number) =>
+  fc.record({
+    file: fc.nat({ max: files - 1 }),
+    start: fc.nat({ max: 1_000_000 }),
+    length: fc.nat({ max: 5_000 }),
+    startLine: fc.nat({ max: 100_000 }),
+    lines: fc.nat({ max: 200 }),
+    kind: fc.constantFrom(...KINDS),
+    // Any code points: symbols are headings and names from any language.
+    symbol: fc.string({ unit: 'grapheme', maxLength: 30 }),
+  });
+
+function toChunks(specs: { file: number; start: number; length: number; startLine: number; lines: number; kind: ChunkKind; symbol: string }[], files: FileRecord[]): Chunk[] {
+  return specs.map((s, id) => ({
+    id,
+    file_path: files[s.file]!.file_path,
+    first_character_index: s.start,
+    last_character_index: s.start + s.length,
+    start_line: s.startLine,
+    end_line: s.startLine + s.lines,
+    kind: s.kind,
+    symbol: s.symbol,
+    language: 'python',
+    text: '',
+  }));
+}
+
+const damaged = (what: string) => new RagError('INDEX_CORRUPT', `chunks.bin ${what}`);
+
+describe('chunk table', () => {
+  it('reads back every field of every chunk it wrote', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 6 }).chain((n) => fc.tuple(fc.constant(n), fc.array(chunkArb(n), { maxLength: 60 }))), ([n, specs]) => {
+        const files = Array.from({ length: n }, (_, i) => fileRecord(i));
+        const chunks = toChunks(specs, files);
+        const table = decodeChunkTable(encodeChunkTable(chunks, files), chunks.length, files.length, damaged);
+        expect(table.count).toBe(chunks.length);
+        chunks.forEach((chunk, i) => {
+          expect(files[table.file[i]!]!.file_path).toBe(chunk.file_path);
+          expect([table.start[i], table.end[i], table.startLine[i], table.endLine[i]]).toEqual([chunk.first_character_index, chunk.last_character_index, chunk.start_line, chunk.end_line]);
+          expect(table.kinds[table.kindIds[i]!]).toBe(chunk.kind);
+          expect(table.symbol(i)).toBe(chunk.symbol);
+        });
+      }),
+    );
+  });
+
+  it('reads columns from bytes that do not start on a 4-byte boundary', () => {
+    const files = [fileRecord(0)];
+    const chunks = toChunks([{ file: 0, start: 3, length: 4, startLine: 1, lines: 2, kind: 'function', symbol: 'Größe.ünïcode' }], files);
+    const bytes = encodeChunkTable(chunks, files);
+    const shifted = new Uint8Array(bytes.length + 1).subarray(1);
+    shifted.set(bytes);
+    const table = decodeChunkTable(shifted, 1, 1, damaged);
+    expect([table.start[0], table.end[0], table.symbol(0)]).toEqual([3, 7, 'Größe.ünïcode']);
+  });
+
+  it('refuses a chunk that names a file outside the list, or an offset past 32 bits', () => {
+    const files = [fileRecord(0)];
+    const stray = { ...toChunks([{ file: 0, start: 0, length: 1, startLine: 1, lines: 0, kind: 'code', symbol: '' }], files)[0]!, file_path: 'elsewhere.py' };
+    expect(() => encodeChunkTable([stray], files)).toThrow(/unknown file elsewhere.py/);
+    const huge = { ...stray, file_path: files[0]!.file_path, last_character_index: 2 ** 32 };
+    expect(() => encodeChunkTable([huge], files)).toThrow(/last_character_index/);
+  });
+
+  describe('damage', () => {
+    const files = [fileRecord(0), fileRecord(1)];
+    const chunks = toChunks(
+      [
+        { file: 0, start: 0, length: 10, startLine: 1, lines: 1, kind: 'function', symbol: 'alpha' },
+        { file: 1, start: 5, length: 10, startLine: 2, lines: 3, kind: 'section', symbol: 'Guide > Install' },
+      ],
+      files,
+    );
+    const good = encodeChunkTable(chunks, files);
+    const decode = (bytes: Uint8Array, count = 2, fileCount = 2) => () => decodeChunkTable(bytes, count, fileCount, damaged);
+
+    it.each([
+      ['a truncated file', good.subarray(0, good.length - 3), /symbol text of another length/],
+      ['a file cut inside its columns', good.subarray(0, 40), /shorter than the/],
+      ['an empty file', new Uint8Array(0), /shorter than its header/],
+    ])('%s', (_name, bytes, message) => {
+      expect(decode(bytes)).toThrow(message);
+    });
+
+    it('a wrong signature, version or count', () => {
+      const copy = (at: number, value: number) => {
+        const bytes = Buffer.from(good);
+        bytes.writeUInt32LE(value, at);
+        return bytes;
+      };
+      expect(decode(copy(0, 0))).toThrow(/signature/);
+      expect(decode(copy(4, 2))).toThrow(/table version 2/);
+      expect(decode(good, 3)).toThrow(/holds 2 chunks, not the 3/);
+    });
+
+    it('a file id past the manifest, or an end before a start', () => {
+      expect(decode(good, 2, 1)).toThrow(/names file 1 for chunk 1/);
+      const headerBytes = 16 + ((good.readUInt32LE(12) + 3) & ~3);
+      const swapped = Buffer.from(good);
+      swapped.writeUInt32LE(99, headerBytes + 2 * 4); // chunk 0's first code point, past its last
+      expect(decode(swapped)).toThrow(/end before its start/);
+    });
+
+    it('an unknown kind', () => {
+      const bytes = Buffer.from(good);
+      const listAt = 16;
+      const list = bytes.subarray(listAt, listAt + bytes.readUInt32LE(12)).toString('utf8');
+      bytes.write(list.replace('function', 'functiox'), listAt, 'utf8');
+      expect(decode(bytes)).toThrow(/unknown chunk kind/);
+    });
+  });
+});
