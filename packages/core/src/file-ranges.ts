@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { RagError } from './errors.js';
 import { decodePageChecksums, indexDamagedError, type FileChecksum } from './index-integrity.js';
@@ -66,11 +66,16 @@ export function fileRangesOnDisk(indexDir: string, file: string, path: string, c
       const sorted = pagesCovering(ranges, size, pageBytes, file);
       const pages = new Map<number, Uint8Array>();
       if (sorted.length > 0) {
-        const handle = await open(path, 'r').catch((error: unknown) => {
-          throw indexDamagedError(indexDir, file, 'is missing', error);
-        });
+        // Synchronous reads: a search waits for these bytes anyway, and each asynchronous call
+        // (open, stat, read, close) is a round trip through the thread pool.
+        let fd: number;
         try {
-          const { size: actual } = await handle.stat();
+          fd = openSync(path, 'r');
+        } catch (error) {
+          throw indexDamagedError(indexDir, file, 'is missing', error);
+        }
+        try {
+          const actual = fstatSync(fd).size;
           if (actual !== size) throw indexDamagedError(indexDir, file, `has ${actual} bytes where ${size} were written`);
           for (let i = 0; i < sorted.length; ) {
             let j = i + 1;
@@ -80,7 +85,7 @@ export function fileRangesOnDisk(indexDir: string, file: string, path: string, c
             const run = Buffer.allocUnsafe(Math.min(size, sorted[j - 1]! * pageBytes + pageBytes) - start);
             let filled = 0;
             while (filled < run.byteLength) {
-              const { bytesRead } = await handle.read(run, filled, run.byteLength - filled, start + filled);
+              const bytesRead = readSync(fd, run, filled, run.byteLength - filled, start + filled);
               if (bytesRead === 0) throw indexDamagedError(indexDir, file, `ends before byte ${start + filled}`);
               filled += bytesRead;
             }
@@ -92,7 +97,7 @@ export function fileRangesOnDisk(indexDir: string, file: string, path: string, c
             i = j;
           }
         } finally {
-          await handle.close();
+          closeSync(fd);
         }
       }
       return cutRanges(ranges, pages, pageBytes);

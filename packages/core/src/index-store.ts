@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RagError } from './errors.js';
@@ -158,7 +159,7 @@ export function newGenerationName(): string {
 async function readPointer(indexDir: string): Promise<IndexPointer | undefined> {
   let text: string;
   try {
-    text = await readFile(join(indexDir, INDEX_POINTER_FILE), 'utf8');
+    text = readFileSync(join(indexDir, INDEX_POINTER_FILE), 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
@@ -297,7 +298,8 @@ async function openOnce(indexDir: string, pin?: GenerationPin): Promise<OpenedIn
   const generationDir = join(indexDir, GENERATIONS_DIR, pointer.generation);
   let text: string;
   try {
-    text = await readFile(join(generationDir, MANIFEST_FILE), 'utf8');
+    // Synchronous: opening waits for it anyway, and a read through the thread pool is four round trips.
+    text = readFileSync(join(generationDir, MANIFEST_FILE), 'utf8');
   } catch (error) {
     const exists = await readdir(generationDir).then(
       () => true,
@@ -387,7 +389,7 @@ async function loadChunks(opened: OpenedIndex): Promise<LoadedIndex> {
   for (const file of [CHUNKS_FILE, TEXT_OFFSETS_FILE]) {
     if (!sums[file]) throw indexDamagedError(indexDir, MANIFEST_FILE, `records no checksum for ${file}`);
     await verifyChecksums(indexDir, dir, { [file]: sums[file] }, '', async (path) => {
-      const bytes = await readFile(path);
+      const bytes = readFileSync(path);
       read.set(file, bytes);
       return bytes;
     });
