@@ -46,6 +46,16 @@ export function readQuery(flags: ParsedFlags): string {
   return query;
 }
 
+/** Longest query echoed back in a message; a pasted log or file stays out of the terminal. */
+const SHOWN_QUERY_CHARS = 80;
+
+/** `query` as a message quotes it: on one line, cut to {@link SHOWN_QUERY_CHARS} characters. */
+export function showQuery(query: string): string {
+  const line = query.replace(/\s+/g, ' ');
+  const points = [...line];
+  return points.length <= SHOWN_QUERY_CHARS ? line : `${points.slice(0, SHOWN_QUERY_CHARS - 1).join('')}…`;
+}
+
 /** Refuses to write a command's output over its own input file. */
 export function assertNotInput(outPath: string, inPath: string, flag: string): void {
   if (outPath === inPath) {

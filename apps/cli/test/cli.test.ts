@@ -93,6 +93,15 @@ describe('rag search', () => {
     expect(result.stdout).not.toContain('\u001b[');
   });
 
+  it('echoes a long query that matches nothing on one short line, not whole', () => {
+    // A pasted log: thousands of characters over many lines, none of them an indexed word.
+    const pasted = Array.from({ length: 300 }, (_, i) => `zzqx${i}qq`).join('\n');
+    const result = rag(['search', '--query', pasted, '--index_dir', indexDir]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout.trim().split('\n')).toHaveLength(1);
+    expect(result.stdout).toMatch(/^No matches for "zzqx0qq zzqx1qq .{0,70}…" \(retriever bm25\)\.$/m);
+  });
+
   it('summarises search_dataset as JSON with --json', () => {
     const out = join(work, 'sd-json');
     const result = rag(['search_dataset', '--dataset_path', join(REPO_ROOT, 'datasets/mini/questions.json'), '--save_directory', out, '--index_dir', indexDir, '--json', '--quiet']);

@@ -1,6 +1,6 @@
 import { findStaleFiles, searchSources, type RankedSource } from '@rag/service';
 import { markTerms, matchLines } from '@rag/text';
-import { INDEX_DIR_FLAG, STORE_FLAG, JSON_FLAG, QUIET_FLAG, readQuery, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
+import { INDEX_DIR_FLAG, STORE_FLAG, JSON_FLAG, QUIET_FLAG, readQuery, showQuery, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { openSessionFromFlags } from '../session.js';
 import { describeStale } from '../stale.js';
 import { EMBEDDING_MODEL_FLAG } from '../retrievers.js';
@@ -63,7 +63,7 @@ export const searchCommand: Command = {
       return;
     }
     if (sources.length === 0) {
-      writeOut(`No matches for "${query}" (retriever ${session.retriever.name}).`);
+      writeOut(`No matches for "${showQuery(query)}" (retriever ${session.retriever.name}).`);
       return;
     }
     const mark = useColour() ? (word: string) => `\u001b[1;33m${word}\u001b[0m` : undefined;
