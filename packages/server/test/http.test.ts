@@ -171,8 +171,14 @@ describe('request validation', () => {
   it('refuses bodies over the size limit and malformed JSON', async () => {
     const big = await postJson(`${server.url}/search`, { query: 'x'.repeat(100 * 1024) });
     expect(big.status).toBe(413);
+    expect(big.body).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/larger than \d+ bytes/), hint: expect.stringContaining('shorter') });
     const response = await fetch(`${server.url}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
     expect(response.status).toBe(400);
+    // Fastify's own refusals speak the one error shape: our code and a hint, not `FST_…`.
+    expect(await response.json()).toMatchObject({ code: 'INVALID_ARGUMENT', message: 'The request body is not valid JSON.', hint: expect.stringContaining('application/json') });
+    const xml = await fetch(`${server.url}/search`, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: '<query>how?</query>' });
+    expect(xml.status).toBe(415);
+    expect(await xml.json()).toMatchObject({ code: 'INVALID_ARGUMENT', hint: expect.stringContaining('application/json') });
   });
 
   it('refuses queries longer than the limit with a message', async () => {

@@ -11,6 +11,7 @@ import { registerPageRoutes } from './routes/page.js';
 import { registerSearchRoute } from './routes/search.js';
 import { registerSourcesRoute } from './routes/sources.js';
 import { registerStatusRoutes } from './routes/status.js';
+import { describeRefusal } from './refusals.js';
 import { describeValidation } from './validation.js';
 
 export interface AppOptions {
@@ -69,9 +70,10 @@ export async function buildApp(service: RagService, options: AppOptions): Promis
       const { message, field } = describeValidation(error.validation, error.validationContext);
       return reply.code(400).send({ ...send(400, { code: 'INVALID_ARGUMENT', message, hint: 'See /openapi.json for the expected fields.' }), field });
     }
-    // Fastify's own refusals (body too large, bad JSON, wrong content type) keep their status.
+    // Fastify's own refusals (body too large, bad JSON, wrong content type) keep their
+    // status but speak the one error shape: a code of ours and a hint.
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 && error.code?.startsWith('FST_')) {
-      return reply.code(error.statusCode).send(send(error.statusCode, { code: error.code, message: error.message }));
+      return reply.code(error.statusCode).send(send(error.statusCode, describeRefusal(error, options.bodyLimit)));
     }
     const { status, body } = classifyError(error, options.exposePaths === true);
     if (status >= 500) request.log.error(error);
