@@ -59,8 +59,13 @@ const PROGRESS_EVERY = 1024;
 
 /** An append-only Int32 buffer that doubles when full. */
 class Int32Buffer {
-  data = new Int32Array(1024);
+  data: Int32Array;
   length = 0;
+
+  /** `capacity`: entries expected, so that a buffer whose size is known is allocated once. */
+  constructor(capacity = 1024) {
+    this.data = new Int32Array(Math.max(16, capacity));
+  }
 
   push(value: number): void {
     if (this.length === this.data.length) this.grow(this.length * 2);
@@ -285,9 +290,13 @@ export function buildIndexData(chunks: readonly Chunk[], options: Bm25Options, o
   }
   const docCount = chunks.length;
   const interner = new TermInterner(new SegmentExpander(options.tokenizer, { memoize: true }));
-  const pairs: FieldPairs[] = FIELD_NAMES.map(() => ({
-    termIds: new Int32Buffer(),
-    tfs: new Int32Buffer(),
+  const old = previous?.data;
+  // A re-index builds about what the previous build held: size the buffers for that (a
+  // little more) instead of doubling into it from 1,024 entries.
+  const expected = (size: number | undefined): number | undefined => (size === undefined ? undefined : Math.ceil(size * 1.05) + 1024);
+  const pairs: FieldPairs[] = FIELD_NAMES.map((_, f) => ({
+    termIds: new Int32Buffer(expected(old?.fields[f]!.docs.length)),
+    tfs: new Int32Buffer(expected(old?.fields[f]!.docs.length)),
     docStart: new Uint32Array(docCount + 1),
     lengths: new Uint32Array(docCount),
   }));
@@ -298,9 +307,8 @@ export function buildIndexData(chunks: readonly Chunk[], options: Bm25Options, o
   const termIds = new Int32Buffer();
   const contexts = options.context.tableHeaders ? tableHeaderContexts(chunks) : undefined;
   const anchors = options.context.anchors ? anchorTexts(chunks) : undefined;
-  const sequence = new Int32Buffer();
+  const sequence = new Int32Buffer(expected(old?.sequences.terms.length));
   const sequenceOffsets = new Uint32Array(docCount + 1);
-  const old = previous?.data;
   const translator = old ? new TermTranslator(old.dictionary, interner) : undefined;
 
   for (let d = 0; d < docCount; d++) {
