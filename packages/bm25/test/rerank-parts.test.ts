@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { createBm25Retriever, resolveBm25Options } from '../src/index.js';
 import { Bm25Index, isAuxiliaryPath, tableHeaderContexts } from '../src/internals.js';
 import { definesName, explainsName, foldDerivation, isIdentifierSpelling, stemWord, tokenizeQuery } from '@rag/text';
-import { chunkFlags, termModalities } from '../src/rerank/priors.js';
+import { chunkFlags, PROSE, termModalities } from '../src/rerank/priors.js';
 import { ChunkScan, coverageScore, phraseScore } from '../src/rerank/proximity.js';
 import { selectDisjoint } from '../src/rerank/reranker.js';
-import { sectionSupport, unitPaths } from '../src/rerank/sections.js';
+import { sectionSupport, unitPath } from '../src/rerank/sections.js';
 import { makeChunks, rejection } from './helpers.js';
 
 describe('phrase and coverage signals', () => {
@@ -234,7 +234,7 @@ describe('section support', () => {
     { text: 'g', file_path: 'app.py', symbol: 'App.stop', language: 'python' },
   ]).map((chunk, id) => ({ ...chunk, first_character_index: id * 10, last_character_index: id * 10 + 5 }));
   const flags = chunkFlags(chunks);
-  const units = unitPaths(chunks, flags);
+  const units = chunks.map((chunk, d) => unitPath(chunk, (flags[d]! & PROSE) !== 0));
 
   it('puts a docs chunk in its parent section and a code chunk in its own symbol', () => {
     expect(units).toEqual(['Guide > API', 'Guide > API', 'Guide', 'Other > API', 'App.run', 'App.run', 'App.stop']);
@@ -246,11 +246,11 @@ describe('section support', () => {
     // 0 and 1 are sibling sub-sections (and 2 is their parent section, which lies in 2's
     // own unit `Guide` too); 3 is another file; 4 and 5 are two pieces of App.run, while
     // App.stop is another method of the class and no support.
-    expect([...sectionSupport(ids, relative, chunks, units, flags)]).toEqual([0.8, 1, 1, 0, 0.6, 0.7, 0]);
+    expect([...sectionSupport(ids, relative, chunks, flags)]).toEqual([0.8, 1, 1, 0, 0.6, 0.7, 0]);
   });
 
   it('does not count a chunk that overlaps (a nested piece and its section)', () => {
     const nested = chunks.map((chunk) => ({ ...chunk, first_character_index: 0, last_character_index: 100 }));
-    expect([...sectionSupport([0, 1], [1, 0.5], nested, units, flags)]).toEqual([0, 0]);
+    expect([...sectionSupport([0, 1], [1, 0.5], nested, flags)]).toEqual([0, 0]);
   });
 });

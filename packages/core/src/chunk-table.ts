@@ -1,5 +1,6 @@
 import { endianness } from 'node:os';
 import { RagError } from './errors.js';
+import type { TextStore } from './index-texts.js';
 import type { Chunk, ChunkKind, FileRecord } from './types.js';
 
 /**
@@ -166,4 +167,116 @@ export function decodeChunkTable(bytes: Uint8Array, count: number, fileCount: nu
     kinds,
     symbol: (i) => symbolText.slice(i === 0 ? 0 : symbolEnds[i - 1]!, symbolEnds[i]!),
   };
+}
+
+/** What a list made by {@link storedChunkList} reads from, so file-level facts need no chunk objects. */
+const storedSources = new WeakMap<readonly Chunk[], { files: readonly FileRecord[]; table: ChunkTable }>();
+
+/**
+ * The chunks of an opened index as an array whose elements are made when first read: plain
+ * chunk objects (their `text` read through `texts` on access), each made once and kept. A
+ * search reads the metadata of its candidates and hits only, so opening an index of 28,836
+ * chunks no longer builds (and garbage-collects its way through) 28,836 objects first.
+ * It is an `Array` to `Array.isArray`, indexing, `length`, iteration and the array methods;
+ * listing its keys (`Object.keys`) or copying it whole makes every element.
+ */
+export function storedChunkList(files: readonly FileRecord[], table: ChunkTable, texts: TextStore): Chunk[] {
+  const count = table.count;
+  const { file, start, end, startLine, endLine, kindIds, kinds } = table;
+  const text: PropertyDescriptor = {
+    enumerable: true,
+    get(this: Chunk): string {
+      return texts.text(this.id);
+    },
+  };
+  const made: Chunk[] = [];
+  made.length = count;
+  const at = (i: number): Chunk => {
+    let chunk = made[i];
+    if (chunk === undefined) {
+      const record = files[file[i]!]!;
+      chunk = {
+        id: i,
+        file_path: record.file_path,
+        first_character_index: start[i]!,
+        last_character_index: end[i]!,
+        start_line: startLine[i]!,
+        end_line: endLine[i]!,
+        kind: kinds[kindIds[i]!]!,
+        symbol: table.symbol(i),
+        language: record.language,
+      } as Chunk;
+      // Read on demand: one getter for the whole index (the chunk's id says which text).
+      Object.defineProperty(chunk, 'text', text);
+      made[i] = chunk;
+    }
+    return chunk;
+  };
+  const indexOf = (key: string | symbol): number => {
+    if (typeof key !== 'string') return -1;
+    const first = key.charCodeAt(0);
+    if (first < 48 || first > 57) return -1;
+    const i = Number(key);
+    return Number.isInteger(i) && i < count && String(i) === key ? i : -1;
+  };
+  const makeAll = (): void => {
+    for (let i = 0; i < count; i++) at(i);
+  };
+  const list = new Proxy(made, {
+    get(target, key, receiver) {
+      const i = indexOf(key);
+      return i >= 0 ? at(i) : Reflect.get(target, key, receiver);
+    },
+    has(target, key) {
+      return indexOf(key) >= 0 || Reflect.has(target, key);
+    },
+    getOwnPropertyDescriptor(target, key) {
+      const i = indexOf(key);
+      if (i >= 0) at(i);
+      return Reflect.getOwnPropertyDescriptor(target, key);
+    },
+    ownKeys(target) {
+      makeAll();
+      return Reflect.ownKeys(target);
+    },
+  });
+  storedSources.set(list, { files, table });
+  return list;
+}
+
+/** Consecutive chunks of one file: run r is chunks `starts[r]` .. `starts[r + 1]` − 1 of `files[r]`. */
+export interface FileRuns {
+  /** Length runs + 1; the last entry is the chunk count. */
+  starts: Uint32Array;
+  files: readonly Pick<FileRecord, 'file_path' | 'language'>[];
+}
+
+/**
+ * The runs of chunks that share a file, in chunk order: what per-file facts (a path's
+ * project, whether it is a test) are computed over. A list from {@link storedChunkList}
+ * answers from its file column without making a chunk; any other array is read chunk by chunk.
+ */
+export function fileRunsOf(chunks: readonly Chunk[]): FileRuns {
+  const stored = storedSources.get(chunks);
+  const starts: number[] = [];
+  const files: Pick<FileRecord, 'file_path' | 'language'>[] = [];
+  if (stored) {
+    const column = stored.table.file;
+    for (let d = 0; d < column.length; d++) {
+      if (d > 0 && column[d] === column[d - 1]) continue;
+      starts.push(d);
+      files.push(stored.files[column[d]!]!);
+    }
+  } else {
+    let path: string | undefined;
+    for (let d = 0; d < chunks.length; d++) {
+      const chunk = chunks[d]!;
+      if (chunk.file_path === path) continue;
+      path = chunk.file_path;
+      starts.push(d);
+      files.push({ file_path: chunk.file_path, language: chunk.language });
+    }
+  }
+  starts.push(chunks.length);
+  return { starts: Uint32Array.from(starts), files };
 }

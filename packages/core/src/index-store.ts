@@ -6,7 +6,7 @@ import { RagError } from './errors.js';
 import { ensureDirectory, fsyncPath, fsyncTree, writeFileAtomic, writeFileDurable } from './fs.js';
 import { checksumTree, indexDamagedError, sha256Of, verifyChecksums, type IndexChecksums } from './index-integrity.js';
 import { acquireIndexLock, INDEX_LOCK_FILE } from './index-lock.js';
-import { CHUNKS_FILE, decodeChunkTable, encodeChunkTable, type ChunkTable } from './chunk-table.js';
+import { CHUNKS_FILE, decodeChunkTable, encodeChunkTable, storedChunkList, type ChunkTable } from './chunk-table.js';
 import { openTexts, TEXT_OFFSETS_FILE, TEXTS_FILE, writeTexts, type TextStore } from './index-texts.js';
 import type { IndexFileReader } from './shared-files.js';
 import type { SaveContext } from './retriever.js';
@@ -401,8 +401,8 @@ async function loadChunks(opened: OpenedIndex): Promise<LoadedIndex> {
 
 /**
  * The chunks of a generation from its manifest, its decoded `chunks.bin` and its texts:
- * what every store hands a session. A chunk's `text` is read through `texts` when first
- * asked for.
+ * what every store hands a session. Each chunk object is made when first read (see
+ * `storedChunkList`), and its `text` is read through `texts` when asked for.
  */
 export function assembleChunks(indexDir: string, manifest: IndexManifest, table: ChunkTable, texts: TextStore): { chunks: Chunk[]; texts: TextStore } {
   const count = manifest.counts.chunks;
@@ -411,29 +411,5 @@ export function assembleChunks(indexDir: string, manifest: IndexManifest, table:
       hint: 'Rebuild it with `rag index --corpus_dir <dir>`.',
     });
   }
-  const readText = function (this: Chunk): string {
-    return texts.text(this.id);
-  };
-  const text: PropertyDescriptor = { enumerable: true, get: readText };
-  const { file: fileIds, start, end, startLine, endLine, kindIds, kinds } = table;
-  const chunks: Chunk[] = new Array(count);
-  for (let i = 0; i < count; i++) {
-    const file = manifest.files[fileIds[i]!]!;
-    const chunk = {
-      id: i,
-      file_path: file.file_path,
-      first_character_index: start[i]!,
-      last_character_index: end[i]!,
-      start_line: startLine[i]!,
-      end_line: endLine[i]!,
-      kind: kinds[kindIds[i]!]!,
-      symbol: table.symbol(i),
-      language: file.language,
-    } as Chunk;
-    // Read on demand: a search needs the texts of its candidates, not of the whole corpus.
-    // One getter for the whole index (the chunk's id says which text), not a closure per chunk.
-    Object.defineProperty(chunk, 'text', text);
-    chunks[i] = chunk;
-  }
-  return { chunks, texts };
+  return { chunks: storedChunkList(manifest.files, table, texts), texts };
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeChunkTable, encodeChunkTable, RagError, type Chunk, type ChunkKind, type FileRecord } from '../src/index.js';
+import { decodeChunkTable, encodeChunkTable, fileRunsOf, RagError, storedChunkList, type Chunk, type ChunkKind, type FileRecord, type TextStore } from '../src/index.js';
 
 const KINDS: ChunkKind[] = ['module', 'function', 'class', 'method', 'block', 'section', 'code', 'text'];
 
@@ -119,5 +119,74 @@ describe('chunk table', () => {
       bytes.write(list.replace('function', 'functiox'), listAt, 'utf8');
       expect(decode(bytes)).toThrow(/unknown chunk kind/);
     });
+  });
+});
+
+describe('stored chunk list', () => {
+  const files = [fileRecord(0), fileRecord(1), fileRecord(2)];
+  const plain = toChunks(
+    [
+      { file: 0, start: 0, length: 4, startLine: 1, lines: 0, kind: 'function', symbol: 'a' },
+      { file: 0, start: 5, length: 4, startLine: 2, lines: 1, kind: 'method', symbol: 'A.b' },
+      { file: 2, start: 0, length: 9, startLine: 1, lines: 3, kind: 'section', symbol: 'Guide > Ünïcode' },
+    ],
+    files,
+  ).map((chunk) => ({ ...chunk, text: `text of ${chunk.id}` }));
+  const open = () => {
+    const reads: number[] = [];
+    const texts: TextStore = {
+      count: plain.length,
+      text: (i) => {
+        reads.push(i);
+        return plain[i]!.text;
+      },
+      close: () => undefined,
+    };
+    const table = decodeChunkTable(encodeChunkTable(plain, files), plain.length, files.length, damaged);
+    return { list: storedChunkList(files, table, texts), reads };
+  };
+
+  it('reads as the plain array of the same chunks: indexing, length, iteration, methods, JSON, equality', () => {
+    const { list } = open();
+    expect(Array.isArray(list)).toBe(true);
+    expect(list.length).toBe(3);
+    expect(list[2]!.symbol).toBe('Guide > Ünïcode');
+    expect(list[3]).toBeUndefined();
+    expect(1 in list && !(3 in list)).toBe(true);
+    expect([...list].map((c) => c.id)).toEqual([0, 1, 2]);
+    expect(list.map((c) => c.file_path)).toEqual(plain.map((c) => c.file_path));
+    expect(JSON.parse(JSON.stringify(list))).toEqual(JSON.parse(JSON.stringify(plain)));
+    expect(list).toEqual(plain);
+  });
+
+  it('makes each chunk once, when first read, and reads its text only when asked', () => {
+    const { list, reads } = open();
+    const first = list[1]!;
+    expect(list[1]).toBe(first);
+    expect(first.kind).toBe('method');
+    expect(reads).toEqual([]);
+    expect(first.text).toBe('text of 1');
+    expect(reads).toEqual([1]);
+    // A plain object: copies carry every field.
+    expect({ ...first }).toEqual(plain[1]);
+  });
+
+  it('gives the runs of chunks per file without making chunks, as a plain array gives them', () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat({ max: 3 }), { minLength: 0, maxLength: 40 }), (fileIds) => {
+        const manyFiles = Array.from({ length: 4 }, (_, i) => fileRecord(i));
+        const sorted = [...fileIds].sort((a, b) => a - b);
+        const chunks = toChunks(
+          sorted.map((file, i) => ({ file, start: i, length: 1, startLine: 1, lines: 0, kind: 'code' as ChunkKind, symbol: '' })),
+          manyFiles,
+        );
+        const texts: TextStore = { count: chunks.length, text: () => '', close: () => undefined };
+        const list = storedChunkList(manyFiles, decodeChunkTable(encodeChunkTable(chunks, manyFiles), chunks.length, manyFiles.length, damaged), texts);
+        const fromList = fileRunsOf(list);
+        const fromPlain = fileRunsOf(chunks);
+        expect([...fromList.starts]).toEqual([...fromPlain.starts]);
+        expect(fromList.files.map((f) => f.file_path)).toEqual(fromPlain.files.map((f) => f.file_path));
+      }),
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { PROSE_FLAG, PROSE_LANGUAGES, type Chunk } from '@rag/core';
+import { fileRunsOf, PROSE_FLAG, PROSE_LANGUAGES, type Chunk } from '@rag/core';
 import type { Bm25IndexData } from '../build.js';
 import { arrayPostings, type PostingSource } from '../postings.js';
 import { FIELD_NAMES } from '../options.js';
@@ -35,19 +35,14 @@ export function isAuxiliaryPath(filePath: string): boolean {
   return TEST_FILE.test(name) || parts.some((part) => AUXILIARY_DIRS.has(part.toLowerCase()));
 }
 
-/** `PROSE` / `AUXILIARY` flags per chunk. */
+/** `PROSE` / `AUXILIARY` flags per chunk: facts of its file, so computed once per file. */
 export function chunkFlags(chunks: readonly Chunk[]): Uint8Array {
   const flags = new Uint8Array(chunks.length);
-  // Chunks of one file come together: its path is tested once, not once per chunk.
-  let path: string | undefined;
-  let auxiliary = 0;
-  for (let d = 0; d < chunks.length; d++) {
-    const chunk = chunks[d]!;
-    if (chunk.file_path !== path) {
-      path = chunk.file_path;
-      auxiliary = isAuxiliaryPath(path) ? AUXILIARY : 0;
-    }
-    flags[d] = (PROSE_LANGUAGES.has(chunk.language) ? PROSE : 0) | auxiliary;
+  const { starts, files } = fileRunsOf(chunks);
+  for (let r = 0; r < files.length; r++) {
+    const file = files[r]!;
+    const flag = (PROSE_LANGUAGES.has(file.language) ? PROSE : 0) | (isAuxiliaryPath(file.file_path) ? AUXILIARY : 0);
+    if (flag !== 0) flags.fill(flag, starts[r]!, starts[r + 1]!);
   }
   return flags;
 }

@@ -1,4 +1,4 @@
-import type { Chunk } from '@rag/core';
+import { fileRunsOf, type Chunk } from '@rag/core';
 
 /**
  * A trailing release in a folder name (`vllm-0.10.1`, `flask_2.2`, `requests-v2`): a
@@ -54,31 +54,24 @@ export class CorpusProjects {
     };
     const projects = new Map<string, number>();
     const names: string[] = [];
-    // A file's chunks are consecutive: look at each file once (a corpus has ~15 chunks per file).
-    let previous: string | undefined;
-    for (const chunk of chunks) {
-      if (chunk.file_path === previous) continue;
-      previous = chunk.file_path;
-      const parts = chunk.file_path.split('/');
+    // A project is a fact of a file: look at each file once, not at each of its chunks.
+    const { starts, files } = fileRunsOf(chunks);
+    for (const { file_path } of files) {
+      const parts = file_path.split('/');
       if (parts.length < 3 || projects.has(parts[0]!)) continue;
       const name = projectNameOf(parts[0]!);
       const packageDir = parts[1] === 'src' && parts.length > 3 ? parts[2]! : parts[1]!;
-      if (name === '' || normalName(packageDir) !== name || !chunk.file_path.endsWith('.py')) continue;
+      if (name === '' || normalName(packageDir) !== name || !file_path.endsWith('.py')) continue;
       names.push(name);
       projects.set(parts[0]!, names.length);
     }
     this.names = names;
     this.#projectOf = new Uint16Array(chunks.length);
     if (names.length > 0) {
-      let path: string | undefined;
-      let project = 0;
-      for (let d = 0; d < chunks.length; d++) {
-        if (chunks[d]!.file_path !== path) {
-          path = chunks[d]!.file_path;
-          const folder = folderOf(path);
-          project = folder === undefined ? 0 : (projects.get(folder) ?? 0);
-        }
-        this.#projectOf[d] = project;
+      for (let r = 0; r < files.length; r++) {
+        const folder = folderOf(files[r]!.file_path);
+        const project = folder === undefined ? 0 : (projects.get(folder) ?? 0);
+        if (project !== 0) this.#projectOf.fill(project, starts[r]!, starts[r + 1]!);
       }
     }
   }

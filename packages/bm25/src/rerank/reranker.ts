@@ -8,7 +8,7 @@ import { AUXILIARY, AUXILIARY_QUERY_WORDS, chunkFlags, DOCUMENTATION_QUERY_WORDS
 import { ChunkScan, coverageScore, phraseScore, type QueryPair } from './proximity.js';
 import { CorpusProjects, type QueryScope } from './projects.js';
 import { createQueryShaper, type QueryShape } from './query.js';
-import { sectionSupport, unitPaths } from './sections.js';
+import { sectionSupport } from './sections.js';
 
 export { selectDisjoint } from '@rag/core';
 
@@ -80,7 +80,6 @@ export class Reranker {
   readonly #documentationTerms: ReadonlySet<string>;
   readonly #shape: (text: string) => QueryShape;
   readonly #slotOf: Int32Array;
-  readonly #units: readonly string[];
   readonly #scan = new ChunkScan();
   readonly #projects: CorpusProjects;
 
@@ -95,7 +94,6 @@ export class Reranker {
     this.#documentationTerms = new Set(tokenize(DOCUMENTATION_QUERY_WORDS, options.tokenizer));
     this.#shape = createQueryShaper(options.tokenizer, options.query);
     this.#slotOf = new Int32Array(index.data.dictionary.size).fill(-1);
-    this.#units = unitPaths(chunks, this.#flags);
     this.#projects = new CorpusProjects(chunks);
   }
 
@@ -249,7 +247,7 @@ export class Reranker {
 
   /** Section support of each candidate (see `sectionSupport`); `undefined` when it is off. */
   #support(ids: readonly number[], relative: readonly number[]): Float64Array | undefined {
-    return this.#options.sectionSupport > 0 ? sectionSupport(ids, relative, this.#chunks, this.#units, this.#flags) : undefined;
+    return this.#options.sectionSupport > 0 ? sectionSupport(ids, relative, this.#chunks, this.#flags) : undefined;
   }
 
   #parts(prepared: PreparedQuery, chunkId: number, score: number, top: number, support: number): RerankParts {

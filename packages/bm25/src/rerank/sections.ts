@@ -5,22 +5,21 @@ import { PROSE } from './priors.js';
 const HEADING_SEPARATOR = ' > ';
 
 /**
- * Per chunk, the path of the unit it belongs to: for code its own symbol (a long function
- * or a class body split into several chunks keeps one symbol), for prose its heading path
+ * The path of the unit a chunk belongs to: for code its own symbol (a long function or a
+ * class body split into several chunks keeps one symbol), for prose its heading path
  * without the last heading. Docs headings nest far finer than code units: a
  * `#### Example Requests` or `#### Extra parameters` means little without the
  * `### Classification API` it sits in, so a docs chunk's unit is its parent section. A
- * top-level section (one heading, or none) is its own unit.
+ * top-level section (one heading, or none) is its own unit. Computed for the candidates
+ * of a search, not for the whole corpus.
  */
-export function unitPaths(chunks: readonly Chunk[], flags: Uint8Array): string[] {
-  return chunks.map((chunk, d) => {
-    if (!(flags[d]! & PROSE)) return chunk.symbol;
-    const cut = chunk.symbol.lastIndexOf(HEADING_SEPARATOR);
-    return cut < 0 ? chunk.symbol : chunk.symbol.slice(0, cut);
-  });
+export function unitPath(chunk: Chunk, prose: boolean): string {
+  if (!prose) return chunk.symbol;
+  const cut = chunk.symbol.lastIndexOf(HEADING_SEPARATOR);
+  return cut < 0 ? chunk.symbol : chunk.symbol.slice(0, cut);
 }
 
-/** True when `other` lies in the unit `unit` of a chunk (see `unitPaths`): the same symbol, or for prose anywhere under the heading path. */
+/** True when `other` lies in the unit `unit` of a chunk (see `unitPath`): the same symbol, or for prose anywhere under the heading path. */
 function inUnit(unit: string, prose: boolean, other: Chunk): boolean {
   if (other.symbol === unit) return true;
   return prose && other.symbol.length > unit.length && other.symbol.startsWith(unit) && other.symbol.startsWith(HEADING_SEPARATOR, unit.length);
@@ -42,7 +41,6 @@ export function sectionSupport(
   candidateIds: readonly number[],
   relative: readonly number[],
   chunks: readonly Chunk[],
-  units: readonly string[],
   flags: Uint8Array,
 ): Float64Array {
   const support = new Float64Array(candidateIds.length);
@@ -58,8 +56,8 @@ export function sectionSupport(
     for (const i of group) {
       const id = candidateIds[i]!;
       const chunk = chunks[id]!;
-      const unit = units[id]!;
       const prose = (flags[id]! & PROSE) !== 0;
+      const unit = unitPath(chunk, prose);
       let best = 0;
       for (const j of group) {
         if (j === i || relative[j]! <= best) continue;
