@@ -12,15 +12,15 @@ import type { Chunk, ChunkKind, FileRecord } from './types.js';
  * - `RAGC`, format version (u32), chunk count n (u32), byte length of the kinds list (u32),
  *   the kinds list (JSON array of the chunk kinds the file uses), zero-padded;
  * - six u32 columns of n values: file id (index into the manifest's files), first and last
- *   code point, first and last line, and the end of each symbol in the symbol text (UTF-16
- *   units, so a symbol is one `slice` of the text decoded once);
+ *   code point, first and last line, and the end of each symbol in the symbol bytes (so a
+ *   symbol is decoded when its chunk is read, not every symbol when the index opens);
  * - n u8 kind ids (index into the kinds list), zero-padded;
  * - the symbol text: every symbol, UTF-8, one after another.
  */
 export const CHUNKS_FILE = 'chunks.bin';
 
 const MAGIC = 0x43474152; // 'RAGC' read as a little-endian u32
-const TABLE_VERSION = 1;
+const TABLE_VERSION = 2;
 const HEADER_BYTES = 16;
 const U32_COLUMNS = 6;
 const MAX_U32 = 0xffff_ffff;
@@ -60,10 +60,10 @@ export function encodeChunkTable(chunks: readonly Chunk[], files: readonly FileR
   const fileIds = new Map(files.map((f, i) => [f.file_path, i]));
   const kinds: ChunkKind[] = [];
   const kindIdOf = new Map<ChunkKind, number>();
-  const symbols: string[] = new Array(count);
   const columns = Array.from({ length: U32_COLUMNS }, () => new Uint32Array(count));
   const kindIds = new Uint8Array(count);
-  let symbolUnits = 0;
+  const symbolBytes: Buffer[] = new Array(count);
+  let symbolEnd = 0;
   for (let i = 0; i < count; i++) {
     const chunk = chunks[i]!;
     const fileId = fileIds.get(chunk.file_path);
@@ -73,24 +73,23 @@ export function encodeChunkTable(chunks: readonly Chunk[], files: readonly FileR
       kindId = kinds.push(chunk.kind) - 1;
       kindIdOf.set(chunk.kind, kindId);
     }
-    symbolUnits += chunk.symbol.length;
+    const symbol = Buffer.from(chunk.symbol, 'utf8');
+    symbolEnd += symbol.length;
     columns[0]![i] = fileId;
     columns[1]![i] = u32(chunk.first_character_index, 'first_character_index', chunk);
     columns[2]![i] = u32(chunk.last_character_index, 'last_character_index', chunk);
     columns[3]![i] = u32(chunk.start_line, 'start_line', chunk);
     columns[4]![i] = u32(chunk.end_line, 'end_line', chunk);
-    columns[5]![i] = u32(symbolUnits, 'symbols longer in all than', chunk);
+    columns[5]![i] = u32(symbolEnd, 'symbols longer in all than', chunk);
     kindIds[i] = kindId;
-    symbols[i] = chunk.symbol;
+    symbolBytes[i] = symbol;
   }
-  // UTF-8 turns a lone surrogate into U+FFFD, also one UTF-16 unit: the ends stay true.
-  const symbolText = symbols.join('');
   const kindsJson = Buffer.from(JSON.stringify(kinds), 'utf8');
-  const symbolBytes = Buffer.from(symbolText, 'utf8');
+  const symbolText = Buffer.concat(symbolBytes, symbolEnd);
   const columnsAt = HEADER_BYTES + padded(kindsJson.length);
   const kindsAt = columnsAt + U32_COLUMNS * count * 4;
   const symbolsAt = kindsAt + padded(count);
-  const out = Buffer.alloc(symbolsAt + symbolBytes.length);
+  const out = Buffer.alloc(symbolsAt + symbolText.length);
   out.writeUInt32LE(MAGIC, 0);
   out.writeUInt32LE(TABLE_VERSION, 4);
   out.writeUInt32LE(count, 8);
@@ -102,7 +101,7 @@ export function encodeChunkTable(chunks: readonly Chunk[], files: readonly FileR
     for (let i = 0; i < count; i++) out.writeUInt32LE(column[i]!, at + i * 4);
   }
   out.set(kindIds, kindsAt);
-  symbolBytes.copy(out, symbolsAt);
+  symbolText.copy(out, symbolsAt);
   return out;
 }
 
@@ -141,12 +140,7 @@ export function decodeChunkTable(bytes: Uint8Array, count: number, fileCount: nu
   const columns = Array.from({ length: U32_COLUMNS }, (_, c) => readColumn(bytes, columnsAt + c * count * 4, count));
   const [file, start, end, startLine, endLine, symbolEnds] = columns as [Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array];
   const kindIds = bytes.slice(kindsAt, kindsAt + count);
-  let symbolText: string;
-  try {
-    symbolText = new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(symbolsAt));
-  } catch {
-    throw damaged('holds symbols that are not UTF-8');
-  }
+  const symbolBytes = bytes.subarray(symbolsAt);
   let previous = 0;
   for (let i = 0; i < count; i++) {
     if (file[i]! >= fileCount) throw damaged(`names file ${file[i]} for chunk ${i}, past the manifest's ${fileCount} files`);
@@ -155,7 +149,10 @@ export function decodeChunkTable(bytes: Uint8Array, count: number, fileCount: nu
     if (symbolEnds[i]! < previous) throw damaged(`has symbols out of order at chunk ${i}`);
     previous = symbolEnds[i]!;
   }
-  if (previous !== symbolText.length) throw damaged('holds symbol text of another length than its symbols');
+  if (previous !== symbolBytes.length) throw damaged('holds symbol bytes of another length than its symbols');
+  // Decoded one by one when read: the writer encodes every symbol as UTF-8 and the file
+  // matched its checksum, so there is nothing to check whole.
+  const decoder = new TextDecoder();
   return {
     count,
     file,
@@ -165,7 +162,7 @@ export function decodeChunkTable(bytes: Uint8Array, count: number, fileCount: nu
     endLine,
     kindIds,
     kinds,
-    symbol: (i) => symbolText.slice(i === 0 ? 0 : symbolEnds[i - 1]!, symbolEnds[i]!),
+    symbol: (i) => decoder.decode(symbolBytes.subarray(i === 0 ? 0 : symbolEnds[i - 1]!, symbolEnds[i]!)),
   };
 }
 

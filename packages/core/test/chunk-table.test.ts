@@ -86,7 +86,7 @@ describe('chunk table', () => {
     const decode = (bytes: Uint8Array, count = 2, fileCount = 2) => () => decodeChunkTable(bytes, count, fileCount, damaged);
 
     it.each([
-      ['a truncated file', good.subarray(0, good.length - 3), /symbol text of another length/],
+      ['a truncated file', good.subarray(0, good.length - 3), /symbol bytes of another length/],
       ['a file cut inside its columns', good.subarray(0, 40), /shorter than the/],
       ['an empty file', new Uint8Array(0), /shorter than its header/],
     ])('%s', (_name, bytes, message) => {
@@ -100,7 +100,7 @@ describe('chunk table', () => {
         return bytes;
       };
       expect(decode(copy(0, 0))).toThrow(/signature/);
-      expect(decode(copy(4, 2))).toThrow(/table version 2/);
+      expect(decode(copy(4, 3))).toThrow(/table version 3/);
       expect(decode(good, 3)).toThrow(/holds 2 chunks, not the 3/);
     });
 

@@ -57,8 +57,10 @@ export class CorpusProjects {
     // A project is a fact of a file: look at each file once, not at each of its chunks.
     const { starts, files } = fileRunsOf(chunks);
     for (const { file_path } of files) {
+      const folder = folderOf(file_path);
+      if (folder === undefined || projects.has(folder)) continue;
       const parts = file_path.split('/');
-      if (parts.length < 3 || projects.has(parts[0]!)) continue;
+      if (parts.length < 3) continue;
       const name = projectNameOf(parts[0]!);
       const packageDir = parts[1] === 'src' && parts.length > 3 ? parts[2]! : parts[1]!;
       if (name === '' || normalName(packageDir) !== name || !file_path.endsWith('.py')) continue;
