@@ -5,8 +5,7 @@ import type { Chunk, ChunkKind, FileRecord } from './types.js';
 
 /**
  * Chunk metadata on disk (`chunks.bin`): every field a column, so opening an index reads
- * the metadata of every chunk without parsing text (JSON columns of vLLM's 28,836 chunks took
- * longer to decode and parse than the rest of a one-shot search's loading together).
+ * the metadata of every chunk as typed-array views instead of decoding and parsing text.
  *
  * Layout, little-endian, every section starting on a 4-byte boundary:
  * - `RAGC`, format version (u32), chunk count n (u32), byte length of the kinds list (u32),
@@ -172,8 +171,8 @@ const storedSources = new WeakMap<readonly Chunk[], { files: readonly FileRecord
 /**
  * The chunks of an opened index as an array whose elements are made when first read: plain
  * chunk objects (their `text` read through `texts` on access), each made once and kept. A
- * search reads the metadata of its candidates and hits only, so opening an index of 28,836
- * chunks no longer builds (and garbage-collects its way through) 28,836 objects first.
+ * search reads the metadata of its candidates and hits only, so opening an index no longer
+ * builds (and garbage-collects its way through) one object per chunk first.
  * It is an `Array` to `Array.isArray`, indexing, `length`, iteration and the array methods;
  * listing its keys (`Object.keys`) or copying it whole makes every element.
  */
