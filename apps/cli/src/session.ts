@@ -6,7 +6,8 @@ import { createRetrieverRegistry } from './retrievers.js';
 /**
  * The index named by `--index_dir` opened with `--retriever` / `--embedding_model`, paths
  * relative to the invocation directory. `oneQuestion`: the command asks one question, so a
- * large bm25 index is read in the parts it needs (checked page by page) rather than whole.
+ * large bm25 index is read in the parts it needs (checked page by page) rather than whole,
+ * and a chunk's object is made only when the chunk is read.
  */
 export async function openSessionFromFlags(flags: ParsedFlags, { oneQuestion = false } = {}): Promise<{ indexDir: string; session: SearchSession }> {
   const indexDir = indexDirFrom(flags);
@@ -14,7 +15,7 @@ export async function openSessionFromFlags(flags: ParsedFlags, { oneQuestion = f
     retriever: flags.retriever as string | undefined,
     retrievers: createRetrieverRegistry(flags.embedding_model as string | undefined),
     pathBase: invocationDir(),
-    ...(oneQuestion ? { pagedFromBytes: 0 } : {}),
+    ...(oneQuestion ? { pagedFromBytes: 0, lazyChunks: true } : {}),
   });
   return { indexDir, session };
 }

@@ -165,58 +165,70 @@ export function decodeChunkTable(bytes: Uint8Array, count: number, fileCount: nu
   };
 }
 
-/** What a list made by {@link storedChunkList} reads from, so file-level facts need no chunk objects. */
+/** What a chunk array made from a table reads from, so file-level facts need no chunk objects. */
 const storedSources = new WeakMap<readonly Chunk[], { files: readonly FileRecord[]; table: ChunkTable }>();
 
-/**
- * The chunks of an opened index as an array whose elements are made when first read: plain
- * chunk objects (their `text` read through `texts` on access), each made once and kept. A
- * search reads the metadata of its candidates and hits only, so opening an index no longer
- * builds (and garbage-collects its way through) one object per chunk first.
- * It is an `Array` to `Array.isArray`, indexing, `length`, iteration and the array methods;
- * listing its keys (`Object.keys`) or copying it whole makes every element.
- */
-export function storedChunkList(files: readonly FileRecord[], table: ChunkTable, texts: TextStore): Chunk[] {
-  const count = table.count;
+/** Makes chunk `i` of `table` as a plain object whose `text` is read through `texts` on access. */
+function chunkMaker(files: readonly FileRecord[], table: ChunkTable, texts: TextStore): (i: number) => Chunk {
   const { file, start, end, startLine, endLine, kindIds, kinds } = table;
+  // One getter for the whole index (the chunk's id says which text), not a closure per chunk.
   const text: PropertyDescriptor = {
     enumerable: true,
     get(this: Chunk): string {
       return texts.text(this.id);
     },
   };
-  const made: Chunk[] = [];
-  made.length = count;
-  const at = (i: number): Chunk => {
-    let chunk = made[i];
-    if (chunk === undefined) {
-      const record = files[file[i]!]!;
-      chunk = {
-        id: i,
-        file_path: record.file_path,
-        first_character_index: start[i]!,
-        last_character_index: end[i]!,
-        start_line: startLine[i]!,
-        end_line: endLine[i]!,
-        kind: kinds[kindIds[i]!]!,
-        symbol: table.symbol(i),
-        language: record.language,
-      } as Chunk;
-      // Read on demand: one getter for the whole index (the chunk's id says which text).
-      Object.defineProperty(chunk, 'text', text);
-      made[i] = chunk;
-    }
+  return (i) => {
+    const record = files[file[i]!]!;
+    const chunk = {
+      id: i,
+      file_path: record.file_path,
+      first_character_index: start[i]!,
+      last_character_index: end[i]!,
+      start_line: startLine[i]!,
+      end_line: endLine[i]!,
+      kind: kinds[kindIds[i]!]!,
+      symbol: table.symbol(i),
+      language: record.language,
+    } as Chunk;
+    Object.defineProperty(chunk, 'text', text);
     return chunk;
   };
+}
+
+/**
+ * Every chunk of `table`, made now, in a plain array: what a session that answers many
+ * questions holds (indexing a plain array is what the searches do most).
+ */
+export function chunkArrayOf(files: readonly FileRecord[], table: ChunkTable, texts: TextStore): Chunk[] {
+  const make = chunkMaker(files, table, texts);
+  const chunks: Chunk[] = new Array(table.count);
+  for (let i = 0; i < table.count; i++) chunks[i] = make(i);
+  storedSources.set(chunks, { files, table });
+  return chunks;
+}
+
+/**
+ * The chunks of an opened index as an array whose elements are made when first read: plain
+ * chunk objects, each made once and kept. A single question reads the metadata of its
+ * candidates and hits only, so it no longer builds (and garbage-collects its way through)
+ * one object per chunk first. It is an `Array` to `Array.isArray`, indexing, `length`,
+ * iteration and the array methods; listing its keys (`Object.keys`) or copying it whole
+ * makes every element. Each index goes through a proxy trap, so a session that searches
+ * many times holds {@link chunkArrayOf}'s plain array instead.
+ */
+export function storedChunkList(files: readonly FileRecord[], table: ChunkTable, texts: TextStore): Chunk[] {
+  const count = table.count;
+  const make = chunkMaker(files, table, texts);
+  const made: Chunk[] = [];
+  made.length = count;
+  const at = (i: number): Chunk => (made[i] ??= make(i));
   const indexOf = (key: string | symbol): number => {
     if (typeof key !== 'string') return -1;
     const first = key.charCodeAt(0);
     if (first < 48 || first > 57) return -1;
     const i = Number(key);
     return Number.isInteger(i) && i < count && String(i) === key ? i : -1;
-  };
-  const makeAll = (): void => {
-    for (let i = 0; i < count; i++) at(i);
   };
   const list = new Proxy(made, {
     get(target, key, receiver) {
@@ -232,7 +244,7 @@ export function storedChunkList(files: readonly FileRecord[], table: ChunkTable,
       return Reflect.getOwnPropertyDescriptor(target, key);
     },
     ownKeys(target) {
-      makeAll();
+      for (let i = 0; i < count; i++) at(i);
       return Reflect.ownKeys(target);
     },
   });
@@ -249,8 +261,9 @@ export interface FileRuns {
 
 /**
  * The runs of chunks that share a file, in chunk order: what per-file facts (a path's
- * project, whether it is a test) are computed over. A list from {@link storedChunkList}
- * answers from its file column without making a chunk; any other array is read chunk by chunk.
+ * project, whether it is a test) are computed over. An array from {@link chunkArrayOf} or
+ * {@link storedChunkList} answers from its file column without reading a chunk; any other
+ * array is read chunk by chunk.
  */
 export function fileRunsOf(chunks: readonly Chunk[]): FileRuns {
   const stored = storedSources.get(chunks);

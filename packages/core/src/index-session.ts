@@ -28,6 +28,11 @@ export interface IndexSessionOptions {
   filesVerified?: boolean;
   /** Load the default retriever when first searched rather than now. Default `false`. */
   deferLoad?: boolean;
+  /**
+   * Make each chunk object when first read (see `ReadIndexOptions.lazyChunks`): for a
+   * session that answers one question. Default `false`.
+   */
+  lazyChunks?: boolean;
 }
 
 /** One retrieved chunk, ranked. */
@@ -109,7 +114,7 @@ export async function openIndexSession(source: string | IndexStore, options: Ind
   if (options.retriever !== undefined) registry.get(options.retriever); // unknown names fail before any IO
   const store = typeof source === 'string' ? createFileStore(source) : source;
   const indexDir = store.location;
-  const index = await store.read(options.pin);
+  const index = await store.read(options.pin, { lazyChunks: options.lazyChunks === true });
   const readIndexFile = store.readFile;
   // Without a reader of the caller's, the bytes hashed are handed to the loader and then
   // dropped: each file is read once, and never held twice.

@@ -6,7 +6,7 @@ import { RagError } from './errors.js';
 import { ensureDirectory, fsyncPath, fsyncTree, writeFileAtomic, writeFileDurable } from './fs.js';
 import { checksumTree, indexDamagedError, sha256Of, verifyChecksums, type IndexChecksums } from './index-integrity.js';
 import { acquireIndexLock, INDEX_LOCK_FILE } from './index-lock.js';
-import { CHUNKS_FILE, decodeChunkTable, encodeChunkTable, storedChunkList, type ChunkTable } from './chunk-table.js';
+import { chunkArrayOf, CHUNKS_FILE, decodeChunkTable, encodeChunkTable, storedChunkList, type ChunkTable } from './chunk-table.js';
 import { openTexts, TEXT_OFFSETS_FILE, TEXTS_FILE, writeTexts, type TextStore } from './index-texts.js';
 import type { IndexFileReader } from './shared-files.js';
 import type { SaveContext } from './retriever.js';
@@ -366,19 +366,30 @@ export async function verifyRetrieverFiles(index: OpenedIndex, name: string, rea
   await verifyChecksums(index.indexDir, index.dir, sums, prefix, read);
 }
 
+/** How {@link readIndex} (and `IndexStore.read`) hands over the chunks. */
+export interface ReadIndexOptions {
+  /**
+   * Make each chunk object when it is first read (`storedChunkList`) instead of all of them
+   * now (`chunkArrayOf`): for a process that answers one question, which reads a few dozen
+   * chunks. Indexing such a list costs a proxy trap, so a session that searches many times
+   * leaves this off. Default false.
+   */
+  lazyChunks?: boolean;
+}
+
 /** Loads an index's manifest and chunks (with their texts), every file read verified first; `pin` as in {@link openIndex}. */
-export async function readIndex(dir: string, pin?: GenerationPin): Promise<LoadedIndex> {
+export async function readIndex(dir: string, pin?: GenerationPin, options: ReadIndexOptions = {}): Promise<LoadedIndex> {
   for (let attempt = 0; ; attempt++) {
     const opened = await openIndex(dir, pin);
     try {
-      return await loadChunks(opened);
+      return await loadChunks(opened, options);
     } catch (error) {
       if (pin || attempt >= 2 || !(await generationMoved(dir, error, opened.manifest.generation))) throw error;
     }
   }
 }
 
-async function loadChunks(opened: OpenedIndex): Promise<LoadedIndex> {
+async function loadChunks(opened: OpenedIndex, options: ReadIndexOptions): Promise<LoadedIndex> {
   const { manifest, indexDir } = opened;
   const dir = opened.dir;
   const sums = manifest.checksums ?? {};
@@ -396,20 +407,20 @@ async function loadChunks(opened: OpenedIndex): Promise<LoadedIndex> {
   }
   const table = decodeChunkTable(read.get(CHUNKS_FILE)!, manifest.counts.chunks, manifest.files.length, (what) => indexDamagedError(indexDir, CHUNKS_FILE, what));
   const texts = openTexts(indexDir, dir, manifest.counts.chunks, read.get(TEXT_OFFSETS_FILE)!);
-  return { ...opened, ...assembleChunks(indexDir, manifest, table, texts) };
+  return { ...opened, ...assembleChunks(indexDir, manifest, table, texts, options) };
 }
 
 /**
  * The chunks of a generation from its manifest, its decoded `chunks.bin` and its texts:
- * what every store hands a session. Each chunk object is made when first read (see
- * `storedChunkList`), and its `text` is read through `texts` when asked for.
+ * what every store hands a session, made now or when first read (`options.lazyChunks`); a
+ * chunk's `text` is read through `texts` when asked for.
  */
-export function assembleChunks(indexDir: string, manifest: IndexManifest, table: ChunkTable, texts: TextStore): { chunks: Chunk[]; texts: TextStore } {
+export function assembleChunks(indexDir: string, manifest: IndexManifest, table: ChunkTable, texts: TextStore, options: ReadIndexOptions = {}): { chunks: Chunk[]; texts: TextStore } {
   const count = manifest.counts.chunks;
   if (table.count !== count || texts.count !== count) {
     throw new RagError('INDEX_CORRUPT', `The index in ${indexDir} is damaged: its chunk files do not match its manifest.`, {
       hint: 'Rebuild it with `rag index --corpus_dir <dir>`.',
     });
   }
-  return { chunks: storedChunkList(manifest.files, table, texts), texts };
+  return { chunks: (options.lazyChunks ? storedChunkList : chunkArrayOf)(manifest.files, table, texts), texts };
 }

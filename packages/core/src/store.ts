@@ -1,7 +1,7 @@
 import { isAbsolute, relative, sep } from 'node:path';
 import { RagError } from './errors.js';
 import { fileRangesOnDisk } from './file-ranges.js';
-import { openIndex, readIndex, verifyIndex, writeIndex, type GenerationPin, type IndexManifest, type LoadedIndex, type OpenedIndex, type WriteIndexInput, type WriteIndexOptions } from './index-store.js';
+import { openIndex, readIndex, verifyIndex, writeIndex, type GenerationPin, type IndexManifest, type LoadedIndex, type OpenedIndex, type ReadIndexOptions, type WriteIndexInput, type WriteIndexOptions } from './index-store.js';
 import type { FileRanges, VectorSearch } from './retriever.js';
 import { readIndexFile, type IndexFileReader } from './shared-files.js';
 
@@ -19,7 +19,7 @@ export interface IndexStore {
   /** The published generation's manifest (or `pin`'s), verified; chunks are not loaded. */
   open(pin?: GenerationPin): Promise<OpenedIndex>;
   /** The manifest and every chunk (texts read on demand) of the published generation (or `pin`'s). */
-  read(pin?: GenerationPin): Promise<LoadedIndex>;
+  read(pin?: GenerationPin, options?: ReadIndexOptions): Promise<LoadedIndex>;
   /** Reads a file of a generation whole, by `join(index.dir, pathInGeneration)`. */
   readFile: IndexFileReader;
   /** Writes a complete generation and publishes it atomically (readers see the old or the new one). */
@@ -81,7 +81,7 @@ export function createFileStore(dir: string, settings: Partial<FileStoreOptions>
     location: dir,
     address: dir,
     open: async (pin) => remember(await openIndex(dir, pin)),
-    read: async (pin) => remember(await readIndex(dir, pin)),
+    read: async (pin, options) => remember(await readIndex(dir, pin, options)),
     fileRanges(path) {
       if (pagedFromBytes === Number.POSITIVE_INFINITY) return undefined;
       for (const [generationDir, manifest] of opened) {

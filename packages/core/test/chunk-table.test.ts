@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeChunkTable, encodeChunkTable, fileRunsOf, RagError, storedChunkList, type Chunk, type ChunkKind, type FileRecord, type TextStore } from '../src/index.js';
+import { chunkArrayOf, decodeChunkTable, encodeChunkTable, fileRunsOf, RagError, storedChunkList, type Chunk, type ChunkKind, type FileRecord, type TextStore } from '../src/index.js';
 
 const KINDS: ChunkKind[] = ['module', 'function', 'class', 'method', 'block', 'section', 'code', 'text'];
 
@@ -171,6 +171,15 @@ describe('stored chunk list', () => {
     expect({ ...first }).toEqual(plain[1]);
   });
 
+  it('made all at once, is a plain array of the same chunks', () => {
+    const table = decodeChunkTable(encodeChunkTable(plain, files), plain.length, files.length, damaged);
+    const texts: TextStore = { count: plain.length, text: (i) => plain[i]!.text, close: () => undefined };
+    const chunks = chunkArrayOf(files, table, texts);
+    expect(chunks).toEqual(plain);
+    // Not a proxy: it clones like any array (texts included, read through the getter).
+    expect(structuredClone(chunks)).toEqual(plain);
+  });
+
   it('gives the runs of chunks per file without making chunks, as a plain array gives them', () => {
     fc.assert(
       fc.property(fc.array(fc.nat({ max: 3 }), { minLength: 0, maxLength: 40 }), (fileIds) => {
@@ -181,11 +190,13 @@ describe('stored chunk list', () => {
           manyFiles,
         );
         const texts: TextStore = { count: chunks.length, text: () => '', close: () => undefined };
-        const list = storedChunkList(manyFiles, decodeChunkTable(encodeChunkTable(chunks, manyFiles), chunks.length, manyFiles.length, damaged), texts);
-        const fromList = fileRunsOf(list);
+        const table = decodeChunkTable(encodeChunkTable(chunks, manyFiles), chunks.length, manyFiles.length, damaged);
         const fromPlain = fileRunsOf(chunks);
-        expect([...fromList.starts]).toEqual([...fromPlain.starts]);
-        expect(fromList.files.map((f) => f.file_path)).toEqual(fromPlain.files.map((f) => f.file_path));
+        for (const made of [storedChunkList(manyFiles, table, texts), chunkArrayOf(manyFiles, table, texts)]) {
+          const runs = fileRunsOf(made);
+          expect([...runs.starts]).toEqual([...fromPlain.starts]);
+          expect(runs.files.map((f) => f.file_path)).toEqual(fromPlain.files.map((f) => f.file_path));
+        }
       }),
     );
   });

@@ -20,6 +20,7 @@ import {
   type GenerationPin,
   type IndexChecksums,
   type IndexManifest,
+  type ReadIndexOptions,
   type FileRanges,
   type IndexStore,
   type LoadedIndex,
@@ -165,7 +166,7 @@ export function createPostgresStore(url: string, settings: Partial<PostgresStore
     return createVectorSearch(pool, options, location, { generation: at.generation, path: at.inside, dimension }, (error) => toStoreError(error, location));
   };
 
-  const read = async (pin?: GenerationPin): Promise<LoadedIndex> => {
+  const read = async (pin?: GenerationPin, readOptions: ReadIndexOptions = {}): Promise<LoadedIndex> => {
     const opened = await open(pin);
     const sum = opened.manifest.checksums[CHUNKS_FILE];
     if (!sum) throw indexDamagedError(location, 'the manifest', `records no checksum for ${CHUNKS_FILE}`);
@@ -175,7 +176,7 @@ export function createPostgresStore(url: string, settings: Partial<PostgresStore
     const table = decodeChunkTable(bytes!, counts.chunks, files.length, (what) => indexDamagedError(location, CHUNKS_FILE, what));
     if (options.vectors !== 'files') vectorSets.set(opened.pin.generation, await readVectorSets(pool, schema, opened.pin.generation).catch((error: unknown) => Promise.reject(toStoreError(error, location))));
     const texts = openDatabaseTexts({ pool, schema, location, generation: opened.pin.generation, count: opened.manifest.counts.chunks, cacheSize: options.textCacheSize });
-    return { ...opened, ...assembleChunks(location, opened.manifest, table, texts) };
+    return { ...opened, ...assembleChunks(location, opened.manifest, table, texts, readOptions) };
   };
 
   const write = async (input: WriteIndexInput, writeOptions: WriteIndexOptions = {}): Promise<IndexManifest> => {

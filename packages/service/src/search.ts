@@ -27,6 +27,12 @@ export interface SearchSessionOptions {
    * small part of its bm25 index; a session that asks many loads it whole. Default: whole.
    */
   pagedFromBytes?: number | undefined;
+  /**
+   * Make each chunk object when first read (`ReadIndexOptions.lazyChunks`): right for a
+   * session that asks one question, which reads a few dozen chunks; indexing the list then
+   * costs a proxy trap, so a session that asks many leaves it off. Default `false`.
+   */
+  lazyChunks?: boolean | undefined;
 }
 
 /** Loads the index at `indexDir` (a folder or a `postgresql://` URL) and one retriever, for one-shot and batch searches. */
@@ -34,6 +40,7 @@ export async function openSearchSession(indexDir: string, options: SearchSession
   const session = await openIndexSession(openStore(indexDir, options.pagedFromBytes === undefined ? {} : { pagedFromBytes: options.pagedFromBytes }), {
     retrievers: options.retrievers ?? createDefaultRetrieverRegistry(),
     pathBase: options.pathBase ?? process.cwd(),
+    lazyChunks: options.lazyChunks === true,
     ...(options.retriever === undefined ? {} : { retriever: options.retriever }),
   });
   return {

@@ -39,7 +39,7 @@ function lazyPostgresStore(url: string, settings: { pagedFromBytes?: number }): 
     location: split.location,
     address: url,
     open: async (pin) => (await store()).open(pin),
-    read: async (pin) => (await store()).read(pin),
+    read: async (pin, options) => (await store()).read(pin, options),
     readFile: async (path) => (await store()).readFile(path),
     write: async (input, options) => (await store()).write(input, options),
     verify: async () => (await store()).verify(),
