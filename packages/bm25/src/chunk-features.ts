@@ -38,7 +38,9 @@ export function computeChunkFeatures(chunks: readonly Chunk[], dictionary: TermD
  * it no longer holds drops out), and a name the previous dictionary lacked — left out then —
  * can only be held now if a new chunk brought it: a copied chunk whose text spells one of
  * those names is read again. `newTerms`: the terms of `dictionary` that copied chunks did not
- * bring (any superset of those `previous` lacks will do); default every term.
+ * bring (any superset of those `previous` lacks will do); default every term. `renumbered`:
+ * each previous term id's id in `dictionary` (-1 for none) when the caller has it; default
+ * looked up by term.
  */
 export function reuseChunkFeatures(
   chunks: readonly Chunk[],
@@ -47,12 +49,13 @@ export function reuseChunkFeatures(
   previous: { features: ChunkFeatures; dictionary: TermDictionary },
   sourceOf: Int32Array,
   newTerms?: readonly string[],
+  renumbered?: Int32Array,
 ): ChunkFeatures {
   const builder = new FeatureBuilder(chunks, dictionary, rerank);
-  const renumbered = new Int32Array(previous.dictionary.size).fill(-2);
+  const newIds = renumbered ?? new Int32Array(previous.dictionary.size).fill(-2);
   const newIdOf = (old: number): number => {
-    if (renumbered[old] === -2) renumbered[old] = dictionary.lookup(previous.dictionary.termAt(old));
-    return renumbered[old]!;
+    if (newIds[old] === -2) newIds[old] = dictionary.lookup(previous.dictionary.termAt(old));
+    return newIds[old]!;
   };
   const fresh = builder.wantsNames ? freshNames(newTerms ?? dictionary.terms(), previous.dictionary) : [];
   const spellsFresh = fresh.length > 0 ? new RegExp(fresh.map(escapeRegExp).join('|'), 'i') : undefined;

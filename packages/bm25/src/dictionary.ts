@@ -50,6 +50,18 @@ export class TermDictionary {
     for (let id = 0; id < this.size; id++) yield this.termAt(id);
   }
 
+  /** The first id whose term is not below `term`: where `term` is or would be inserted. */
+  lowerBound(term: string): number {
+    let lo = 0;
+    let hi = this.size;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.#compare(mid, term) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
   /** Id of `term`, or -1 when it is not in the dictionary. */
   lookup(term: string): number {
     let lo = 0;

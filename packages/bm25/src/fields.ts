@@ -1,4 +1,5 @@
 import type { Chunk } from '@rag/core';
+import { FIELD_NAMES } from './options.js';
 
 /**
  * The path field's text: the directories and the file name without its extension joined
@@ -24,3 +25,6 @@ export function pathFieldText(filePath: string): string {
 export function fieldTexts(chunk: Chunk, context = '', anchor = ''): [string, string, string, string] {
   return [chunk.text, pathFieldText(chunk.file_path), context === '' ? chunk.symbol : `${chunk.symbol}\n${context}`, anchor];
 }
+
+/** Fields whose text is a function of the chunk and the rest of its file only: all but the anchor field. */
+export const FILE_LOCAL_FIELDS: readonly boolean[] = FIELD_NAMES.map((name) => name !== 'anchor');

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import type { Chunk } from '@rag/core';
 import { describe, expect, it } from 'vitest';
 import { buildIndexData } from '../src/build.js';
+import { patchIndexData } from '../src/patch.js';
 import { resolveBm25Options } from '../src/options.js';
 import { encodeIndex } from '../src/persist.js';
 import { createBm25Retriever } from '../src/index.js';
@@ -76,6 +77,10 @@ describe('taking over a previous build', () => {
           const fresh = encodeIndex(buildIndexData(newChunks, options));
           const reused = encodeIndex(buildIndexData(newChunks, options, undefined, { data: old, sourceOf }));
           expect(Buffer.from(reused).equals(Buffer.from(fresh))).toBe(true);
+          // Unchanged files keep their order, so the previous build is patched, not rebuilt.
+          const patched = patchIndexData(newChunks, options, { data: old, sourceOf });
+          expect(patched).toBeDefined();
+          expect(Buffer.from(encodeIndex(patched!)).equals(Buffer.from(fresh))).toBe(true);
         },
       ),
       { numRuns: 200 },
@@ -89,6 +94,17 @@ describe('taking over a previous build', () => {
     ]);
     const old = buildIndexData(chunks, options);
     const sourceOf = Int32Array.from(chunks, (chunk) => chunk.id);
+    expect(Buffer.from(encodeIndex(buildIndexData(chunks, options, undefined, { data: old, sourceOf }))).equals(Buffer.from(encodeIndex(old)))).toBe(true);
+  });
+
+  it('copies out of their previous order are built, not patched, and still equal a fresh build', () => {
+    // Two identical pieces of one file, each said to copy the other: a valid claim (same
+    // file, same terms), but out of order for a patch, whose postings keep the previous order.
+    const piece = { symbol: 'launch', words: [0, 1, 4] };
+    const chunks = toChunks([{ path: 'a.py', language: 'python', pieces: [piece, piece] }]);
+    const old = buildIndexData(chunks, options);
+    const sourceOf = Int32Array.from([1, 0]);
+    expect(patchIndexData(chunks, options, { data: old, sourceOf })).toBeUndefined();
     expect(Buffer.from(encodeIndex(buildIndexData(chunks, options, undefined, { data: old, sourceOf }))).equals(Buffer.from(encodeIndex(old)))).toBe(true);
   });
 

@@ -1,7 +1,7 @@
 import { optionError, type Chunk, type FileRecord, type ProgressFn } from '@rag/core';
 import { resolveChunkerOptions, type ChunkerOptions } from './options.js';
 import { chunkFilesInParallel, defaultConcurrency } from './parallel.js';
-import { walkCorpus, type CorpusFile, type WalkOptions } from './walk.js';
+import { readUnreadFile, walkCorpus, type CorpusFile, type WalkedFile, type WalkOptions } from './walk.js';
 
 export interface ChunkCorpusOptions extends ChunkerOptions, WalkOptions {
   /** Called after each file is chunked with phase `chunk`, done = files so far, total = file count. */
@@ -15,10 +15,11 @@ export interface ChunkCorpusOptions extends ChunkerOptions, WalkOptions {
   /**
    * Chunks to use for a file instead of chunking it (an incremental index passes those of
    * files whose content hash is unchanged), or undefined to chunk it. Their ids are
-   * reassigned, so they must be plain objects that hold their own `text` (not read through
-   * their id from an index). Default: chunk every file.
+   * reassigned, so they must be objects of their own whose `text` does not depend on their
+   * id. A file the walk left unread (see `WalkOptions.unchanged`) is read and chunked when
+   * this gives undefined for it. Default: chunk every file.
    */
-  reuse?: (file: CorpusFile) => Chunk[] | undefined;
+  reuse?: (file: WalkedFile) => Chunk[] | undefined;
 }
 
 export interface ChunkedCorpus {
@@ -26,8 +27,11 @@ export interface ChunkedCorpus {
   files: FileRecord[];
   /** All chunks, file by file in file order, with dense ids 0..n-1. */
   chunks: Chunk[];
-  /** How many files were chunked and how many had their chunks reused. */
-  counts: { chunked: number; reused: number };
+  /**
+   * How many files were chunked and how many had their chunks reused; `unread`: of those
+   * reused, how many were not read at all (see `WalkOptions.unchanged`).
+   */
+  counts: { chunked: number; reused: number; unread: number };
 }
 
 /** Walks `dir` (see walkCorpus) and chunks every file; chunk ids are global and dense. */
@@ -39,14 +43,30 @@ export async function chunkCorpus(dir: string, options: ChunkCorpusOptions = {})
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) {
     throw optionError({ subject: 'chunking' }, ['concurrency'], 'an integer in [1, 64]', concurrency);
   }
-  const corpus = await walkCorpus(dir, options);
-  const reused = corpus.map((file) => options.reuse?.(file));
-  const toChunk = corpus.filter((_, i) => reused[i] === undefined);
+  const walked = await walkCorpus(dir, options);
+  const reused: (Chunk[] | undefined | null)[] = walked.map((file) => options.reuse?.(file));
+  const corpus: WalkedFile[] = [];
+  const toChunk: CorpusFile[] = [];
+  walked.forEach((file, i) => {
+    if (reused[i] !== undefined) {
+      corpus.push(file);
+      return;
+    }
+    const read = file.text === undefined ? readUnreadFile(file, options) : file;
+    if (typeof read === 'string') {
+      options.onWarning?.(read);
+      reused[i] = null;
+    } else {
+      corpus.push(read);
+      toChunk.push(read);
+    }
+  });
+  const kept = reused.filter((chunks) => chunks !== null);
   const chunked = await chunkFilesInParallel(toChunk, chunkerOptions, concurrency, (done) =>
     options.onProgress?.({ phase: 'chunk', done, total: toChunk.length }),
   );
   let next = 0;
-  const perFile = reused.map((chunks) => chunks ?? chunked[next++]!);
+  const perFile = kept.map((chunks) => chunks ?? chunked[next++]!);
   const files: FileRecord[] = [];
   const chunks: Chunk[] = [];
   corpus.forEach((file, index) => {
@@ -54,7 +74,8 @@ export async function chunkCorpus(dir: string, options: ChunkCorpusOptions = {})
       chunk.id = chunks.length;
       chunks.push(chunk);
     }
-    files.push({ file_path: file.file_path, sha256: file.sha256, bytes: file.bytes, length: file.length, language: file.language });
+    files.push({ file_path: file.file_path, sha256: file.sha256, bytes: file.bytes, length: file.length, language: file.language, ...(file.stat === undefined ? {} : { stat: file.stat }) });
   });
-  return { files, chunks, counts: { chunked: toChunk.length, reused: corpus.length - toChunk.length } };
+  const unread = corpus.filter((file) => file.text === undefined).length;
+  return { files, chunks, counts: { chunked: toChunk.length, reused: corpus.length - toChunk.length, unread } };
 }

@@ -11,9 +11,9 @@ export {
 export type { ChunkerOptions, ResolvedChunkerOptions } from './options.js';
 export { createChunker, chunkText } from './chunker.js';
 export type { Chunker } from './chunker.js';
-export { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_LENGTH, walkCorpus } from './walk.js';
+export { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_LENGTH, readUnreadFile, SETTLED_MS, statSignature, walkCorpus } from './walk.js';
 export { MAX_MARKDOWN_NESTING } from './nesting.js';
-export type { CorpusFile, WalkOptions } from './walk.js';
+export type { CorpusFile, UnreadFile, WalkedFile, WalkOptions } from './walk.js';
 export { chunkCorpus } from './corpus.js';
 export { chunkFiles, chunkFilesReleasing, type FileToChunk } from './chunk-files.js';
 export { TREE_RELEASE_CHARS } from './release-trees.js';

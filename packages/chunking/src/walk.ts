@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Dirent } from 'node:fs';
+import type { BigIntStats, Dirent } from 'node:fs';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { extname, join, relative, resolve, sep } from 'node:path';
@@ -36,6 +36,14 @@ export interface WalkOptions {
    * excludes is not descended into. Default `true`.
    */
   ignoreFiles?: boolean;
+  /**
+   * Files that need not be read: given a file's path and its stat signature (see
+   * {@link statSignature}), the record of the file as it was indexed when that signature
+   * was recorded, or undefined to read the file. An incremental index passes the records
+   * of its previous build; such a file comes back as an {@link UnreadFile}. Default: every
+   * file is read.
+   */
+  unchanged?: (filePath: string, stat: string) => FileRecord | undefined;
   /** Called once per skipped file (binary, not UTF-8, unreadable, link outside). Default: silent. */
   onWarning?: (message: string) => void;
   /**
@@ -78,6 +86,34 @@ export interface CorpusFile extends FileRecord {
   text: string;
   /** Absolute path of the file (of the link, for a symlinked file). */
   absolutePath: string;
+}
+
+/** A file `WalkOptions.unchanged` vouched for: its record as indexed before, not read now. */
+export interface UnreadFile extends FileRecord {
+  text?: undefined;
+  absolutePath: string;
+}
+
+/** What a walk finds: files read, and (with `WalkOptions.unchanged`) files left unread. */
+export type WalkedFile = CorpusFile | UnreadFile;
+
+/**
+ * How long before its read a file must have last changed for its stat signature to be
+ * recorded. Timestamps have a granularity (a few milliseconds on most file systems, 2 s on
+ * FAT): a write in the same tick as the one before our read could leave the signature as it
+ * was. Past this, any later write gives a later modification time. Git calls such files racy.
+ */
+export const SETTLED_MS = 2_000;
+
+/** A file's identity and version as the file system reports it: inode, size, modification and change times (ns). */
+export function statSignature(stats: BigIntStats): string {
+  return `${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
+}
+
+/** Whether a file last changed long enough before `now` (ms) for its signature to be trusted later. */
+function isSettled(stats: BigIntStats, now: number): boolean {
+  const changed = stats.mtimeNs > stats.ctimeNs ? stats.mtimeNs : stats.ctimeNs;
+  return BigInt(Math.floor(now - SETTLED_MS)) * 1_000_000n > changed;
 }
 
 interface Candidate {
@@ -244,15 +280,25 @@ interface ReadLimits {
   maxLineLength: number;
 }
 
-/** The file (with a note for the caller to warn about), or the warning saying why it was skipped. */
-function readCandidate(candidate: Candidate, limits: ReadLimits): CorpusFile | string {
+/**
+ * The file, left unread when `unchanged` vouches for its signature, or the warning saying why
+ * it was skipped.
+ */
+function readCandidate(candidate: Candidate, limits: ReadLimits, unchanged: WalkOptions['unchanged']): WalkedFile | string {
   let bytes: Buffer;
+  let stat: string | undefined;
   try {
-    const size = statSync(candidate.absolutePath).size;
+    const stats = statSync(candidate.absolutePath, { bigint: true });
+    const signature = statSignature(stats);
+    const known = unchanged?.(candidate.relativePath, signature);
+    if (known) return { ...known, file_path: candidate.relativePath, language: candidate.language, absolutePath: candidate.absolutePath, stat: signature };
+    const size = Number(stats.size);
     if (limits.maxFileBytes > 0 && size > limits.maxFileBytes) {
       return `Skipped ${candidate.relativePath}: ${megabytes(size)}, over the ${megabytes(limits.maxFileBytes)} file size limit (raise --max_file_size, or 0 to include every size).`;
     }
     bytes = readFileSync(candidate.absolutePath);
+    // A file that changed just before this read could change again without changing its signature.
+    if (isSettled(stats, Date.now()) && bytes.length === size) stat = signature;
   } catch (error) {
     return `Skipped ${candidate.relativePath}: ${(error as Error).message}`;
   }
@@ -275,9 +321,16 @@ function readCandidate(candidate: Candidate, limits: ReadLimits): CorpusFile | s
     bytes: bytes.length,
     length: codePointLength(text),
     language: candidate.language,
+    ...(stat === undefined ? {} : { stat }),
     text,
     absolutePath: candidate.absolutePath,
   };
+}
+
+/** Reads a file a walk left unread (see `WalkOptions.unchanged`): the file, or why it cannot be indexed now. */
+export function readUnreadFile(file: UnreadFile, options: Pick<WalkOptions, 'maxFileBytes' | 'maxLineLength'> = {}): CorpusFile | string {
+  // Without `unchanged`, a candidate is always read.
+  return readCandidate({ relativePath: file.file_path, absolutePath: file.absolutePath, language: file.language }, readLimits(options), undefined) as CorpusFile | string;
 }
 
 function extensionMap(extensions: Readonly<Record<string, Language>>): Map<string, Language> {
@@ -287,6 +340,13 @@ function extensionMap(extensions: Readonly<Record<string, Language>>): Map<strin
     map.set(key.startsWith('.') ? key : `.${key}`, language);
   }
   return map;
+}
+
+function readLimits(options: Pick<WalkOptions, 'maxFileBytes' | 'maxLineLength'>): ReadLimits {
+  return {
+    maxFileBytes: checkLimit('maxFileBytes', options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES),
+    maxLineLength: checkLimit('maxLineLength', options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH),
+  };
 }
 
 function checkLimit(name: 'maxFileBytes' | 'maxLineLength', value: number): number {
@@ -300,23 +360,22 @@ function checkLimit(name: 'maxFileBytes' | 'maxLineLength', value: number): numb
  * are skipped with one warning each. Throws `CORPUS_NOT_FOUND` for a missing
  * folder, `INVALID_ARGUMENT` for a file, `CORPUS_EMPTY` when nothing is left to index.
  */
-export async function walkCorpus(dir: string, options: WalkOptions = {}): Promise<CorpusFile[]> {
+export async function walkCorpus(dir: string, options?: WalkOptions & { unchanged?: undefined }): Promise<CorpusFile[]>;
+export async function walkCorpus(dir: string, options: WalkOptions): Promise<WalkedFile[]>;
+export async function walkCorpus(dir: string, options: WalkOptions = {}): Promise<WalkedFile[]> {
   const extensions = options.extensions ?? DEFAULT_EXTENSIONS;
   const warn = options.onWarning ?? (() => undefined);
   const root = await openRoot(dir);
   const map = extensionMap(extensions);
   const candidates = await listCandidates(root, map, new Set(options.ignoredDirs ?? DEFAULT_IGNORED_DIRS), options.ignoreFiles ?? true, warn);
-  const limits: ReadLimits = {
-    maxFileBytes: checkLimit('maxFileBytes', options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES),
-    maxLineLength: checkLimit('maxLineLength', options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH),
-  };
-  const read: CorpusFile[] = [];
+  const limits = readLimits(options);
+  const read: WalkedFile[] = [];
   for (let index = 0; index < candidates.length; index++) {
     if (index > 0 && index % READS_PER_YIELD === 0) await new Promise((done) => setImmediate(done));
-    const result = readCandidate(candidates[index]!, limits);
+    const result = readCandidate(candidates[index]!, limits, options.unchanged);
     if (typeof result === 'string') warn(result);
     else {
-      if (result.language === 'markdown') {
+      if (result.text !== undefined && result.language === 'markdown') {
         const nesting = markdownNesting(result.text);
         if (nesting > MAX_MARKDOWN_NESTING) warn(`${result.file_path} nests block quotes or lists ${nesting} levels deep; it is chunked by lines, not parsed.`);
       }

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { chunkCorpus, DEFAULT_EXTENSIONS, walkCorpus } from '../src/index.js';
+import { chunkCorpus, DEFAULT_EXTENSIONS, SETTLED_MS, statSignature, walkCorpus } from '../src/index.js';
 import type { ProgressEvent } from '@rag/core';
 
 let root: string;
@@ -155,6 +156,47 @@ describe('walkCorpus', () => {
       code: 'CORPUS_EMPTY',
       hint: expect.stringContaining(Object.keys(DEFAULT_EXTENSIONS).join(', ')),
     });
+  });
+});
+
+describe('stat signatures (files left unread by an incremental index)', () => {
+  it('records a signature only for files that settled before they were read, and leaves vouched-for files unread', async () => {
+    await put('old.py', 'OLD = 1\n');
+    await new Promise((done) => setTimeout(done, SETTLED_MS + 100));
+    await put('new.py', 'NEW = 2\n');
+    const [fresh, old] = [...(await walkCorpus(root))].sort((a, b) => (a.file_path < b.file_path ? -1 : 1));
+    // new.py was written just now: a write in the same timestamp tick could go unseen, so no signature.
+    expect(fresh!.file_path).toBe('new.py');
+    expect(fresh!.stat).toBeUndefined();
+    expect(old!.stat).toBe(statSignature(statSync(join(root, 'old.py'), { bigint: true })));
+
+    // The caller vouches for old.py's signature: its record comes back as given, unread.
+    const record = { file_path: 'old.py', sha256: 'recorded', bytes: 8, length: 8, language: 'python' as const, stat: old!.stat };
+    const asked: string[] = [];
+    const walked = await walkCorpus(root, { unchanged: (path, stat) => (asked.push(path), stat === record.stat ? record : undefined) });
+    expect(asked.sort()).toEqual(['new.py', 'old.py']);
+    const unread = walked.find((file) => file.file_path === 'old.py');
+    expect(unread).toMatchObject({ sha256: 'recorded', absolutePath: join(root, 'old.py') });
+    expect(unread!.text).toBeUndefined();
+    expect(walked.find((file) => file.file_path === 'new.py')?.text).toBe('NEW = 2\n');
+
+    // Once its content changes, so does its signature: it is read again.
+    await put('old.py', 'OLD = 3\n');
+    const again = await walkCorpus(root, { unchanged: (_, stat) => (stat === record.stat ? record : undefined) });
+    expect(again.find((file) => file.file_path === 'old.py')?.text).toBe('OLD = 3\n');
+  });
+
+  it('chunkCorpus reads and chunks a file left unread when reuse offers no chunks for it', async () => {
+    await put('a.py', 'def f():\n    return 1\n');
+    const signature = statSignature(statSync(join(root, 'a.py'), { bigint: true }));
+    const record = { file_path: 'a.py', sha256: 'recorded', bytes: 1, length: 1, language: 'python' as const, stat: signature };
+    const corpus = await chunkCorpus(root, { unchanged: () => record, reuse: () => undefined });
+    expect(corpus.counts).toEqual({ chunked: 1, reused: 0, unread: 0 });
+    expect(corpus.files[0]!.sha256).toBe(createHash('sha256').update('def f():\n    return 1\n').digest('hex'));
+    expect(corpus.chunks.map((c) => c.symbol)).toContain('f');
+    const reused = await chunkCorpus(root, { unchanged: () => record, reuse: () => [] });
+    expect(reused.counts).toEqual({ chunked: 0, reused: 1, unread: 1 });
+    expect(reused.files[0]).toMatchObject({ sha256: 'recorded', stat: signature });
   });
 });
 

@@ -96,6 +96,12 @@ export interface LoadedIndex extends OpenedIndex {
 export interface WriteIndexInput {
   manifest: Omit<IndexManifest, 'format' | 'formatVersion' | 'counts' | 'retrievers' | 'generation' | 'checksums'>;
   chunks: readonly Chunk[];
+  /**
+   * Chunk i's text as UTF-8 bytes when the caller has them at hand (a re-index: the previous
+   * generation's bytes of an unchanged chunk, see `TextStore.bytes`), else undefined and
+   * `chunks[i].text` is written. A store that does not keep texts as bytes ignores it.
+   */
+  textBytes?: (i: number) => Uint8Array | undefined;
   /** Each retriever writes its own state into the directory it is given. */
   retrievers: { entry: RetrieverEntry; save: (dir: string, context?: SaveContext) => Promise<void> }[];
 }
@@ -243,7 +249,8 @@ export async function writeIndex(dir: string, input: WriteIndexInput, options: W
     } as const;
     await writeFileAtomic(join(staging, CHUNKS_FILE), encodeChunkTable(input.chunks, base.files));
     await writeTexts(staging, (function* () {
-      for (const chunk of input.chunks) yield chunk.text;
+      const { chunks, textBytes } = input;
+      for (let i = 0; i < chunks.length; i++) yield textBytes?.(i) ?? chunks[i]!.text;
     })());
     for (const retriever of input.retrievers) {
       const target = retrieverDir(staging, retriever.entry.name);

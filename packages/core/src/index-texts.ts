@@ -1,5 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync, writeFileSync, writevSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -18,41 +17,59 @@ export const TEXT_OFFSETS_FILE = 'text-offsets.bin';
 
 /** Bytes buffered before a write: large writes, flat memory. */
 const WRITE_BATCH = 1 << 22;
+/** Bytes read at once from a texts file when texts are read in order. */
+const READ_BLOCK = 1 << 20;
+/** Largest gap between two texts read one after the other that still counts as reading in order. */
+const NEAR = 1 << 16;
 
-/** Writes `texts` into `dir` as {@link TEXTS_FILE} and {@link TEXT_OFFSETS_FILE}, streaming. */
-export async function writeTexts(dir: string, texts: Iterable<string>): Promise<void> {
+/**
+ * Writes `texts` into `dir` as {@link TEXTS_FILE} and {@link TEXT_OFFSETS_FILE}, streaming. A
+ * text may come as its UTF-8 bytes (a re-index copies those of unchanged chunks from the
+ * previous generation instead of decoding and encoding them again).
+ */
+export async function writeTexts(dir: string, texts: Iterable<string | Uint8Array>): Promise<void> {
   const offsets: number[] = [0];
   const sums: number[] = [];
-  const handle = await open(join(dir, TEXTS_FILE), 'w');
+  // Synchronous writes of large batches: this thread has nothing else to do meanwhile, and
+  // each asynchronous write would be a thread-pool round trip.
+  const fd = openSync(join(dir, TEXTS_FILE), 'w');
   try {
-    let pending: Buffer[] = [];
+    let pending: Uint8Array[] = [];
     let pendingBytes = 0;
     let total = 0;
     for (const text of texts) {
-      const bytes = Buffer.from(text, 'utf8');
+      const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
       sums.push(crc32(bytes));
       pending.push(bytes);
       pendingBytes += bytes.length;
       total += bytes.length;
       offsets.push(total);
       if (pendingBytes >= WRITE_BATCH) {
-        await handle.write(Buffer.concat(pending, pendingBytes));
+        writeAll(fd, pending);
         pending = [];
         pendingBytes = 0;
       }
     }
-    if (pendingBytes > 0) await handle.write(Buffer.concat(pending, pendingBytes));
+    writeAll(fd, pending);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
   const table = Buffer.alloc(offsets.length * 8 + sums.length * 4);
   offsets.forEach((offset, i) => table.writeDoubleLE(offset, i * 8));
   sums.forEach((sum, i) => table.writeUInt32LE(sum, offsets.length * 8 + i * 4));
-  const out = await open(join(dir, TEXT_OFFSETS_FILE), 'w');
-  try {
-    await out.write(table);
-  } finally {
-    await out.close();
+  writeFileSync(join(dir, TEXT_OFFSETS_FILE), table);
+}
+
+/** Writes `parts` one after another at the file's position, however many bytes each `writev` takes. */
+function writeAll(fd: number, parts: Uint8Array[]): void {
+  let rest = parts.filter((part) => part.length > 0);
+  while (rest.length > 0) {
+    // writev takes at most IOV_MAX (1,024 on Linux) buffers at once.
+    let written = writevSync(fd, rest.slice(0, 1024));
+    let i = 0;
+    while (i < rest.length && written >= rest[i]!.length) written -= rest[i++]!.length;
+    rest = rest.slice(i);
+    if (written > 0) rest[0] = rest[0]!.subarray(written);
   }
 }
 
@@ -61,6 +78,12 @@ export interface TextStore {
   readonly count: number;
   /** Text `i`, decoded from its bytes (read now, not cached). */
   text(i: number): string;
+  /**
+   * Text `i` as the UTF-8 bytes it is stored as, checked like `text(i)`; where the store
+   * keeps files, reading the texts in order reads the file in large blocks. Absent where
+   * the store does not keep bytes (use `text`).
+   */
+  bytes?(i: number): Uint8Array;
   /**
    * Makes texts `ids` readable by `text()` without waiting: a store that reads texts over
    * the network (PostgreSQL) fetches them in one round trip and `text()` of any other id
@@ -118,17 +141,48 @@ export function openTexts(indexDir: string, dir: string, count: number, table: U
     throw corrupt(indexDir, TEXT_OFFSETS_FILE, `does not span ${TEXTS_FILE}`);
   }
   let open = true;
+  const readRange = (start: number, length: number): Buffer => {
+    if (!open) throw new RagError('INVALID_ARGUMENT', 'The index texts were closed.', { hint: 'Open the index again.' });
+    const buffer = Buffer.allocUnsafe(length);
+    let done = 0;
+    while (done < length) {
+      const read = readSync(fd, buffer, done, length - done, start + done);
+      if (read === 0) throw corrupt(indexDir, TEXTS_FILE, 'is shorter than its offsets say');
+      done += read;
+    }
+    return buffer;
+  };
+  const checked = (i: number, bytes: Buffer): Buffer => {
+    if (crc32(bytes) !== sums[i]) throw corrupt(indexDir, TEXTS_FILE, `does not match its checksum (the text of chunk ${i})`);
+    return bytes;
+  };
+  // The last block read: texts read in order are served from it, a block read at a time.
+  let block: Buffer = Buffer.alloc(0);
+  let blockStart = 0;
+  let lastEnd = -Infinity;
+  /**
+   * Text i's bytes, unchecked: from the block when it holds them; from a new block when the
+   * reads go forward through the file in small steps (a build reading the texts in order, or
+   * those of one kind); else alone (a search reading its candidates).
+   */
+  const rangeOf = (i: number): Buffer => {
+    const start = offsets[i]!;
+    const end = offsets[i + 1]!;
+    const sequential = start >= lastEnd && start - lastEnd < NEAR;
+    lastEnd = end;
+    if (start >= blockStart && end <= blockStart + block.length) return block.subarray(start - blockStart, end - blockStart);
+    if (!sequential) return readRange(start, end - start);
+    blockStart = start;
+    block = readRange(start, Math.max(end, Math.min(size, start + READ_BLOCK)) - start);
+    return block.subarray(0, end - start);
+  };
   return {
     count,
     text(i) {
-      if (!open) throw new RagError('INVALID_ARGUMENT', 'The index texts were closed.', { hint: 'Open the index again.' });
-      const start = offsets[i]!;
-      const length = offsets[i + 1]! - start;
-      const buffer = Buffer.allocUnsafe(length);
-      let done = 0;
-      while (done < length) done += readSync(fd, buffer, done, length - done, start + done);
-      if (crc32(buffer) !== sums[i]) throw corrupt(indexDir, TEXTS_FILE, `does not match its checksum (the text of chunk ${i})`);
-      return buffer.toString('utf8');
+      return checked(i, rangeOf(i)).toString('utf8');
+    },
+    bytes(i) {
+      return checked(i, rangeOf(i));
     },
     close() {
       if (open) closeSync(fd);

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import { chunkCorpus, DEFAULT_IGNORED_DIRS, DEFAULT_MAX_CHUNK_SIZE, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_LENGTH, type CorpusFile } from '@rag/chunking';
-import { isRagError, OffsetMap, sliceCodePoints, retrieverDir, verifyRetrieverFiles, type Chunk, type IndexStore, type IndexManifest, type LoadedIndex, type PreviousBuild, type ProgressFn, type RetrieverRegistry } from '@rag/core';
+import { chunkCorpus, DEFAULT_IGNORED_DIRS, DEFAULT_MAX_CHUNK_SIZE, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_LENGTH, type WalkedFile } from '@rag/chunking';
+import { isRagError, OffsetMap, sliceCodePoints, retrieverDir, verifyRetrieverFiles, type Chunk, type FileRecord, type IndexStore, type IndexManifest, type LoadedIndex, type PreviousBuild, type ProgressFn, type RetrieverRegistry } from '@rag/core';
 import { createDefaultRetrieverRegistry } from './retrievers.js';
 import { openStore } from './stores.js';
 
@@ -41,7 +41,8 @@ export interface BuildIndexReport {
   mode: 'full' | 'incremental';
   /** Why a full rebuild was needed when an index existed (said to the user), else undefined. */
   reason: string | undefined;
-  files: { added: number; changed: number; removed: number; unchanged: number; total: number };
+  /** `unread`: unchanged files not even read, their stat signature being as recorded (see `FileRecord.stat`). */
+  files: { added: number; changed: number; removed: number; unchanged: number; unread: number; total: number };
   chunks: number;
   /** Chunks whose file was unchanged and that were taken over from the old index. */
   reusedChunks: number;
@@ -77,25 +78,10 @@ async function openPrevious(store: IndexStore, options: BuildIndexOptions, chunk
 }
 
 /**
- * The old generation's build of retriever `name`, for the factory to take over what it
- * computed for unchanged files: a reused file's chunks are the old chunks of that file, in
- * the same order. Undefined when the old files do not verify (then everything is computed).
+ * For each new chunk, the old chunk it copies (-1 for none): a reused file's chunks are the
+ * old chunks of that file, in the same order.
  */
-async function describePreviousBuild(store: IndexStore, old: LoadedIndex, name: string, chunks: readonly Chunk[], reusedFiles: ReadonlySet<string>): Promise<PreviousBuild | undefined> {
-  if (!old.manifest.retrievers.some((entry) => entry.name === name)) return undefined;
-  // Each file is read once: the bytes hashed here are the bytes the factory is handed.
-  const source = store.readFile;
-  const read = new Map<string, Promise<Uint8Array>>();
-  const readFile = (path: string): Promise<Uint8Array> => {
-    let bytes = read.get(path);
-    if (!bytes) read.set(path, (bytes = source(path)));
-    return bytes;
-  };
-  try {
-    await verifyRetrieverFiles(old, name, readFile);
-  } catch {
-    return undefined;
-  }
+function copiedChunks(old: LoadedIndex, chunks: readonly Chunk[], reusedFiles: ReadonlySet<string>): Int32Array {
   const firstOldChunk = new Map<string, number>();
   for (const chunk of old.chunks) if (!firstOldChunk.has(chunk.file_path)) firstOldChunk.set(chunk.file_path, chunk.id);
   const sourceOf = new Int32Array(chunks.length).fill(-1);
@@ -114,7 +100,65 @@ async function describePreviousBuild(store: IndexStore, old: LoadedIndex, name: 
     sourceOf[i] = same ? next : -1;
     next++;
   }
+  return sourceOf;
+}
+
+/**
+ * The old generation's build of retriever `name`, for the factory to take over what it
+ * computed for unchanged files (`sourceOf`, see `copiedChunks`). Undefined when the old
+ * files do not verify (then everything is computed).
+ */
+async function describePreviousBuild(store: IndexStore, old: LoadedIndex, name: string, sourceOf: Int32Array): Promise<PreviousBuild | undefined> {
+  if (!old.manifest.retrievers.some((entry) => entry.name === name)) return undefined;
+  // Each file is read once: the bytes hashed here are the bytes the factory is handed.
+  const source = store.readFile;
+  const read = new Map<string, Promise<Uint8Array>>();
+  const readFile = (path: string): Promise<Uint8Array> => {
+    let bytes = read.get(path);
+    if (!bytes) read.set(path, (bytes = source(path)));
+    return bytes;
+  };
+  try {
+    await verifyRetrieverFiles(old, name, readFile);
+  } catch {
+    return undefined;
+  }
   return { dir: retrieverDir(old.dir, name), chunks: old.chunks, sourceOf, readFile, verified: true };
+}
+
+/** Where a lazy copy's text comes from (see `lazyCopyOf`). */
+const COPIED_FROM = Symbol('copied from');
+type LazyCopy = Chunk & { [COPIED_FROM]: Chunk };
+// One getter for every copy (not a closure each): the copy says which old chunk to read.
+const COPIED_TEXT: PropertyDescriptor = {
+  enumerable: true,
+  get(this: LazyCopy): string {
+    return this[COPIED_FROM].text;
+  },
+};
+
+/** A copy of an old chunk whose text is read through the old chunk when asked for. */
+function lazyCopyOf(chunk: Chunk): Chunk {
+  const copy = {
+    id: chunk.id,
+    file_path: chunk.file_path,
+    first_character_index: chunk.first_character_index,
+    last_character_index: chunk.last_character_index,
+    start_line: chunk.start_line,
+    end_line: chunk.end_line,
+    kind: chunk.kind,
+    symbol: chunk.symbol,
+    language: chunk.language,
+    [COPIED_FROM]: chunk,
+  } as LazyCopy;
+  Object.defineProperty(copy, 'text', COPIED_TEXT);
+  return copy;
+}
+
+/** The old generation's bytes of each copied chunk's text (see `WriteIndexInput.textBytes`). */
+function copiedTextBytes(old: LoadedIndex, sourceOf: Int32Array): (i: number) => Uint8Array | undefined {
+  const bytes = old.texts.bytes!.bind(old.texts);
+  return (i) => (sourceOf[i]! >= 0 ? bytes(sourceOf[i]!) : undefined);
 }
 
 function round(seconds: number): number {
@@ -145,7 +189,13 @@ export async function buildIndex(options: BuildIndexOptions): Promise<BuildIndex
   });
   const old = previous.index;
   try {
+    const oldFiles = new Map(old?.manifest.files.map((f) => [f.file_path, f]) ?? []);
     const oldHashes = new Map(old?.manifest.files.map((f) => [f.file_path, f.sha256]) ?? []);
+    // A file whose recorded stat signature is unchanged is not read again (see `FileRecord.stat`).
+    const unchanged = (path: string, stat: string): FileRecord | undefined => {
+      const record = oldFiles.get(path);
+      return record?.stat !== undefined && record.stat === stat ? record : undefined;
+    };
     const oldChunks = new Map<string, Chunk[]>();
     for (const chunk of old?.chunks ?? []) {
       const list = oldChunks.get(chunk.file_path) ?? [];
@@ -154,13 +204,20 @@ export async function buildIndex(options: BuildIndexOptions): Promise<BuildIndex
     }
     let reusedChunks = 0;
     const reusedFiles = new Set<string>();
-    const reuse = (file: CorpusFile): Chunk[] | undefined => {
+    const reuse = (file: WalkedFile): Chunk[] | undefined => {
       if (oldHashes.get(file.file_path) !== file.sha256) return undefined;
       reusedFiles.add(file.file_path);
+      const previous = oldChunks.get(file.file_path) ?? [];
+      if (file.text === undefined) {
+        // Not read: each copy's text is read from the old generation if and when it is needed.
+        reusedChunks += previous.length;
+        return previous.map(lazyCopyOf);
+      }
       // Plain copies. A chunk's text is its span of the file, which is unchanged and already
       // read: slicing it costs nothing, reading it back from the old generation a read per chunk.
-      const map = new OffsetMap(file.text);
-      const kept = (oldChunks.get(file.file_path) ?? []).map((chunk): Chunk => ({
+      const text = file.text;
+      const map = new OffsetMap(text);
+      const kept = previous.map((chunk): Chunk => ({
         id: chunk.id,
         file_path: chunk.file_path,
         first_character_index: chunk.first_character_index,
@@ -170,7 +227,7 @@ export async function buildIndex(options: BuildIndexOptions): Promise<BuildIndex
         kind: chunk.kind,
         symbol: chunk.symbol,
         language: chunk.language,
-        text: sliceCodePoints(file.text, chunk.first_character_index, chunk.last_character_index, map),
+        text: sliceCodePoints(text, chunk.first_character_index, chunk.last_character_index, map),
       }));
       reusedChunks += kept.length;
       return kept;
@@ -182,7 +239,7 @@ export async function buildIndex(options: BuildIndexOptions): Promise<BuildIndex
       ignoredDirs,
       ignoreFiles,
       ...(options.threads === undefined ? {} : { concurrency: options.threads }),
-      ...(old ? { reuse } : {}),
+      ...(old ? { reuse, unchanged } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(options.onWarning ? { onWarning: options.onWarning } : {}),
     });
@@ -194,9 +251,11 @@ export async function buildIndex(options: BuildIndexOptions): Promise<BuildIndex
       changed: corpus.counts.chunked - added,
       removed: [...oldHashes.keys()].filter((path) => !seen.has(path)).length,
       unchanged: corpus.counts.reused,
+      unread: corpus.counts.unread,
       total: corpus.files.length,
     };
-    const previousBuild = old ? await describePreviousBuild(store, old, factory.name, corpus.chunks, reusedFiles) : undefined;
+    const sourceOf = old ? copiedChunks(old, corpus.chunks, reusedFiles) : undefined;
+    const previousBuild = old ? await describePreviousBuild(store, old, factory.name, sourceOf!) : undefined;
     const retriever = await factory.build(corpus.chunks, {
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(previousBuild ? { previous: previousBuild } : {}),
@@ -212,6 +271,7 @@ export async function buildIndex(options: BuildIndexOptions): Promise<BuildIndex
         files: corpus.files,
       },
       chunks: corpus.chunks,
+      ...(old?.texts.bytes && sourceOf ? { textBytes: copiedTextBytes(old, sourceOf) } : {}),
       retrievers: [{ entry: { name: factory.name, settings: {}, builtAt: new Date().toISOString() }, save: (dir, context) => retriever.save(dir, context) }],
     });
     const finished = performance.now();

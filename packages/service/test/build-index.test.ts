@@ -2,6 +2,7 @@ import { cp, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SETTLED_MS } from '@rag/chunking';
 import { readIndex, readManifest } from '@rag/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex, openSearchSession, searchSources } from '../src/index.js';
@@ -52,10 +53,14 @@ describe('incremental indexing', () => {
   it('after random edits, adds, deletes and renames gives exactly what a full rebuild gives', async () => {
     const corpus = join(work, 'corpus');
     await cp(MINI, corpus, { recursive: true });
+    // Let the copies settle, so that the first build records their stat signatures and the
+    // updates leave the unchanged ones unread (a file read right after a write is read again).
+    await new Promise((done) => setTimeout(done, SETTLED_MS + 100));
     const incremental = join(work, 'incremental');
     const first = await buildIndex({ corpusDir: corpus, indexDir: incremental, retriever: 'bm25', toolVersion: 'test' });
     expect(first.mode).toBe('full');
     expect(first.reason).toBeUndefined();
+    expect(first.manifest.files.every((file) => file.stat !== undefined)).toBe(true);
     const next = seededRandom(20261202);
     for (let round = 1; round <= 3; round++) {
       await mutate(corpus, incremental, next, round);
@@ -65,6 +70,9 @@ describe('incremental indexing', () => {
       expect(updated.files).toMatchObject({ added: 3, changed: 1, removed: 2 });
       expect(updated.files.unchanged).toBe(updated.files.total - 4);
       expect(updated.reusedChunks).toBeGreaterThan(0);
+      // Files untouched since the first build are not read; the files each round wrote are.
+      expect(updated.files.unread).toBeGreaterThan(0);
+      expect(updated.files.unread).toBeLessThanOrEqual(updated.files.unchanged);
       const fresh = join(work, `full-${round}`);
       const full = await buildIndex({ corpusDir: corpus, indexDir: fresh, retriever: 'bm25', toolVersion: 'test' });
       expect(full.mode).toBe('full');

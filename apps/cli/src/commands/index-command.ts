@@ -82,15 +82,15 @@ export const indexCommand: Command = {
       mode: report.mode,
       files: report.files.total,
       chunks: report.chunks,
-      changes: { added: report.files.added, changed: report.files.changed, removed: report.files.removed, unchanged: report.files.unchanged },
+      changes: { added: report.files.added, changed: report.files.changed, removed: report.files.removed, unchanged: report.files.unchanged, not_read: report.files.unread },
       reused_chunks: report.reusedChunks,
       warnings,
       seconds: report.seconds,
     };
     if (flags.json) writeOut(JSON.stringify(summary, null, 2));
     else {
-      const { added, changed, removed, unchanged } = summary.changes;
-      const what = report.mode === 'incremental' ? `updated: ${added} added, ${changed} changed, ${removed} removed, ${unchanged} unchanged` : 'full build';
+      const { added, changed, removed, unchanged, not_read: unread } = summary.changes;
+      const what = report.mode === 'incremental' ? `updated: ${added} added, ${changed} changed, ${removed} removed, ${unchanged} unchanged (${unread} of them not read)` : 'full build';
       const { chunk, fit, save, total } = report.seconds;
       writeOut(
         `Indexed ${summary.files} files into ${summary.chunks} chunks with ${summary.retriever} in ${total}s (${what}; chunk ${chunk}s, fit ${fit}s, save ${save}s) → ${showLocation(indexDir)}` +
