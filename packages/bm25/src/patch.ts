@@ -278,21 +278,26 @@ function mergeField(
   }
   const docs = new Uint32Array(offsets[termCount]!);
   const tfs = new Uint16Array(docs.length);
+  const { toOld } = terms;
+  const oldOffsets = old.offsets;
+  const oldDocs = old.docs;
+  const oldTfs = old.tfs;
   for (let t = 0; t < termCount; t++) {
     let w = offsets[t]!;
     let a = addedOffsets[t]!;
     const addedEnd = addedOffsets[t + 1]!;
-    const o = terms.toOld[t]!;
+    const o = toOld[t]!;
     if (o >= 0) {
-      for (let i = old.offsets[o]!; i < old.offsets[o + 1]!; i++) {
-        const d = newDocOf[old.docs[i]!]!;
+      const end = oldOffsets[o + 1]!;
+      for (let i = oldOffsets[o]!; i < end; i++) {
+        const d = newDocOf[oldDocs[i]!]!;
         if (d < 0) continue;
         while (a < addedEnd && addedDocs[a]! < d) {
           docs[w] = addedDocs[a]!;
           tfs[w++] = addedTfs[a++]!;
         }
         docs[w] = d;
-        tfs[w++] = old.tfs[i]!;
+        tfs[w++] = oldTfs[i]!;
       }
     }
     while (a < addedEnd) {
@@ -305,6 +310,15 @@ function mergeField(
   for (let d = 0; d < keptFrom.length; d++) if (keptFrom[d]! >= 0) lengths[d] = old.lengths[keptFrom[d]!]!;
   analysed.forEach((d, i) => (lengths[d] = pairs.lengths[i]!));
   return { offsets, docs, tfs, lengths };
+}
+
+/** Copies sequence entries [from, to) of `source` to `target` at `at`, their term ids mapped through `ids`. */
+function translate(source: Uint32Array | Int32Array, from: number, to: number, ids: Int32Array, target: Uint32Array, at: number): void {
+  let w = at;
+  for (let r = from; r < to; r++) {
+    const entry = source[r]!;
+    target[w++] = ids[entry & TERM_ID_MASK]! | (entry & CONTINUES_SEGMENT);
+  }
 }
 
 /** Every chunk's term sequence under the new ids: kept chunks' from the previous build, analysed chunks' from the analysis. */
@@ -321,21 +335,24 @@ function mergeSequences(old: TermSequences, analysis: ChunkAnalysis, analysed: r
   }
   const entries = new Uint32Array(offsets[docCount]!);
   const fresh = analysis.sequence.data;
-  for (let d = 0; d < docCount; d++) {
+  const freshOffsets = analysis.sequenceOffsets;
+  const { fromOld, fromInterned } = terms;
+  const oldOffsets = old.offsets;
+  const oldEntries = old.terms;
+  let d = 0;
+  while (d < docCount) {
     const o = keptFrom[d]!;
-    let w = offsets[d]!;
-    if (o >= 0) {
-      for (let r = old.offsets[o]!; r < old.offsets[o + 1]!; r++) {
-        const entry = old.terms[r]!;
-        entries[w++] = terms.fromOld[entry & TERM_ID_MASK]! | (entry & CONTINUES_SEGMENT);
-      }
-    } else {
+    if (o < 0) {
       const i = analysedIndex[d]!;
-      for (let r = analysis.sequenceOffsets[i]!; r < analysis.sequenceOffsets[i + 1]!; r++) {
-        const entry = fresh[r]!;
-        entries[w++] = terms.fromInterned[entry & TERM_ID_MASK]! | (entry & CONTINUES_SEGMENT);
-      }
+      translate(fresh, freshOffsets[i]!, freshOffsets[i + 1]!, fromInterned, entries, offsets[d]!);
+      d++;
+      continue;
     }
+    // A run of kept chunks copying consecutive previous chunks: one range of entries.
+    let end = d + 1;
+    while (end < docCount && keptFrom[end] === o + (end - d)) end++;
+    translate(oldEntries, oldOffsets[o]!, oldOffsets[o + (end - d)]!, fromOld, entries, offsets[d]!);
+    d = end;
   }
   return { offsets, terms: entries };
 }

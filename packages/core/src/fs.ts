@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
+import { closeSync, constants, openSync, writeSync } from 'node:fs';
 import { access, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { RagError } from './errors.js';
@@ -50,15 +50,19 @@ export async function ensureDirectory(dir: string): Promise<void> {
   }
 }
 
-/** Writes `parts` one after another into a new file at `path`: a large file is never assembled in memory. */
+/**
+ * Writes `parts` one after another into a new file at `path`: a large file is never
+ * assembled in memory. Synchronously: an index is written while nothing else can proceed,
+ * and each asynchronous write would be a thread-pool round trip.
+ */
 async function writeParts(path: string, parts: readonly Uint8Array[]): Promise<void> {
-  const handle = await open(path, 'w');
+  const fd = openSync(path, 'w');
   try {
     for (const part of parts) {
-      for (let at = 0; at < part.byteLength; ) at += (await handle.write(part, at, part.byteLength - at)).bytesWritten;
+      for (let at = 0; at < part.byteLength; ) at += writeSync(fd, part, at, part.byteLength - at);
     }
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
@@ -131,13 +135,14 @@ export async function fsyncPath(path: string): Promise<void> {
   }
 }
 
-/** {@link fsyncPath} on every file and directory below `dir`, and `dir` itself. */
+/**
+ * {@link fsyncPath} on every file and directory below `dir`, and `dir` itself last. The
+ * entries of a folder are synced at once: the file system can commit them together instead
+ * of one journal commit after another.
+ */
 export async function fsyncTree(dir: string): Promise<void> {
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) await fsyncTree(path);
-    else await fsyncPath(path);
-  }
+  const entries = await readdir(dir, { withFileTypes: true });
+  await Promise.all(entries.map((entry) => (entry.isDirectory() ? fsyncTree(join(dir, entry.name)) : fsyncPath(join(dir, entry.name)))));
   await fsyncPath(dir);
 }
 

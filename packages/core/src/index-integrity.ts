@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { open, readdir, stat } from 'node:fs/promises';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { RagError } from './errors.js';
@@ -52,7 +53,8 @@ const READ_BLOCK = 1 << 20;
 /** sha256 and size of a file, streamed; with `pages`, also a CRC-32 per `FILE_PAGE_BYTES` (same pass). */
 export async function checksumFile(path: string, pages = false): Promise<FileChecksum> {
   const hash = createHash('sha256');
-  const handle = await open(path, 'r');
+  // Synchronous reads into one buffer: a thread-pool round trip per block would be most of the cost.
+  const fd = openSync(path, 'r');
   try {
     const buffer = Buffer.allocUnsafe(READ_BLOCK);
     const sums: number[] = [];
@@ -61,7 +63,7 @@ export async function checksumFile(path: string, pages = false): Promise<FileChe
       // Whole blocks (short only at the end), so pages never straddle two reads.
       let filled = 0;
       while (filled < READ_BLOCK) {
-        const { bytesRead } = await handle.read(buffer, filled, READ_BLOCK - filled, null);
+        const bytesRead = readSync(fd, buffer, filled, READ_BLOCK - filled, null);
         if (bytesRead === 0) break;
         filled += bytesRead;
       }
@@ -74,7 +76,7 @@ export async function checksumFile(path: string, pages = false): Promise<FileChe
     }
     return { size, sha256: hash.digest('hex'), ...(pages ? { pages: encodePageChecksums(sums) } : {}) };
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync, writeFileSync, writevSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, writeFileSync, writeSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -25,32 +25,44 @@ const NEAR = 1 << 16;
 /**
  * Writes `texts` into `dir` as {@link TEXTS_FILE} and {@link TEXT_OFFSETS_FILE}, streaming. A
  * text may come as its UTF-8 bytes (a re-index copies those of unchanged chunks from the
- * previous generation instead of decoding and encoding them again).
+ * previous generation instead of decoding and encoding them again); they are copied at once,
+ * so the caller may reuse their memory for the next text.
  */
 export async function writeTexts(dir: string, texts: Iterable<string | Uint8Array>): Promise<void> {
   const offsets: number[] = [0];
   const sums: number[] = [];
-  // Synchronous writes of large batches: this thread has nothing else to do meanwhile, and
-  // each asynchronous write would be a thread-pool round trip.
+  // Texts are gathered in one batch buffer, reused: fresh memory costs a page fault per 4 KiB
+  // on first touch, which on some machines is most of the cost of copying a corpus's texts.
+  // Synchronous writes: this thread has nothing else to do meanwhile, and each asynchronous
+  // write would be a thread-pool round trip.
   const fd = openSync(join(dir, TEXTS_FILE), 'w');
   try {
-    let pending: Uint8Array[] = [];
-    let pendingBytes = 0;
+    let batch = Buffer.allocUnsafe(WRITE_BATCH);
+    let used = 0;
     let total = 0;
+    const flush = (): void => {
+      let done = 0;
+      while (done < used) done += writeSync(fd, batch, done, used - done);
+      used = 0;
+    };
     for (const text of texts) {
-      const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
-      sums.push(crc32(bytes));
-      pending.push(bytes);
-      pendingBytes += bytes.length;
-      total += bytes.length;
-      offsets.push(total);
-      if (pendingBytes >= WRITE_BATCH) {
-        writeAll(fd, pending);
-        pending = [];
-        pendingBytes = 0;
+      // A string takes at most 3 bytes per UTF-16 unit.
+      const most = typeof text === 'string' ? text.length * 3 : text.length;
+      if (used + most > batch.length) {
+        flush();
+        if (most > batch.length) batch = Buffer.allocUnsafe(most);
       }
+      const start = used;
+      if (typeof text === 'string') used += batch.write(text, used, 'utf8');
+      else {
+        batch.set(text, used);
+        used += text.length;
+      }
+      sums.push(crc32(batch.subarray(start, used)));
+      total += used - start;
+      offsets.push(total);
     }
-    writeAll(fd, pending);
+    flush();
   } finally {
     closeSync(fd);
   }
@@ -60,19 +72,6 @@ export async function writeTexts(dir: string, texts: Iterable<string | Uint8Arra
   writeFileSync(join(dir, TEXT_OFFSETS_FILE), table);
 }
 
-/** Writes `parts` one after another at the file's position, however many bytes each `writev` takes. */
-function writeAll(fd: number, parts: Uint8Array[]): void {
-  let rest = parts.filter((part) => part.length > 0);
-  while (rest.length > 0) {
-    // writev takes at most IOV_MAX (1,024 on Linux) buffers at once.
-    let written = writevSync(fd, rest.slice(0, 1024));
-    let i = 0;
-    while (i < rest.length && written >= rest[i]!.length) written -= rest[i++]!.length;
-    rest = rest.slice(i);
-    if (written > 0) rest[0] = rest[0]!.subarray(written);
-  }
-}
-
 /** Random access to the texts of an index generation: reads one text per call, from an open file. */
 export interface TextStore {
   readonly count: number;
@@ -80,8 +79,9 @@ export interface TextStore {
   text(i: number): string;
   /**
    * Text `i` as the UTF-8 bytes it is stored as, checked like `text(i)`; where the store
-   * keeps files, reading the texts in order reads the file in large blocks. Absent where
-   * the store does not keep bytes (use `text`).
+   * keeps files, reading the texts in order reads the file in large blocks. The bytes may be
+   * a view of memory the next call reuses: copy them to keep them. Absent where the store
+   * does not keep bytes (use `text`).
    */
   bytes?(i: number): Uint8Array;
   /**
@@ -141,24 +141,26 @@ export function openTexts(indexDir: string, dir: string, count: number, table: U
     throw corrupt(indexDir, TEXT_OFFSETS_FILE, `does not span ${TEXTS_FILE}`);
   }
   let open = true;
-  const readRange = (start: number, length: number): Buffer => {
+  /** Reads `length` bytes at `start` into `buffer` (from its beginning). */
+  const readInto = (buffer: Buffer, start: number, length: number): Buffer => {
     if (!open) throw new RagError('INVALID_ARGUMENT', 'The index texts were closed.', { hint: 'Open the index again.' });
-    const buffer = Buffer.allocUnsafe(length);
     let done = 0;
     while (done < length) {
       const read = readSync(fd, buffer, done, length - done, start + done);
       if (read === 0) throw corrupt(indexDir, TEXTS_FILE, 'is shorter than its offsets say');
       done += read;
     }
-    return buffer;
+    return buffer.subarray(0, length);
   };
   const checked = (i: number, bytes: Buffer): Buffer => {
     if (crc32(bytes) !== sums[i]) throw corrupt(indexDir, TEXTS_FILE, `does not match its checksum (the text of chunk ${i})`);
     return bytes;
   };
-  // The last block read: texts read in order are served from it, a block read at a time.
+  // The last block read: texts read in order are served from it, a block read at a time into
+  // the same memory (fresh memory costs a page fault per 4 KiB on first touch).
   let block: Buffer = Buffer.alloc(0);
   let blockStart = 0;
+  let blockLength = 0;
   let lastEnd = -Infinity;
   /**
    * Text i's bytes, unchecked: from the block when it holds them; from a new block when the
@@ -170,10 +172,13 @@ export function openTexts(indexDir: string, dir: string, count: number, table: U
     const end = offsets[i + 1]!;
     const sequential = start >= lastEnd && start - lastEnd < NEAR;
     lastEnd = end;
-    if (start >= blockStart && end <= blockStart + block.length) return block.subarray(start - blockStart, end - blockStart);
-    if (!sequential) return readRange(start, end - start);
+    if (start >= blockStart && end <= blockStart + blockLength) return block.subarray(start - blockStart, end - blockStart);
+    if (!sequential) return readInto(Buffer.allocUnsafe(end - start), start, end - start);
+    const length = Math.max(end, Math.min(size, start + READ_BLOCK)) - start;
+    if (block.length < length) block = Buffer.allocUnsafe(length);
+    readInto(block, start, length);
     blockStart = start;
-    block = readRange(start, Math.max(end, Math.min(size, start + READ_BLOCK)) - start);
+    blockLength = length;
     return block.subarray(0, end - start);
   };
   return {

@@ -1,4 +1,5 @@
-import { open, readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 
 /**
  * Reads one file of an index (a retriever's state) whole. Retrievers load through the
@@ -7,8 +8,12 @@ import { open, readFile } from 'node:fs/promises';
  */
 export type IndexFileReader = (path: string) => Promise<Uint8Array>;
 
-/** Reads from the disk into private memory: what every load does unless told otherwise. */
-export const readIndexFile: IndexFileReader = (path) => readFile(path);
+/**
+ * Reads from the disk into private memory: what every load does unless told otherwise.
+ * Synchronously: an index is read while nothing else can proceed, and an asynchronous read
+ * of a large file is a thread-pool round trip per 512 KiB.
+ */
+export const readIndexFile: IndexFileReader = async (path) => readFileSync(path);
 
 /** Files read into shared memory, by absolute path: what worker threads are handed. */
 export type SharedIndexFiles = Record<string, SharedArrayBuffer>;
