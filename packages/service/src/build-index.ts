@@ -239,7 +239,9 @@ export async function buildIndex(options: BuildIndexOptions): Promise<BuildIndex
       ignoredDirs,
       ignoreFiles,
       ...(options.threads === undefined ? {} : { concurrency: options.threads }),
-      ...(old ? { reuse, unchanged } : {}),
+      // Unread files' chunks read their texts from the old generation when asked, which a
+      // store that must prefetch texts (over the network) cannot do synchronously: there every file is read.
+      ...(old ? { reuse, ...(old.texts.prefetch ? {} : { unchanged }) } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(options.onWarning ? { onWarning: options.onWarning } : {}),
     });
