@@ -173,6 +173,19 @@ function round(seconds: number): number {
  * the result equals a full rebuild.
  */
 export async function buildIndex(options: BuildIndexOptions): Promise<BuildIndexReport> {
+  try {
+    return await buildOnce(options);
+  } catch (error) {
+    // An update reads the old generation as it goes (texts are checked one by one when read),
+    // so damage can surface midway; a build never writes INDEX_CORRUPT of its own. Rebuilding
+    // from the corpus is what the error's hint would say, and it needs nothing of the old index.
+    if (options.full || !isRagError(error) || error.code !== 'INDEX_CORRUPT') throw error;
+    const report = await buildOnce({ ...options, full: true });
+    return { ...report, reason: `the old index is damaged (${error.message})` };
+  }
+}
+
+async function buildOnce(options: BuildIndexOptions): Promise<BuildIndexReport> {
   const started = performance.now();
   const maxChunkSize = options.maxChunkSize ?? DEFAULT_MAX_CHUNK_SIZE;
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;

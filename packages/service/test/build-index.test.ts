@@ -82,6 +82,28 @@ describe('incremental indexing', () => {
     }
   });
 
+  it('rebuilds from scratch when the old generation turns out damaged while it is updated', async () => {
+    const corpus = join(work, 'damaged-corpus');
+    await cp(MINI, corpus, { recursive: true });
+    await new Promise((done) => setTimeout(done, SETTLED_MS + 100));
+    const indexDir = join(work, 'damaged');
+    await buildIndex({ corpusDir: corpus, indexDir, retriever: 'bm25', toolVersion: 'test' });
+    // A flipped byte in texts.bin is found only when that text is read (each has a CRC-32),
+    // which an update does midway, copying the texts of files it did not read.
+    const old = await readIndex(indexDir);
+    old.texts.close();
+    const texts = join(old.dir, 'texts.bin');
+    const bytes = await readFile(texts);
+    bytes[Math.floor(bytes.length / 2)]! ^= 0x01;
+    await writeFile(texts, bytes);
+    const report = await buildIndex({ corpusDir: corpus, indexDir, retriever: 'bm25', toolVersion: 'test' });
+    expect(report.mode).toBe('full');
+    expect(report.reason).toMatch(/old index is damaged.*texts\.bin/);
+    const fresh = join(work, 'damaged-fresh');
+    await buildIndex({ corpusDir: corpus, indexDir: fresh, retriever: 'bm25', toolVersion: 'test' });
+    expect(await snapshot(indexDir)).toEqual(await snapshot(fresh));
+  });
+
   it('rebuilds from scratch, saying why, when the settings, the tool version or the retriever changed, or when asked', async () => {
     const indexDir = join(work, 'reasons');
     await buildIndex({ corpusDir: MINI, indexDir, retriever: 'bm25', toolVersion: 'test' });
