@@ -220,8 +220,10 @@ async function listCandidates(
     const excluded = (relativePath: string, isDir: boolean): boolean => stack.length > 0 && isIgnored(stack, relativePath, isDir);
     const subdirs: string[] = [];
     for (const entry of entries) {
-      const path = join(dir, entry.name);
-      const relativePath = toPosix(relative(root, path));
+      // Built by concatenation: `join` and `relative` normalise every path again, a sizeable
+      // share of a walk that reads nothing (an update whose files are all unchanged).
+      const path = dir.endsWith(sep) ? dir + entry.name : dir + sep + entry.name;
+      const relativePath = base === '' ? entry.name : `${base}/${entry.name}`;
       // Node decodes a name that is not UTF-8 with U+FFFD, a path that then names nothing.
       if (entry.name.includes('\uFFFD') && !(await stat(path).then(() => true, () => false))) {
         warn(`Skipped ${relativePath}: its name is not valid UTF-8 (rename it to index it).`);
