@@ -104,3 +104,25 @@ export function anchorTexts(chunks: readonly Chunk[]): string[] {
   }
   return anchors;
 }
+
+/**
+ * Two 32-bit FNV-1a hashes (different seeds) of each chunk's anchor text, chunk d's at
+ * [2d] and [2d + 1]: stored with the index so that a re-index tells which anchors changed
+ * without analysing them all again. `anchors` undefined (anchor text off): every text is ''.
+ */
+export function hashAnchorTexts(anchors: readonly string[] | undefined, docCount: number): Uint32Array {
+  const hashes = new Uint32Array(docCount * 2);
+  for (let d = 0; d < docCount; d++) {
+    const text = anchors?.[d] ?? '';
+    let a = 0x811c9dc5;
+    let b = 0x2f6e5a1d;
+    for (let i = 0; i < text.length; i++) {
+      const unit = text.charCodeAt(i);
+      a = Math.imul(a ^ unit, 0x01000193);
+      b = Math.imul(b ^ unit, 0x01000193) ^ (b >>> 15);
+    }
+    hashes[2 * d] = a >>> 0;
+    hashes[2 * d + 1] = b >>> 0;
+  }
+  return hashes;
+}

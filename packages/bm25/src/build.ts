@@ -1,7 +1,7 @@
 import { RagError, type Chunk, type ProgressFn } from '@rag/core';
 import { fingerprintChunks } from './checksum.js';
 import { TermDictionary } from './dictionary.js';
-import { anchorTexts } from './anchors.js';
+import { anchorTexts, hashAnchorTexts } from './anchors.js';
 import { tableHeaderContexts } from './context.js';
 import { fieldTexts } from './fields.js';
 import { FIELD_NAMES, type Bm25Options } from './options.js';
@@ -35,6 +35,8 @@ export interface Bm25IndexData {
   sequences: TermSequences;
   /** What the second stage needs of each chunk's raw text (see `ChunkFeatures`). */
   features: ChunkFeatures;
+  /** Hashes of each chunk's anchor text (see `hashAnchorTexts`), empty in a paged index. */
+  anchorHashes: Uint32Array;
   chunkFingerprint: string;
 }
 
@@ -194,6 +196,7 @@ export function buildIndexData(chunks: readonly Chunk[], options: Bm25Options, o
     features: old
       ? reuseChunkFeatures(chunks, dictionary, options.rerank, old, previous!.sourceOf, merged!.fresh)
       : computeChunkFeatures(chunks, dictionary, options.rerank),
+    anchorHashes: hashAnchorTexts(anchors, docCount),
     chunkFingerprint: fingerprintChunks(chunks),
   };
 }

@@ -1,20 +1,20 @@
 import type { Chunk } from '@rag/core';
 import { ChunkAnalysis } from './analyse.js';
-import { anchorTexts } from './anchors.js';
+import { anchorTexts, hashAnchorTexts } from './anchors.js';
 import { tableHeaderContexts } from './context.js';
 import type { Bm25IndexData, FieldPostings, ReusableBuild, TermSequences } from './build.js';
 import { fingerprintChunks } from './checksum.js';
 import { reuseChunkFeatures } from './chunk-features.js';
 import { TermDictionary } from './dictionary.js';
 import { FIELD_NAMES, type Bm25Options } from './options.js';
-import { CONTINUES_SEGMENT, Int32Buffer, MAX_TF, TERM_ID_MASK } from './term-interner.js';
+import { CONTINUES_SEGMENT, MAX_TF, TERM_ID_MASK } from './term-interner.js';
 
 const ANCHOR_FIELD = FIELD_NAMES.indexOf('anchor');
 
 /**
  * A re-index's BM25F data, derived from the previous build's instead of built over every
  * chunk again. A chunk is *kept* when it copies a previous chunk (`sourceOf`) and its anchor
- * text still analyses to the same terms: all its fields' terms are then the previous
+ * text is unchanged (by its stored hashes): all its fields' terms are then the previous
  * chunk's, so its postings, lengths and sequence carry over with new ids. Every other chunk
  * is analysed, and the previous chunks no kept chunk copies are taken out of the document
  * frequencies. The dictionary is the previous one without the terms no chunk holds any more,
@@ -28,10 +28,11 @@ const ANCHOR_FIELD = FIELD_NAMES.indexOf('anchor');
 export function patchIndexData(chunks: readonly Chunk[], options: Bm25Options, previous: ReusableBuild): Bm25IndexData | undefined {
   const old = previous.data;
   const anchors = options.context.anchors ? anchorTexts(chunks) : undefined;
+  const anchorHashes = hashAnchorTexts(anchors, chunks.length);
+  if (old.anchorHashes.length !== old.docCount * 2) return undefined;
   const { sourceOf } = previous;
   const docCount = chunks.length;
   const analysis = new ChunkAnalysis(options, docCount, old);
-  const probe = new AnchorProbe(old, analysis);
   // keptFrom[d]: the previous chunk kept chunk d copies, or -1 when d is analysed.
   const keptFrom = new Int32Array(docCount).fill(-1);
   const newDocOf = new Int32Array(old.docCount).fill(-1);
@@ -39,7 +40,8 @@ export function patchIndexData(chunks: readonly Chunk[], options: Bm25Options, p
   let last = -1;
   for (let d = 0; d < docCount; d++) {
     const source = sourceOf[d]!;
-    if (source >= 0 && probe.sameAnchor(source, anchors?.[d] ?? '')) {
+    // The same anchor text analyses to the same terms (the options are the previous build's).
+    if (source >= 0 && anchorHashes[2 * d] === old.anchorHashes[2 * source] && anchorHashes[2 * d + 1] === old.anchorHashes[2 * source + 1]) {
       if (source <= last) return undefined;
       last = source;
       keptFrom[d] = source;
@@ -63,6 +65,7 @@ export function patchIndexData(chunks: readonly Chunk[], options: Bm25Options, p
     fields,
     sequences,
     features: reuseChunkFeatures(chunks, terms.dictionary, options.rerank, old, sourceOf, terms.fresh, terms.fromOld),
+    anchorHashes,
     chunkFingerprint: fingerprintChunks(chunks),
   };
 }
@@ -84,51 +87,6 @@ function contextsOf(chunks: readonly Chunk[], wanted: readonly number[]): Map<nu
     for (; i < wanted.length && wanted[i]! < end; i++) contexts.set(wanted[i]!, found[wanted[i]! - first]!);
   }
   return contexts;
-}
-
-/** Tells whether a copied chunk's anchor text analyses to the terms its previous chunk had. */
-class AnchorProbe {
-  readonly #old: Bm25IndexData;
-  readonly #analysis: ChunkAnalysis;
-  readonly #ids = new Int32Buffer();
-  readonly #entries = new Int32Buffer();
-  /** Interned id → previous dictionary id (-1 none), -2 until looked up. */
-  #previousId = new Int32Array(1024).fill(-2);
-
-  constructor(old: Bm25IndexData, analysis: ChunkAnalysis) {
-    this.#old = old;
-    this.#analysis = analysis;
-  }
-
-  sameAnchor(source: number, anchor: string): boolean {
-    const old = this.#old;
-    const length = old.fields[ANCHOR_FIELD]!.lengths[source]!;
-    if (anchor === '') return length === 0;
-    this.#ids.length = 0;
-    this.#entries.length = 0;
-    const interner = this.#analysis.interner;
-    interner.appendTermIds(anchor, this.#ids, this.#entries);
-    if (this.#entries.length !== length) return false;
-    let at = old.sequences.offsets[source]!;
-    for (let f = 0; f < ANCHOR_FIELD; f++) at += old.fields[f]!.lengths[source]!;
-    for (let i = 0; i < length; i++) {
-      const before = old.sequences.terms[at + i]!;
-      const now = this.#entries.data[i]!;
-      if ((before & CONTINUES_SEGMENT) !== (now & CONTINUES_SEGMENT)) return false;
-      if (this.#previousIdOf(now & TERM_ID_MASK) !== (before & TERM_ID_MASK)) return false;
-    }
-    return true;
-  }
-
-  #previousIdOf(id: number): number {
-    if (id >= this.#previousId.length) {
-      const grown = new Int32Array(Math.max(id + 1, this.#previousId.length * 2)).fill(-2);
-      grown.set(this.#previousId);
-      this.#previousId = grown;
-    }
-    if (this.#previousId[id] === -2) this.#previousId[id] = this.#old.dictionary.lookup(this.#analysis.interner.terms[id]!);
-    return this.#previousId[id]!;
-  }
 }
 
 /** What the previous chunks no kept chunk copies held: per previous term, chunks and per-field postings. */

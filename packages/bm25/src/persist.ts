@@ -16,7 +16,8 @@ import { FIELD_NAMES, resolveBm25Options, type Bm25Options } from './options.js'
  *                 offsets, document frequencies, per field its posting offsets,
  *                 chunk ids, term frequencies and field lengths, and the chunks' term
  *                 sequences (offsets and entries) and features (evidence bits, name
- *                 offsets and name term ids) that the second stage reads.
+ *                 offsets and name term ids) that the second stage reads, and two hashes
+ *                 of each chunk's anchor text (for a re-index).
  *
  * The header carries a format version (a mismatch is refused with INDEX_INCOMPATIBLE),
  * the complete options (so a loaded index tokenizes queries exactly as it was built),
@@ -27,9 +28,10 @@ export const BM25_FORMAT = 'rag-bm25';
  * Bumped whenever the layout or the meaning of a stored number changes, and when the
  * analysis of text changes (the stored terms would no longer meet the query's):
  * 5 = the stemmer folds British spellings, -ical and -eed / -ied words;
- * 6 = each chunk's evidence kinds and defined or explained names are stored (`ChunkFeatures`).
+ * 6 = each chunk's evidence kinds and defined or explained names are stored (`ChunkFeatures`);
+ * 7 = each chunk's anchor-text hashes are stored (a re-index tells which anchors changed).
  */
-export const BM25_FORMAT_VERSION = 6;
+export const BM25_FORMAT_VERSION = 7;
 /** File name of the index inside a retriever directory. */
 export const BM25_FILE_NAME = 'bm25.bin';
 
@@ -85,6 +87,7 @@ function namedSections(data: Bm25IndexData, vocabulary: Uint8Array): [string, Se
   });
   sections.push(['sequences.offsets', data.sequences.offsets], ['sequences.terms', data.sequences.terms]);
   sections.push(['features.evidence', data.features.evidence], ['features.nameOffsets', data.features.nameOffsets], ['features.names', data.features.names]);
+  sections.push(['anchors.hashes', data.anchorHashes]);
   return sections;
 }
 
@@ -359,8 +362,15 @@ export function assembleIndexData(header: Bm25FileHeader, reader: SectionSource,
     fields,
     sequences: readSequences(reader, fields, termCount, docCount, label),
     features: readFeatures(reader, termCount, docCount, label),
+    anchorHashes: readAnchorHashes(reader, docCount, label),
     chunkFingerprint: String(header.chunkFingerprint),
   };
+}
+
+/** The anchor-text hashes (two per chunk); empty from a source that leaves them unread (a paged index). */
+function readAnchorHashes(reader: SectionSource, docCount: number, label: string): Uint32Array {
+  if (reader.length('anchors.hashes', 'u32') !== docCount * 2) throw corrupt(label, 'its anchor hashes do not match its chunks');
+  return reader.read('anchors.hashes', 'u32');
 }
 
 function readFeatures(reader: SectionSource, termCount: number, docCount: number, label: string): ChunkFeatures {

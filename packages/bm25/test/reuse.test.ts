@@ -3,7 +3,7 @@ import type { Chunk } from '@rag/core';
 import { describe, expect, it } from 'vitest';
 import { buildIndexData } from '../src/build.js';
 import { patchIndexData } from '../src/patch.js';
-import { resolveBm25Options } from '../src/options.js';
+import { FIELD_NAMES, resolveBm25Options } from '../src/options.js';
 import { encodeIndex } from '../src/persist.js';
 import { createBm25Retriever } from '../src/index.js';
 import { readReusableBuild } from '../src/retriever.js';
@@ -106,6 +106,30 @@ describe('taking over a previous build', () => {
     const sourceOf = Int32Array.from([1, 0]);
     expect(patchIndexData(chunks, options, { data: old, sourceOf })).toBeUndefined();
     expect(Buffer.from(encodeIndex(buildIndexData(chunks, options, undefined, { data: old, sourceOf }))).equals(Buffer.from(encodeIndex(old)))).toBe(true);
+  });
+
+  it('a copied chunk whose anchor text changed (a doc elsewhere was edited) is analysed again', () => {
+    // WORDS: 0 launch, 10 `launch`, 5 retry, 6 caching. pkg/m.py is unchanged; docs/a.md,
+    // which names `launch`, is edited, so m.py's chunk keeps its file but not its anchor text.
+    const code = { path: 'pkg/m.py', language: 'python' as const, pieces: [{ symbol: 'launch', words: [0, 1] }] };
+    const before: FileSpec[] = [{ path: 'docs/a.md', language: 'markdown', pieces: [{ symbol: 'Guide', words: [10, 5] }] }, code];
+    const after: FileSpec[] = [{ path: 'docs/a.md', language: 'markdown', pieces: [{ symbol: 'Guide', words: [10, 6] }] }, code];
+    const oldChunks = toChunks(before);
+    const newChunks = toChunks(after);
+    const old = buildIndexData(oldChunks, options);
+    const sourceOf = Int32Array.from([-1, 1]);
+    const patched = patchIndexData(newChunks, options, { data: old, sourceOf });
+    expect(patched).toBeDefined();
+    expect(Buffer.from(encodeIndex(patched!)).equals(Buffer.from(encodeIndex(buildIndexData(newChunks, options))))).toBe(true);
+    // The code chunk's anchor field now holds the edited paragraph's word, not the old one's.
+    const anchorTerms = (data: typeof old): string[] => {
+      const f = FIELD_NAMES.indexOf('anchor');
+      const field = data.fields[f]!;
+      return [...Array(data.dictionary.size).keys()].filter((t) => [...field.docs.subarray(field.offsets[t]!, field.offsets[t + 1]!)].includes(1)).map((t) => data.dictionary.termAt(t));
+    };
+    expect(anchorTerms(old)).toContain('retry');
+    expect(anchorTerms(patched!)).not.toContain('retry');
+    expect(anchorTerms(patched!).some((term) => term.startsWith('cach'))).toBe(true);
   });
 
   it('refuses a sourceOf of the wrong length', () => {

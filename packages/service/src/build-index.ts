@@ -137,9 +137,9 @@ const COPIED_TEXT: PropertyDescriptor = {
   },
 };
 
-/** A copy of an old chunk whose text is read through the old chunk when asked for. */
-function lazyCopyOf(chunk: Chunk): Chunk {
-  const copy = {
+/** A new object with everything of `chunk` but its text. */
+function metadataOf(chunk: Chunk): Omit<Chunk, 'text'> {
+  return {
     id: chunk.id,
     file_path: chunk.file_path,
     first_character_index: chunk.first_character_index,
@@ -149,8 +149,13 @@ function lazyCopyOf(chunk: Chunk): Chunk {
     kind: chunk.kind,
     symbol: chunk.symbol,
     language: chunk.language,
-    [COPIED_FROM]: chunk,
-  } as LazyCopy;
+  };
+}
+
+/** A copy of an old chunk whose text is read through the old chunk when asked for. */
+function lazyCopyOf(chunk: Chunk): Chunk {
+  const copy = metadataOf(chunk) as LazyCopy;
+  copy[COPIED_FROM] = chunk;
   Object.defineProperty(copy, 'text', COPIED_TEXT);
   return copy;
 }
@@ -230,18 +235,11 @@ async function buildOnce(options: BuildIndexOptions): Promise<BuildIndexReport> 
       // read: slicing it costs nothing, reading it back from the old generation a read per chunk.
       const text = file.text;
       const map = new OffsetMap(text);
-      const kept = previous.map((chunk): Chunk => ({
-        id: chunk.id,
-        file_path: chunk.file_path,
-        first_character_index: chunk.first_character_index,
-        last_character_index: chunk.last_character_index,
-        start_line: chunk.start_line,
-        end_line: chunk.end_line,
-        kind: chunk.kind,
-        symbol: chunk.symbol,
-        language: chunk.language,
-        text: sliceCodePoints(text, chunk.first_character_index, chunk.last_character_index, map),
-      }));
+      const kept = previous.map((chunk): Chunk => {
+        const copy = metadataOf(chunk) as Chunk;
+        copy.text = sliceCodePoints(text, chunk.first_character_index, chunk.last_character_index, map);
+        return copy;
+      });
       reusedChunks += kept.length;
       return kept;
     };
