@@ -56,6 +56,27 @@ export function showQuery(query: string): string {
   return points.length <= SHOWN_QUERY_CHARS ? line : `${points.slice(0, SHOWN_QUERY_CHARS - 1).join('')}…`;
 }
 
+/** C0 controls but tab, newline and carriage return; DEL; C1 controls. */
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+/** The same, newline and carriage return included: text that must stay on one line. */
+const CONTROL_ONE_LINE = /[\u0000-\u0008\n-\u001f\u007f-\u009f]/g;
+/** A carriage return that does not end a line (CRLF files end every line with one). */
+const BARE_RETURN = /\r(?!\n|$)/g;
+const NAMED_ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\u001b': '\\e' };
+const escape = (c: string): string => NAMED_ESCAPES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
+
+/**
+ * `text` for a terminal, its control characters written as escapes (`\n`, `\r`, `\e`,
+ * `\x07`): a file's name or content may hold a newline, which would forge a line of the
+ * listing, or an escape sequence, which would drive the terminal. Tabs stay. With
+ * `keepNewlines` (text shown as lines) newlines stay, and so does a carriage return that
+ * ends a line; otherwise both are escaped (a name on one line).
+ */
+export function showText(text: string, keepNewlines = false): string {
+  if (!keepNewlines) return text.replace(CONTROL_ONE_LINE, escape);
+  return text.replace(CONTROL, escape).replace(BARE_RETURN, escape);
+}
+
 /** Refuses to write a command's output over its own input file. */
 export function assertNotInput(outPath: string, inPath: string, flag: string): void {
   if (outPath === inPath) {

@@ -172,3 +172,27 @@ describe('every command against hostile input', () => {
     );
   }
 });
+
+describe('file names and texts that would forge lines or drive the terminal', () => {
+  it('are shown with their control characters escaped by search and answer, and kept exact in --json', () => {
+    const corpus = join(work, 'evil-corpus');
+    const evilDir = join(work, 'evil-index');
+    file('evil-corpus/evil\nFAKE.md', '# Zebra notes\n\nThe zebra_marker setting \u001b[2J\u001b[31mturns red\u0007 and\rOVERWRITES the line.\r\nA CRLF line ends here.\r\n');
+    file('evil-corpus/ok.py', 'ZEBRA_MARKER = 1\n');
+    expect(run(['index', '--corpus_dir', corpus, '--index_dir', evilDir, '--quiet']).status).toBe(0);
+    const control = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+    for (const args of [['search', '--query', 'zebra_marker setting'], ['answer', '--query', 'What does the zebra_marker setting do?', '--no_cache']]) {
+      const result = run([...args, '--index_dir', evilDir]);
+      expect(result.status, result.stderr).toBe(0);
+      expect(result.stdout).not.toMatch(control);
+      // A carriage return only where it ends a line (the CRLF file's own line ends).
+      expect(result.stdout).not.toMatch(/\r(?!\n)/);
+      expect(result.stdout).not.toMatch(/^FAKE\.md/m);
+      expect(result.stdout).toContain('evil\\nFAKE.md');
+    }
+    expect(run(['search', '--query', 'zebra_marker setting', '--index_dir', evilDir]).stdout).toMatch(/\\e\[2J\\e\[31mturns red\\x07 and\\rOVERWRITES/);
+    const json = JSON.parse(run(['search', '--query', 'zebra_marker setting', '--index_dir', evilDir, '--json', '--text']).stdout) as { retrieved_sources: { file_path: string; text: string }[] };
+    const hit = json.retrieved_sources.find((s) => s.file_path.endsWith('evil\nFAKE.md'));
+    expect(hit?.text).toContain('\u001b[2J');
+  }, BOUND_MS);
+});

@@ -1,7 +1,7 @@
 import { RagError } from '@rag/core';
 import { answer, toSourceForAnswer, type AnswerResult } from '@rag/generation';
 import { findStaleFiles, toMinimalSource } from '@rag/service';
-import { INDEX_DIR_FLAG, STORE_FLAG, JSON_FLAG, QUIET_FLAG, readQuery, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
+import { INDEX_DIR_FLAG, STORE_FLAG, JSON_FLAG, QUIET_FLAG, readQuery, showText, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { GENERATOR_FLAGS, openGenerator } from '../generators.js';
 import { openSessionFromFlags } from '../session.js';
 import { describeStale } from '../stale.js';
@@ -55,7 +55,7 @@ export const answerCommand: Command = {
     try {
       result = await answer(generator, { question: query, sources }, {
         signal: controller.signal,
-        onToken: streaming ? (text) => process.stdout.write(text) : undefined,
+        onToken: streaming ? (text) => process.stdout.write(showText(text, true)) : undefined,
       });
     } finally {
       await generator.dispose();
@@ -77,7 +77,7 @@ export const answerCommand: Command = {
       );
       return;
     }
-    const cited = result.citedSources.map((s) => `[${s.n}] ${s.file_path}:${s.start_line}-${s.end_line}${s.symbol ? ` ${s.symbol}` : ''}`);
+    const cited = result.citedSources.map((s) => `[${s.n}] ${showText(s.file_path)}:${s.start_line}-${s.end_line}${s.symbol ? ` ${showText(s.symbol)}` : ''}`);
     writeOut(`\n\n${cited.length > 0 ? `Sources:\n${cited.join('\n')}` : 'No sources cited.'}`);
     writeErr(`(answered by ${result.generator}${result.modelId ? ` ${result.modelId}` : ''}${result.cached ? ', from cache' : ''})`, flags.quiet === true);
   },

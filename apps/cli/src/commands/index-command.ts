@@ -1,7 +1,7 @@
 import { DEFAULT_IGNORED_DIRS, DEFAULT_MAX_CHUNK_SIZE, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_LENGTH } from '@rag/chunking';
 import { assertReplaceableIndexDir, RagError } from '@rag/core';
 import { buildIndex, DEFAULT_RETRIEVER, isPostgresUrl } from '@rag/service';
-import { INDEX_DIR_FLAG, STORE_FLAG, JSON_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
+import { INDEX_DIR_FLAG, STORE_FLAG, JSON_FLAG, QUIET_FLAG, showText, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { indexDirFrom, resolveUserPath, showLocation } from '../paths.js';
 import { createProgress } from '../progress.js';
 import { createRetrieverRegistry, EMBEDDING_MODEL_FLAG } from '../retrievers.js';
@@ -70,7 +70,7 @@ export const indexCommand: Command = {
       onWarning: (message) => {
         warnings++;
         progress.done();
-        writeErr(`warning: ${message}`, quiet);
+        writeErr(`warning: ${showText(message)}`, quiet);
       },
     });
     progress.done();

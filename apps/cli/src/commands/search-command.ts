@@ -1,6 +1,6 @@
 import { findStaleFiles, searchSources, type RankedSource } from '@rag/service';
 import { markTerms, matchLines } from '@rag/text';
-import { INDEX_DIR_FLAG, STORE_FLAG, JSON_FLAG, QUIET_FLAG, readQuery, showQuery, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
+import { INDEX_DIR_FLAG, STORE_FLAG, JSON_FLAG, QUIET_FLAG, readQuery, showQuery, showText, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { openSessionFromFlags } from '../session.js';
 import { describeStale } from '../stale.js';
 import { EMBEDDING_MODEL_FLAG } from '../retrievers.js';
@@ -68,14 +68,14 @@ export const searchCommand: Command = {
     }
     const mark = useColour() ? (word: string) => `\u001b[1;33m${word}\u001b[0m` : undefined;
     const blocks = sources.map((s) => {
-      const where = `${s.file_path}:${s.start_line}-${s.end_line}`;
-      const what = s.symbol ? `  ${s.kind} ${s.symbol}` : `  ${s.kind}`;
+      const where = `${showText(s.file_path)}:${s.start_line}-${s.end_line}`;
+      const what = s.symbol ? `  ${s.kind} ${showText(s.symbol)}` : `  ${s.kind}`;
       const changed = stale.has(s.file_path) ? '  (changed since indexing)' : '';
       const header = `${String(s.rank).padStart(2)}. ${where}${what}  [chars ${s.first_character_index}-${s.last_character_index}]  score ${s.score.toFixed(3)}${changed}`;
       // The lines around the best match, numbered as in the file, as ripgrep shows them.
       const shown = matchLines(session.chunks[s.chunkId]!.text, query).map(({ line, text, matches }) => {
         const number = String(s.start_line + line).padStart(6);
-        const shownText = mark ? markTerms(text, query, mark) : text;
+        const shownText = mark ? markTerms(showText(text), query, mark) : showText(text);
         return `${number}${matches ? ':' : '-'}${shownText ? ` ${shownText}` : ''}`;
       });
       return [header, ...shown].join('\n');
