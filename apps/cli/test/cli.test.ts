@@ -32,6 +32,17 @@ describe('rag index', () => {
     expect(result.stderr).toMatch(/warning: .*legacy_notes\.txt.*UTF-8/);
   });
 
+  it('says an index whose corpus did not change is up to date, and writes nothing', () => {
+    const dir = join(work, 'index-steady');
+    expect(rag(['index', '--corpus_dir', MINI_CORPUS, '--index_dir', dir, '--quiet']).status).toBe(0);
+    const generations = readdirSync(join(dir, 'generations'));
+    const result = rag(['index', '--corpus_dir', MINI_CORPUS, '--index_dir', dir]);
+    expect(result.status, result.stderr).toBe(0);
+    // The repository's files last changed long before this run, so their signatures were recorded.
+    expect(result.stdout).toMatch(/up to date: \d+ files unchanged \(\d+ of them not read\), nothing written/);
+    expect(readdirSync(join(dir, 'generations'))).toEqual(generations);
+  });
+
   it('refuses to write over a directory that is not an index, before doing any work', () => {
     const foreign = join(work, 'my-project');
     mkdirSync(foreign, { recursive: true });

@@ -1,7 +1,7 @@
 import { RagError, type ByteRange, type FileRanges } from '@rag/core';
 import { TERM_ID_MASK, type Bm25IndexData } from './build.js';
 import { FIELD_NAMES } from './options.js';
-import { allBelow, assembleIndexData, BYTES, corrupt, MAGIC, readHeader, sectionEntry, type SectionSource, type SectionType } from './persist.js';
+import { allBelow, assembleIndexData, BYTES, corrupt, HEADER_PROBE_BYTES, MAGIC, readHeader, sectionEntry, type SectionSource, type SectionType } from './persist.js';
 import type { PostingSource, TermPostings } from './postings.js';
 
 /**
@@ -11,8 +11,6 @@ import type { PostingSource, TermPostings } from './postings.js';
  * corpus (23 MB of lists and sequences) keeps every list it was asked about.
  */
 export const DEFAULT_PAGED_CACHE_BYTES = 32 << 20;
-/** Bytes read first: the header of every index seen here fits (the rest is read if not). */
-const HEADER_PROBE_BYTES = 16 << 10;
 
 const EMPTY_DOCS = new Uint32Array(0);
 const EMPTY_TFS = new Uint16Array(0);

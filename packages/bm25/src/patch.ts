@@ -9,8 +9,6 @@ import { TermDictionary } from './dictionary.js';
 import { FIELD_NAMES, type Bm25Options } from './options.js';
 import { CONTINUES_SEGMENT, MAX_TF, TERM_ID_MASK } from './term-interner.js';
 
-const ANCHOR_FIELD = FIELD_NAMES.indexOf('anchor');
-
 /**
  * A re-index's BM25F data, derived from the previous build's instead of built over every
  * chunk again. A chunk is *kept* when it copies a previous chunk (`sourceOf`) and its anchor

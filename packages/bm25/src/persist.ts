@@ -36,6 +36,8 @@ export const BM25_FORMAT_VERSION = 7;
 export const BM25_FILE_NAME = 'bm25.bin';
 
 export const MAGIC = new TextEncoder().encode('RAGBM25\n');
+/** Bytes read first to find a file's header: the header of every index seen here fits (the rest is read if not). */
+export const HEADER_PROBE_BYTES = 16 << 10;
 const ALIGN = 8;
 
 export type SectionType = 'u8' | 'u16' | 'u32';

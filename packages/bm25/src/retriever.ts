@@ -1,3 +1,4 @@
+import { closeSync, openSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -20,7 +21,7 @@ import { fingerprintChunks } from './checksum.js';
 import { resolveBm25Options, type Bm25Settings } from './options.js';
 import type { ReusableBuild } from './build.js';
 import { openPagedIndex } from './paged.js';
-import { BM25_FILE_NAME, decodeIndex, encodeIndexParts } from './persist.js';
+import { BM25_FILE_NAME, decodeIndex, encodeIndexParts, HEADER_PROBE_BYTES, MAGIC, readHeader } from './persist.js';
 import { Reranker } from './rerank/reranker.js';
 
 function checkK(options: SearchOptions): number {
@@ -226,4 +227,27 @@ export const bm25RetrieverFactory: RetrieverFactory = {
     return createBm25Retriever(chunks, settings, context.onProgress, previous);
   },
   load: loadBm25Retriever,
+  async isCurrent(previous: PreviousBuild, context: Pick<BuildContext, 'settings'> = {}): Promise<boolean> {
+    try {
+      const header = readHeader(readHead(join(previous.dir, BM25_FILE_NAME)), BM25_FILE_NAME);
+      return header.docCount === previous.chunks.length && isDeepStrictEqual(resolveBm25Options(header.options), resolveBm25Options(context.settings ?? {}));
+    } catch {
+      return false;
+    }
+  },
 };
+
+/** The first bytes of a bm25 file, through the end of its header (what `readHeader` needs). */
+function readHead(path: string): Uint8Array {
+  const fd = openSync(path, 'r');
+  try {
+    const probe = Buffer.alloc(HEADER_PROBE_BYTES);
+    const got = readSync(fd, probe, 0, probe.length, 0);
+    const needed = got >= MAGIC.length + 4 ? MAGIC.length + 4 + probe.readUInt32LE(MAGIC.length) : got;
+    if (needed <= got) return probe.subarray(0, got);
+    const head = Buffer.alloc(needed);
+    return head.subarray(0, readSync(fd, head, 0, needed, 0));
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -5,7 +5,7 @@ import { buildIndexData } from '../src/build.js';
 import { patchIndexData } from '../src/patch.js';
 import { FIELD_NAMES, resolveBm25Options } from '../src/options.js';
 import { encodeIndex } from '../src/persist.js';
-import { createBm25Retriever } from '../src/index.js';
+import { bm25RetrieverFactory, createBm25Retriever } from '../src/index.js';
 import { readReusableBuild } from '../src/retriever.js';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -159,6 +159,21 @@ describe('readReusableBuild', () => {
       await writeFile(file, bytes);
       expect(await readReusableBuild({ dir, chunks, sourceOf }, {})).toBeUndefined();
       expect(await readReusableBuild({ dir: join(dir, 'missing'), chunks, sourceOf }, {})).toBeUndefined();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('says whether a saved build is what build() would write now: same options and chunk count, from its header', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bm25-current-'));
+    try {
+      await createBm25Retriever(chunks).save(dir);
+      expect(await bm25RetrieverFactory.isCurrent!({ dir, chunks, sourceOf })).toBe(true);
+      expect(await bm25RetrieverFactory.isCurrent!({ dir, chunks, sourceOf }, { settings: { k1: 1.5 } })).toBe(false);
+      expect(await bm25RetrieverFactory.isCurrent!({ dir, chunks: chunks.slice(1), sourceOf })).toBe(false);
+      expect(await bm25RetrieverFactory.isCurrent!({ dir: join(dir, 'missing'), chunks, sourceOf })).toBe(false);
+      await writeFile(join(dir, 'bm25.bin'), 'not an index');
+      expect(await bm25RetrieverFactory.isCurrent!({ dir, chunks, sourceOf })).toBe(false);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -97,6 +97,14 @@ export interface RetrieverFactory {
   readonly description: string;
   build(chunks: readonly Chunk[], context?: BuildContext): Promise<Retriever>;
   load(dir: string, chunks: readonly Chunk[], context?: LoadContext): Promise<Retriever>;
+  /**
+   * Whether the build in `previous.dir` is exactly what `build` would write, with `context`'s
+   * settings, over chunks that all copy the previous ones in order (`previous.sourceOf` the
+   * identity): same settings, same file format. When it is and nothing in the corpus changed,
+   * an update keeps the index as it is instead of writing it again. Reads as little as it
+   * can (the store verifies the files); any doubt is `false`. Absent: never assumed.
+   */
+  isCurrent?(previous: PreviousBuild, context?: Pick<BuildContext, 'settings'>): Promise<boolean>;
 }
 
 /** A span of bytes inside a file. */

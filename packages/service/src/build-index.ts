@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { chunkCorpus, DEFAULT_IGNORED_DIRS, DEFAULT_MAX_CHUNK_SIZE, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_LENGTH, type WalkedFile } from '@rag/chunking';
-import { isRagError, OffsetMap, sliceCodePoints, retrieverDir, verifyRetrieverFiles, type Chunk, type FileRecord, type IndexStore, type IndexManifest, type LoadedIndex, type PreviousBuild, type ProgressFn, type RetrieverRegistry } from '@rag/core';
+import { isRagError, OffsetMap, sliceCodePoints, retrieverDir, verifyRetrieverFiles, type Chunk, type FileRecord, type IndexStore, type IndexManifest, type LoadedIndex, type PreviousBuild, type ProgressFn, type RetrieverFactory, type RetrieverRegistry } from '@rag/core';
 import { createDefaultRetrieverRegistry } from './retrievers.js';
 import { openStore } from './stores.js';
 
@@ -37,8 +37,11 @@ export interface BuildIndexOptions {
 }
 
 export interface BuildIndexReport {
-  /** `incremental`: unchanged files kept their chunks; `full`: everything was chunked. */
-  mode: 'full' | 'incremental';
+  /**
+   * `incremental`: unchanged files kept their chunks; `full`: everything was chunked;
+   * `unchanged`: nothing changed and the index (verified whole) was left as it was.
+   */
+  mode: 'full' | 'incremental' | 'unchanged';
   /** Why a full rebuild was needed when an index existed (said to the user), else undefined. */
   reason: string | undefined;
   /** `unread`: unchanged files not even read, their stat signature being as recorded (see `FileRecord.stat`). */
@@ -124,6 +127,31 @@ async function describePreviousBuild(store: IndexStore, old: LoadedIndex, name: 
     return undefined;
   }
   return { dir: retrieverDir(old.dir, name), chunks: old.chunks, sourceOf, readFile, verified: true };
+}
+
+/**
+ * Whether the old index is what this update would write: every file and chunk as recorded
+ * (stat signatures included, so that none is left to record), a retriever that says its
+ * build is current for these settings, and the published generation still the old one,
+ * verified whole (a damaged file is INDEX_CORRUPT, which rebuilds it).
+ */
+async function isUpToDate(
+  store: IndexStore,
+  old: LoadedIndex,
+  factory: RetrieverFactory,
+  corpus: { files: readonly FileRecord[]; chunks: readonly Chunk[] },
+  oldFiles: ReadonlyMap<string, FileRecord>,
+  sourceOf: Int32Array,
+): Promise<boolean> {
+  if (!factory.isCurrent || corpus.files.length !== oldFiles.size || corpus.chunks.length !== old.chunks.length) return false;
+  for (let i = 0; i < sourceOf.length; i++) if (sourceOf[i] !== i) return false;
+  for (const file of corpus.files) {
+    const before = oldFiles.get(file.file_path);
+    if (!before || before.sha256 !== file.sha256 || before.stat !== file.stat) return false;
+  }
+  if (!old.manifest.retrievers.some((entry) => entry.name === factory.name)) return false;
+  if (!(await factory.isCurrent({ dir: retrieverDir(old.dir, factory.name), chunks: old.chunks, sourceOf }))) return false;
+  return (await store.verify()).generation === old.manifest.generation;
 }
 
 /** Where a lazy copy's text comes from (see `lazyCopyOf`). */
@@ -268,6 +296,18 @@ async function buildOnce(options: BuildIndexOptions): Promise<BuildIndexReport> 
       total: corpus.files.length,
     };
     const sourceOf = old ? copiedChunks(old, corpus.chunks, reusedFiles) : undefined;
+    if (old && (await isUpToDate(store, old, factory, corpus, oldFiles, sourceOf!))) {
+      const total = round((performance.now() - started) / 1000);
+      return {
+        mode: 'unchanged',
+        reason: undefined,
+        files,
+        chunks: corpus.chunks.length,
+        reusedChunks,
+        seconds: { chunk: round((chunkedAt - started) / 1000), fit: 0, save: 0, total },
+        manifest: old.manifest,
+      };
+    }
     const previousBuild = old ? await describePreviousBuild(store, old, factory.name, sourceOf!) : undefined;
     const retriever = await factory.build(corpus.chunks, {
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),

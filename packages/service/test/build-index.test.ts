@@ -82,6 +82,31 @@ describe('incremental indexing', () => {
     }
   });
 
+  it('leaves an index whose corpus did not change as it is (verified whole), and rebuilds it when that finds damage', async () => {
+    const corpus = join(work, 'steady-corpus');
+    await cp(MINI, corpus, { recursive: true });
+    await new Promise((done) => setTimeout(done, SETTLED_MS + 100));
+    const indexDir = join(work, 'steady');
+    const first = await buildIndex({ corpusDir: corpus, indexDir, retriever: 'bm25', toolVersion: 'test' });
+    const again = await buildIndex({ corpusDir: corpus, indexDir, retriever: 'bm25', toolVersion: 'test' });
+    expect(again).toMatchObject({ mode: 'unchanged', reason: undefined, files: { added: 0, changed: 0, removed: 0, unread: first.manifest.files.length } });
+    expect(again.manifest.generation).toBe(first.manifest.generation);
+    expect((await readManifest(indexDir)).generation).toBe(first.manifest.generation);
+    // Damage is found by the whole-index check and the index is rebuilt.
+    const old = await readIndex(indexDir);
+    old.texts.close();
+    const bm25 = join(old.dir, 'retrievers', 'bm25', 'bm25.bin');
+    const bytes = await readFile(bm25);
+    bytes[bytes.length - 5]! ^= 0x01;
+    await writeFile(bm25, bytes);
+    const repaired = await buildIndex({ corpusDir: corpus, indexDir, retriever: 'bm25', toolVersion: 'test' });
+    expect(repaired.mode).toBe('full');
+    expect(repaired.reason).toMatch(/old index is damaged/);
+    // A new file is an update again.
+    await writeFile(join(corpus, 'docs', 'new.md'), '# New\n\nA page added later.\n');
+    expect((await buildIndex({ corpusDir: corpus, indexDir, retriever: 'bm25', toolVersion: 'test' })).mode).toBe('incremental');
+  });
+
   it('rebuilds from scratch when the old generation turns out damaged while it is updated', async () => {
     const corpus = join(work, 'damaged-corpus');
     await cp(MINI, corpus, { recursive: true });

@@ -90,7 +90,12 @@ export const indexCommand: Command = {
     if (flags.json) writeOut(JSON.stringify(summary, null, 2));
     else {
       const { added, changed, removed, unchanged, not_read: unread } = summary.changes;
-      const what = report.mode === 'incremental' ? `updated: ${added} added, ${changed} changed, ${removed} removed, ${unchanged} unchanged (${unread} of them not read)` : 'full build';
+      const what =
+        report.mode === 'full'
+          ? 'full build'
+          : report.mode === 'unchanged'
+            ? `up to date: ${unchanged} files unchanged (${unread} of them not read), nothing written`
+            : `updated: ${added} added, ${changed} changed, ${removed} removed, ${unchanged} unchanged (${unread} of them not read)`;
       const { chunk, fit, save, total } = report.seconds;
       writeOut(
         `Indexed ${summary.files} files into ${summary.chunks} chunks with ${summary.retriever} in ${total}s (${what}; chunk ${chunk}s, fit ${fit}s, save ${save}s) → ${showLocation(indexDir)}` +
