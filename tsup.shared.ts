@@ -1,4 +1,27 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Options } from 'tsup';
+
+const PACKAGES = join(dirname(fileURLToPath(import.meta.url)), 'packages');
+
+/**
+ * Bundles a workspace package from its sources (`@rag/x` → `packages/x/src/index.ts`,
+ * `@rag/x/sub` → `packages/x/src/sub.ts`) rather than from its one-file `dist`, so the
+ * bundler sees every source file as a module of its own and can leave out, or split into a
+ * lazily loaded chunk, each file a command does not reach: a one-shot search then compiles
+ * neither the indexer nor the answer generators.
+ */
+const fromSources: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'rag-workspace-sources',
+  setup(build) {
+    build.onResolve({ filter: /^@rag\/[a-z0-9-]+(\/[a-z0-9-]+)?$/ }, (args) => {
+      const [, name, sub] = /^@rag\/([a-z0-9-]+)(?:\/([a-z0-9-]+))?$/.exec(args.path)!;
+      const path = join(PACKAGES, name!, 'src', `${sub ?? 'index'}.ts`);
+      return existsSync(path) ? { path } : undefined;
+    });
+  },
+};
 
 /**
  * The build every library package shares: ESM for Node 20 with declarations, its
@@ -26,6 +49,7 @@ export function appConfig(entry: Record<string, string>): ReturnType<typeof defi
     target: 'node20',
     noExternal: [/^@rag\//, 'zod'],
     external: RUNTIME_EXTERNALS,
+    esbuildPlugins: [fromSources],
     banner: { js: '#!/usr/bin/env node\nimport { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
   };
   return defineConfig(options);

@@ -1,4 +1,5 @@
 import { libraryConfig } from '../../tsup.shared.js';
 
 // search-worker is the worker-thread entry of the search pool; it must sit beside index.js.
-export default libraryConfig(['src/index.ts', 'src/search-worker.ts']);
+// search (`@rag/service/search`) is what a one-shot search needs and nothing more.
+export default libraryConfig(['src/index.ts', 'src/search.ts', 'src/search-worker.ts']);

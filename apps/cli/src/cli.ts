@@ -1,21 +1,10 @@
 import { exitCodeOf, formatRagError, isRagError } from '@rag/core';
 import { formatHelp, parseFlags } from './args.js';
-import type { Command } from './command.js';
-import { answerCommand } from './commands/answer-command.js';
-import { answerDatasetCommand } from './commands/answer-dataset-command.js';
-import { evaluateCommand } from './commands/evaluate-command.js';
-import { indexCommand } from './commands/index-command.js';
-import { mcpCommand } from './commands/mcp-command.js';
-import { searchCommand } from './commands/search-command.js';
-import { searchDatasetCommand } from './commands/search-dataset-command.js';
-import { serveCommand } from './commands/serve-command.js';
-import { verifyCommand } from './commands/verify-command.js';
+import { COMMANDS, type CommandEntry } from './catalogue.js';
 import { nearestName } from './suggest.js';
 import { VERSION } from './version.js';
 
-const COMMANDS: Command[] = [indexCommand, searchCommand, searchDatasetCommand, evaluateCommand, answerCommand, answerDatasetCommand, serveCommand, mcpCommand, verifyCommand];
-
-function findCommand(name: string): Command | undefined {
+function findCommand(name: string): CommandEntry | undefined {
   const normalized = name.replaceAll('-', '_');
   return COMMANDS.find((c) => c.name === normalized);
 }
@@ -46,14 +35,15 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  const command = findCommand(name);
-  if (!command) {
+  const entry = findCommand(name);
+  if (!entry) {
     const near = nearestName(name.replaceAll('-', '_'), COMMANDS.map((c) => c.name));
     process.stderr.write(`error: unknown command "${name}"${near ? ` (did you mean ${near}?)` : ''}.\n  hint: Valid commands: ${COMMANDS.map((c) => c.name).join(', ')}.\n`);
     return 2;
   }
+  const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(`${formatHelp(command.name, command.summary, command.flags, command.examples)}\n`);
+    process.stdout.write(`${formatHelp(command.name, entry.summary, command.flags, command.examples)}\n`);
     return 0;
   }
   const verbose = rest.includes('--verbose') || process.env.RAG_DEBUG === '1';

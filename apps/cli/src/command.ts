@@ -3,7 +3,6 @@ import type { FlagSpec, ParsedFlags } from './args.js';
 
 export interface Command {
   name: string;
-  summary: string;
   flags: FlagSpec[];
   examples: string[];
   run(flags: ParsedFlags): Promise<void>;

@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { RagError } from '@rag/core';
-import { isPostgresUrl, redactLocation } from '@rag/service';
+import { isPostgresUrl, redactLocation } from '@rag/service/search';
 
 /** An index location as shown to the user: a connection string's password is masked. */
 export const showLocation = redactLocation;

@@ -1,5 +1,5 @@
 import type { RetrieverRegistry } from '@rag/core';
-import { createDefaultRetrieverRegistry, embeddingSettingsFor, type RetrieverRegistryOptions } from '@rag/service';
+import { createDefaultRetrieverRegistry, embeddingSettingsFor, type RetrieverRegistryOptions } from '@rag/service/search';
 import { invocationDir } from './paths.js';
 
 /** The service's registry of every built-in retriever, with `--embedding_model` applied. */

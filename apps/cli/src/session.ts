@@ -1,4 +1,4 @@
-import { openSearchSession, type SearchSession } from '@rag/service';
+import { openSearchSession, type SearchSession } from '@rag/service/search';
 import type { ParsedFlags } from './args.js';
 import { indexDirFrom, invocationDir } from './paths.js';
 import { createRetrieverRegistry } from './retrievers.js';

@@ -197,3 +197,37 @@ export class RetrieverRegistry {
     return factory;
   }
 }
+
+/**
+ * A factory registered under `name` whose implementation is imported the first time it
+ * builds, loads or checks an index (`load` runs once; a failed import is tried again next
+ * time). A registry of every retriever then costs a program that opens one of them only
+ * that one's code: a one-shot search over a bm25 index never compiles the embedder.
+ * `name` must be the loaded factory's name (`INVALID_ARGUMENT` otherwise).
+ */
+export function deferRetrieverFactory(name: string, description: string, load: () => Promise<RetrieverFactory>): RetrieverFactory {
+  let loading: Promise<RetrieverFactory> | undefined;
+  const factory = (): Promise<RetrieverFactory> => {
+    loading ??= load().then(
+      (loaded) => {
+        if (loaded.name !== name) throw new RagError('INVALID_ARGUMENT', `The retriever registered as "${name}" loaded a factory named "${loaded.name}".`);
+        return loaded;
+      },
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    );
+    return loading;
+  };
+  return {
+    name,
+    description,
+    build: async (chunks, context) => (await factory()).build(chunks, context),
+    load: async (dir, chunks, context) => (await factory()).load(dir, chunks, context),
+    isCurrent: async (previous, context) => {
+      const loaded = await factory();
+      return loaded.isCurrent ? loaded.isCurrent(previous, context) : false;
+    },
+  };
+}

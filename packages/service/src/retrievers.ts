@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { RetrieverRegistry } from '@rag/core';
+import { deferRetrieverFactory, RetrieverRegistry } from '@rag/core';
 import { bm25RetrieverFactory } from '@rag/bm25';
-import { createEmbeddingRetrieverFactory, type EmbeddingSettings } from '@rag/embedding';
-import { createHybridRetrieverFactory, LEXICAL_DENSE_SETTINGS } from '@rag/hybrid';
+import type { EmbeddingSettings } from '@rag/embedding';
 
 /** The retriever `rag index` builds when none is named: the strongest single one. */
 export const DEFAULT_RETRIEVER = 'bm25';
@@ -19,13 +18,21 @@ export interface RetrieverRegistryOptions {
 
 /**
  * Every built-in retriever, by name, each with its measured defaults: `bm25`, `embedding`,
- * and `hybrid` (bm25 + embedding with {@link LEXICAL_DENSE_SETTINGS}, not the library's
- * generic equal-weight RRF). The one registry the CLI, the server and MCP all use, so an
- * index any of them built opens in all of them.
+ * and `hybrid` (bm25 + embedding with `@rag/hybrid`'s `LEXICAL_DENSE_SETTINGS`, not the
+ * library's generic equal-weight RRF). The one registry the CLI, the server and MCP all use,
+ * so an index any of them built opens in all of them. `embedding` and `hybrid` are imported
+ * when first used (`deferRetrieverFactory`): opening a bm25 index loads neither.
  */
 export function createDefaultRetrieverRegistry(options: RetrieverRegistryOptions = {}): RetrieverRegistry {
-  const embedding = createEmbeddingRetrieverFactory(options.embedding ?? {});
-  return new RetrieverRegistry([bm25RetrieverFactory, embedding, createHybridRetrieverFactory([bm25RetrieverFactory, embedding], LEXICAL_DENSE_SETTINGS)]);
+  const embedding = deferRetrieverFactory('embedding', 'dense vectors: a zero-download embedder learned from the corpus, or a transformers.js model', async () => {
+    const { createEmbeddingRetrieverFactory } = await import('@rag/embedding');
+    return createEmbeddingRetrieverFactory(options.embedding ?? {});
+  });
+  const hybrid = deferRetrieverFactory('hybrid', 'fusion of bm25 + embedding', async () => {
+    const { createHybridRetrieverFactory, LEXICAL_DENSE_SETTINGS } = await import('@rag/hybrid');
+    return createHybridRetrieverFactory([bm25RetrieverFactory, embedding], LEXICAL_DENSE_SETTINGS);
+  });
+  return new RetrieverRegistry([bm25RetrieverFactory, embedding, hybrid]);
 }
 
 /**

@@ -14,6 +14,11 @@ export interface SearchSession {
   loadSeconds: number;
 }
 
+// `@rag/service/search` is this file: what opening an index and searching it takes, without
+// the indexer, the answer generators or the server, so a one-shot search loads only that.
+export { createDefaultRetrieverRegistry, DEFAULT_RETRIEVER, embeddingSettingsFor, type RetrieverRegistryOptions } from './retrievers.js';
+export { isPostgresUrl, openStore, redactLocation, type OpenStoreOptions } from './stores.js';
+
 export interface SearchSessionOptions {
   /** Retriever to search with. Default: the first one the index was built with. */
   retriever?: string | undefined;

@@ -33,9 +33,12 @@ describe('the default retriever registry', () => {
     expect(DEFAULT_RETRIEVER).toBe('bm25');
   });
 
-  it('builds hybrid with the measured lexical + dense fusion, not the generic RRF', () => {
-    // LEXICAL_DENSE_SETTINGS: min-max fusion with the dense list at a tenth of bm25's weight.
-    expect(createDefaultRetrieverRegistry().get('hybrid').description).toMatch(/bm25 \+ embedding \(minmax\)/);
+  it('builds hybrid with the measured lexical + dense fusion, not the generic RRF', async () => {
+    // LEXICAL_DENSE_SETTINGS: min-max fusion with the dense list at a twentieth of bm25's weight.
+    const { chunks } = await chunkCorpus(CORPUS);
+    const hybrid = (await createDefaultRetrieverRegistry().get('hybrid').build(chunks)) as unknown as { options: { fusion: string; weights: Record<string, number> } };
+    expect(hybrid.options.fusion).toBe('minmax');
+    expect(hybrid.options.weights).toEqual({ bm25: 1, embedding: 0.05 });
   });
 
   it('reads an --embedding_model value as a folder when it looks like a path or exists, else as a hub id', () => {

@@ -19,7 +19,6 @@ export function abortOnInterrupt(): AbortController {
 
 export const answerCommand: Command = {
   name: 'answer',
-  summary: 'Answer a question from the retrieved sources, with inline [n] citations.',
   flags: [
     { name: 'query', type: 'string', metavar: 'TEXT', required: true, description: 'The question' },
     { name: 'k', type: 'integer', metavar: 'N', min: 1, max: 100, description: 'Number of sources to retrieve', defaultLabel: String(DEFAULT_ANSWER_K) },

@@ -11,7 +11,6 @@ import { readTextFile } from './search-dataset-command.js';
 
 export const answerDatasetCommand: Command = {
   name: 'answer_dataset',
-  summary: 'Answer every question of a search-results file from its retrieved sources; resumable.',
   flags: [
     { name: 'student_search_results_path', type: 'string', metavar: 'FILE', required: true, description: 'Search results JSON (from `rag search_dataset`)' },
     { name: 'save_directory', type: 'string', metavar: 'DIR', required: true, description: 'Directory for the answers (same file name as the results)' },

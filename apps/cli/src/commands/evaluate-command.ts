@@ -7,7 +7,6 @@ import { DEFAULT_K, MAX_K } from './search-command.js';
 
 export const evaluateCommand: Command = {
   name: 'evaluate',
-  summary: 'Score search results against an answered dataset: recall@1/3/5/10 and MRR@10.',
   flags: [
     { name: 'student_search_results_path', type: 'string', metavar: 'FILE', required: true, description: 'Search results JSON ({"search_results": [...]})' },
     { name: 'dataset_path', type: 'string', metavar: 'FILE', required: true, description: 'Answered dataset JSON (with sources)' },

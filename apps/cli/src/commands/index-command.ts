@@ -12,7 +12,6 @@ const BENCHMARK_SPAN_LIMIT = 2000;
 
 export const indexCommand: Command = {
   name: 'index',
-  summary: 'Chunk a corpus directory and build a search index over it.',
   flags: [
     { name: 'corpus_dir', type: 'string', metavar: 'DIR', required: true, description: 'Directory to index (.py, .md, .rst, .txt)' },
     { name: 'max_chunk_size', type: 'integer', metavar: 'N', min: 100, max: 100_000, description: 'Largest chunk in characters', defaultLabel: String(DEFAULT_MAX_CHUNK_SIZE) },

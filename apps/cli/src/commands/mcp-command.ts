@@ -5,7 +5,6 @@ import { RETRIEVER_FLAG } from './search-command.js';
 
 export const mcpCommand: Command = {
   name: 'mcp',
-  summary: 'Serve the index to an MCP client over stdio (tools search_code, read_span, index_stats).',
   flags: [
     INDEX_DIR_FLAG,
     STORE_FLAG,

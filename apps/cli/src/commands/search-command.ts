@@ -1,4 +1,4 @@
-import { findStaleFiles, searchSources, type RankedSource } from '@rag/service';
+import { findStaleFiles, searchSources, type RankedSource } from '@rag/service/search';
 import { markTerms, matchLines } from '@rag/text';
 import { INDEX_DIR_FLAG, STORE_FLAG, JSON_FLAG, QUIET_FLAG, readQuery, showQuery, showText, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { openSessionFromFlags } from '../session.js';
@@ -35,7 +35,6 @@ function useColour(): boolean {
 
 export const searchCommand: Command = {
   name: 'search',
-  summary: 'Find the spans of the indexed corpus that best match a question.',
   flags: [
     { name: 'query', type: 'string', metavar: 'TEXT', required: true, description: 'The question or keywords' },
     K_FLAG,

@@ -22,7 +22,6 @@ export async function readTextFile(path: string, flag: string): Promise<string> 
 
 export const searchDatasetCommand: Command = {
   name: 'search_dataset',
-  summary: 'Search every question of a dataset file and save the results in the benchmark format.',
   flags: [
     { name: 'dataset_path', type: 'string', metavar: 'FILE', required: true, description: 'Dataset JSON ({"rag_questions": [...]})' },
     K_FLAG,

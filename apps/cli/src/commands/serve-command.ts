@@ -18,7 +18,6 @@ function describeWorkers(workers: number): string {
 
 export const serveCommand: Command = {
   name: 'serve',
-  summary: 'Serve the index over HTTP: search and streamed-answer API, a web page, and MCP at /mcp.',
   flags: [
     INDEX_DIR_FLAG,
     STORE_FLAG,

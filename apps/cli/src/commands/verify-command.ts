@@ -1,10 +1,9 @@
-import { openStore } from '@rag/service';
+import { openStore } from '@rag/service/search';
 import { INDEX_DIR_FLAG, STORE_FLAG, JSON_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeOut, type Command } from '../command.js';
 import { indexDirFrom, showLocation } from '../paths.js';
 
 export const verifyCommand: Command = {
   name: 'verify',
-  summary: 'Check every file of the index against the checksums recorded when it was written.',
   flags: [INDEX_DIR_FLAG, STORE_FLAG, JSON_FLAG, QUIET_FLAG, VERBOSE_FLAG],
   examples: ['rag verify', 'rag verify --index_dir /path/to/.rag/index --json', 'rag verify --store postgresql://rag@localhost/rag'],
   async run(flags) {
