@@ -32,5 +32,5 @@ export { AnswerQueue, type QueueState, type Release } from './answer-queue.js';
 export { GeneratorPool } from './generator-pool.js';
 export { defaultSearchWorkers, MAX_SEARCH_WORKERS, SearchPool, searchWorkerScript, type SearchPoolOptions, type SearchPoolState } from './search-pool.js';
 export type { SearchWorkerData } from './search-protocol.js';
-export { buildIndex, type BuildIndexOptions, type BuildIndexReport } from './build-index.js';
+export { buildIndex, MAX_UNRECORDED_SIGNATURES_SHARE, type BuildIndexOptions, type BuildIndexReport } from './build-index.js';
 export { isPostgresUrl, openStore, redactLocation, type OpenStoreOptions } from './stores.js';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { SETTLED_MS } from '@rag/chunking';
 import { readIndex, readManifest } from '@rag/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildIndex, openSearchSession, searchSources } from '../src/index.js';
+import { buildIndex, MAX_UNRECORDED_SIGNATURES_SHARE, openSearchSession, searchSources } from '../src/index.js';
 import { seededRandom } from './seeded-random.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -105,6 +105,40 @@ describe('incremental indexing', () => {
     // A new file is an update again.
     await writeFile(join(corpus, 'docs', 'new.md'), '# New\n\nA page added later.\n');
     expect((await buildIndex({ corpusDir: corpus, indexDir, retriever: 'bm25', toolVersion: 'test' })).mode).toBe('incremental');
+  });
+
+  it('leaves an index as it is when only a few files were touched without changing, and records their signatures when many were', async () => {
+    const corpus = join(work, 'touched-corpus');
+    await cp(MINI, corpus, { recursive: true });
+    for (let i = 0; i < 25; i++) await writeFile(join(corpus, 'docs', `note-${i}.md`), `# Note ${i}\n\nA short page, number ${i}.\n`);
+    await new Promise((done) => setTimeout(done, SETTLED_MS + 100));
+    const indexDir = join(work, 'touched');
+    const first = await buildIndex({ corpusDir: corpus, indexDir, retriever: 'bm25', toolVersion: 'test' });
+    const total = first.manifest.files.length;
+    const allowed = Math.floor(MAX_UNRECORDED_SIGNATURES_SHARE * total);
+    expect(allowed).toBeGreaterThanOrEqual(1);
+    // Rewritten with the same bytes under a new inode, as a branch switch does: content as recorded, signature not.
+    const touch = async (count: number): Promise<void> => {
+      for (let i = 0; i < count; i++) {
+        const path = join(corpus, 'docs', `note-${i}.md`);
+        const bytes = await readFile(path);
+        await writeFile(`${path}.tmp`, bytes);
+        await rename(`${path}.tmp`, path);
+      }
+    };
+    await touch(allowed);
+    const few = await buildIndex({ corpusDir: corpus, indexDir, retriever: 'bm25', toolVersion: 'test' });
+    expect(few).toMatchObject({ mode: 'unchanged', files: { changed: 0, unread: total - allowed } });
+    expect(few.manifest.generation).toBe(first.manifest.generation);
+    // The touched files keep being read (their recorded signatures are stale) until the index is written again.
+    expect((await buildIndex({ corpusDir: corpus, indexDir, retriever: 'bm25', toolVersion: 'test' })).files.unread).toBe(total - allowed);
+    await touch(allowed + 1);
+    await new Promise((done) => setTimeout(done, SETTLED_MS + 100));
+    const many = await buildIndex({ corpusDir: corpus, indexDir, retriever: 'bm25', toolVersion: 'test' });
+    expect(many).toMatchObject({ mode: 'incremental', files: { changed: 0, unread: total - allowed - 1 } });
+    expect(many.manifest.generation).not.toBe(first.manifest.generation);
+    // Their new signatures were recorded: the next update reads nothing.
+    expect(await buildIndex({ corpusDir: corpus, indexDir, retriever: 'bm25', toolVersion: 'test' })).toMatchObject({ mode: 'unchanged', files: { unread: total } });
   });
 
   it('rebuilds from scratch when the old generation turns out damaged while it is updated', async () => {
