@@ -1,28 +1,44 @@
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
 /**
- * The term dictionary: all terms sorted by UTF-16 code units and stored as one joined
- * string plus start offsets, so that loading it is a single UTF-8 decode and a typed
- * array view instead of hundreds of thousands of small strings. Lookup is a binary
- * search that compares in place, without slicing.
+ * The term dictionary: all terms sorted by UTF-16 code units (JavaScript's default string
+ * order) and stored as their UTF-8 bytes, one after another, plus byte offsets. Loading it
+ * from a file is a typed-array view, with no decoding: a one-shot search looks up a dozen
+ * terms, and decoding the whole vocabulary (megabytes) would cost more than the search.
+ * Lookup is a binary search over the bytes; a term becomes a string only when asked for.
  */
 export class TermDictionary {
-  readonly joined: string;
-  /** `offsets[i]` .. `offsets[i + 1]` is term i's slice of `joined`; length `size + 1`. */
+  /** Every term's UTF-8 bytes, in id order. */
+  readonly bytes: Uint8Array;
+  /** `offsets[i]` .. `offsets[i + 1]` is term i's slice of `bytes`; length `size + 1`. */
   readonly offsets: Uint32Array;
+  /** The term being looked up, as UTF-8 (reused: terms are short). */
+  #probe = new Uint8Array(256);
+  #probeLength = 0;
 
-  constructor(joined: string, offsets: Uint32Array) {
-    this.joined = joined;
+  constructor(bytes: Uint8Array, offsets: Uint32Array) {
+    this.bytes = bytes;
     this.offsets = offsets;
   }
 
   /** Builds a dictionary from terms already sorted with the default string order. */
   static fromSorted(terms: readonly string[]): TermDictionary {
     const offsets = new Uint32Array(terms.length + 1);
+    let bytes = new Uint8Array(Math.max(1024, terms.length * 8));
     let position = 0;
     for (let i = 0; i < terms.length; i++) {
-      position += terms[i]!.length;
+      const term = terms[i]!;
+      // At most 3 bytes per UTF-16 code unit.
+      if (position + term.length * 3 > bytes.length) {
+        const grown = new Uint8Array(Math.max(bytes.length * 2, position + term.length * 3));
+        grown.set(bytes.subarray(0, position));
+        bytes = grown;
+      }
+      position += encodeInto(term, bytes, position);
       offsets[i + 1] = position;
     }
-    return new TermDictionary(terms.join(''), offsets);
+    return new TermDictionary(bytes.slice(0, position), offsets);
   }
 
   get size(): number {
@@ -30,19 +46,7 @@ export class TermDictionary {
   }
 
   termAt(id: number): string {
-    return this.joined.slice(this.offsets[id], this.offsets[id + 1]);
-  }
-
-  /** Sign of (term `id`) − `term` in code-unit order. */
-  #compare(id: number, term: string): number {
-    const start = this.offsets[id]!;
-    const length = this.offsets[id + 1]! - start;
-    const shared = Math.min(length, term.length);
-    for (let i = 0; i < shared; i++) {
-      const difference = this.joined.charCodeAt(start + i) - term.charCodeAt(i);
-      if (difference !== 0) return difference;
-    }
-    return length - term.length;
+    return decodeTerm(this.bytes, this.offsets[id]!, this.offsets[id + 1]!);
   }
 
   /** Every term, in id order. */
@@ -52,11 +56,12 @@ export class TermDictionary {
 
   /** The first id whose term is not below `term`: where `term` is or would be inserted. */
   lowerBound(term: string): number {
+    this.#setProbe(term);
     let lo = 0;
     let hi = this.size;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.#compare(mid, term) < 0) lo = mid + 1;
+      if (this.#compare(mid) < 0) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -64,15 +69,69 @@ export class TermDictionary {
 
   /** Id of `term`, or -1 when it is not in the dictionary. */
   lookup(term: string): number {
+    this.#setProbe(term);
     let lo = 0;
     let hi = this.size - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      const order = this.#compare(mid, term);
+      const order = this.#compare(mid);
       if (order === 0) return mid;
       if (order < 0) lo = mid + 1;
       else hi = mid - 1;
     }
     return -1;
   }
+
+  #setProbe(term: string): void {
+    if (term.length * 3 > this.#probe.length) this.#probe = new Uint8Array(term.length * 3);
+    this.#probeLength = encodeInto(term, this.#probe, 0);
+  }
+
+  /** Sign of (term `id`) − the probe, in UTF-16 code-unit order. */
+  #compare(id: number): number {
+    const bytes = this.bytes;
+    const probe = this.#probe;
+    const start = this.offsets[id]!;
+    const length = this.offsets[id + 1]! - start;
+    const shared = Math.min(length, this.#probeLength);
+    for (let i = 0; i < shared; i++) {
+      const a = bytes[start + i]!;
+      const b = probe[i]!;
+      if (a !== b) return compareUtf8Units(a, b);
+    }
+    return length - this.#probeLength;
+  }
+}
+
+/**
+ * Order of two valid UTF-8 strings at their first differing byte, `a` and `b`, as their
+ * UTF-16 code units compare. Bytes before were equal, so both start a character or sit at
+ * the same place inside one, and byte order is code-point order, which is UTF-16 order
+ * except in one case: a character above U+FFFF (lead byte F0–F4) is a surrogate pair
+ * (D800–DBFF) in UTF-16, below the characters U+E000–U+FFFF (lead byte EE or EF).
+ */
+export function compareUtf8Units(a: number, b: number): number {
+  if (a >= 0xf0 && (b === 0xee || b === 0xef)) return -1;
+  if (b >= 0xf0 && (a === 0xee || a === 0xef)) return 1;
+  return a - b;
+}
+
+/** Writes `term` as UTF-8 into `target` at `at` (room for 3 bytes per code unit assumed); the bytes written. */
+function encodeInto(term: string, target: Uint8Array, at: number): number {
+  for (let i = 0; i < term.length; i++) {
+    const unit = term.charCodeAt(i);
+    if (unit >= 0x80) return encoder.encodeInto(term, target.subarray(at)).written;
+    target[at + i] = unit;
+  }
+  return term.length;
+}
+
+/** The term in `bytes[start, end)`: ASCII without the decoder (most terms), anything else with it. */
+function decodeTerm(bytes: Uint8Array, start: number, end: number): string {
+  let ascii = true;
+  for (let i = start; i < end && ascii; i++) ascii = bytes[i]! < 0x80;
+  if (!ascii) return decoder.decode(bytes.subarray(start, end));
+  let text = '';
+  for (let i = start; i < end; i++) text += String.fromCharCode(bytes[i]!);
+  return text;
 }

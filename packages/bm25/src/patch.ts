@@ -156,21 +156,30 @@ function mergeDictionary(old: Bm25IndexData, analysis: ChunkAnalysis, removedFre
   const toOld = new Int32Array(termCount).fill(-1);
   const docFrequencies = new Uint32Array(termCount);
   const offsets = new Uint32Array(termCount + 1);
-  const parts: string[] = [];
-  const { joined, offsets: oldOffsets } = old.dictionary;
+  // The new vocabulary: runs of the old bytes, kept terms in order, with the fresh terms'
+  // bytes merged in.
+  const freshBytes = TermDictionary.fromSorted(fresh);
+  const { bytes: oldBytes, offsets: oldOffsets } = old.dictionary;
+  const bytes = new Uint8Array(oldBytes.length + freshBytes.bytes.length);
+  let written = 0;
   let next = 0;
   let f = 0;
   let runStart = -1;
   const closeRun = (end: number): void => {
-    if (runStart >= 0) parts.push(joined.slice(oldOffsets[runStart], oldOffsets[end]));
+    if (runStart >= 0) {
+      bytes.set(oldBytes.subarray(oldOffsets[runStart], oldOffsets[end]), written);
+      written += oldOffsets[end]! - oldOffsets[runStart]!;
+    }
     runStart = -1;
   };
   const addFresh = (): void => {
     const id = freshIds[f]!;
     fromInterned[id] = next;
     docFrequencies[next] = added[id]!;
-    offsets[next + 1] = offsets[next]! + fresh[f]!.length;
-    parts.push(fresh[f]!);
+    const term = freshBytes.bytes.subarray(freshBytes.offsets[f], freshBytes.offsets[f + 1]);
+    bytes.set(term, written);
+    written += term.length;
+    offsets[next + 1] = offsets[next]! + term.length;
     next++;
     f++;
   };
@@ -193,7 +202,7 @@ function mergeDictionary(old: Bm25IndexData, analysis: ChunkAnalysis, removedFre
   closeRun(oldTermCount);
   while (f < fresh.length) addFresh();
   for (let id = 0; id < interned.length; id++) if (previousIds[id]! >= 0) fromInterned[id] = fromOld[previousIds[id]!]!;
-  return { dictionary: new TermDictionary(parts.join(''), offsets), docFrequencies, fromOld, fromInterned, toOld, fresh };
+  return { dictionary: new TermDictionary(bytes.slice(0, written), offsets), docFrequencies, fromOld, fromInterned, toOld, fresh };
 }
 
 /** One field's postings: the previous lists with removed chunks left out and ids renumbered, merged with the analysed chunks' in id order. */

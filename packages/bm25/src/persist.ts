@@ -13,7 +13,7 @@ import { FIELD_NAMES, resolveBm25Options, type Bm25Options } from './options.js'
  *   12  H bytes   header, UTF-8 JSON (`Bm25FileHeader`), then zero padding to 8 bytes
  *   …             sections, each starting at a multiple of 8 so it loads as a typed-array
  *                 view with no copy: the vocabulary (all terms joined, UTF-8), term start
- *                 offsets, document frequencies, per field its posting offsets,
+ *                 byte offsets, document frequencies, per field its posting offsets,
  *                 chunk ids, term frequencies and field lengths, and the chunks' term
  *                 sequences (offsets and entries) and features (evidence bits, name
  *                 offsets and name term ids) that the second stage reads, and two hashes
@@ -29,9 +29,11 @@ export const BM25_FORMAT = 'rag-bm25';
  * analysis of text changes (the stored terms would no longer meet the query's):
  * 5 = the stemmer folds British spellings, -ical and -eed / -ied words;
  * 6 = each chunk's evidence kinds and defined or explained names are stored (`ChunkFeatures`);
- * 7 = each chunk's anchor-text hashes are stored (a re-index tells which anchors changed).
+ * 7 = each chunk's anchor-text hashes are stored (a re-index tells which anchors changed);
+ * 8 = term offsets count bytes of the UTF-8 vocabulary, not UTF-16 code units (the
+ *     dictionary is searched as bytes, never decoded whole).
  */
-export const BM25_FORMAT_VERSION = 7;
+export const BM25_FORMAT_VERSION = 8;
 /** File name of the index inside a retriever directory. */
 export const BM25_FILE_NAME = 'bm25.bin';
 
@@ -77,9 +79,9 @@ function typeOf(array: SectionArray): SectionType {
 
 const alignUp = (n: number): number => Math.ceil(n / ALIGN) * ALIGN;
 
-function namedSections(data: Bm25IndexData, vocabulary: Uint8Array): [string, SectionArray][] {
+function namedSections(data: Bm25IndexData): [string, SectionArray][] {
   const sections: [string, SectionArray][] = [
-    ['vocabulary', vocabulary],
+    ['vocabulary', data.dictionary.bytes],
     ['termOffsets', data.dictionary.offsets],
     ['docFrequencies', data.docFrequencies],
   ];
@@ -111,7 +113,7 @@ export function encodeIndex(data: Bm25IndexData): Uint8Array {
  * Writing them in turn gives the same file without one buffer holding it all.
  */
 export function encodeIndexParts(data: Bm25IndexData): Uint8Array[] {
-  const sections = namedSections(data, new TextEncoder().encode(data.dictionary.joined));
+  const sections = namedSections(data);
   const relative: Record<string, SectionEntry> = {};
   let payloadBytes = 0;
   for (const [name, array] of sections) {
@@ -349,8 +351,8 @@ export function assembleIndexData(header: Bm25FileHeader, reader: SectionSource,
     throw corrupt(label, 'its stored options are invalid', error);
   }
   const offsets = reader.read('termOffsets', 'u32');
-  const joined = new TextDecoder().decode(reader.read('vocabulary', 'u8'));
-  if (offsets.length !== termCount + 1 || offsets[termCount] !== joined.length || !isAscending(offsets)) {
+  const vocabulary = reader.read('vocabulary', 'u8');
+  if (offsets.length !== termCount + 1 || offsets[termCount] !== vocabulary.length || !isAscending(offsets)) {
     throw corrupt(label, 'its vocabulary does not match its term offsets');
   }
   const docFrequencies = reader.read('docFrequencies', 'u32');
@@ -359,7 +361,7 @@ export function assembleIndexData(header: Bm25FileHeader, reader: SectionSource,
   return {
     options,
     docCount,
-    dictionary: new TermDictionary(joined, offsets),
+    dictionary: new TermDictionary(vocabulary, offsets),
     docFrequencies,
     fields,
     sequences: readSequences(reader, fields, termCount, docCount, label),
