@@ -141,9 +141,9 @@ export class Bm25Index {
   }
 
   /** Builds an index; `settings` are validated (see `resolveBm25Options`). */
-  /** `previous`: a build over earlier chunks whose analysed terms are taken over (see `ReusableBuild`). */
-  static build(chunks: readonly Chunk[], settings: unknown = {}, onProgress?: ProgressFn, previous?: ReusableBuild): Bm25Index {
-    return new Bm25Index(buildIndexData(chunks, resolveBm25Options(settings), onProgress, previous));
+  /** `previous`: a build over earlier chunks whose analysed terms are taken over (see `ReusableBuild`); `collectGarbage`: see `BuildContext.collectGarbage`. */
+  static build(chunks: readonly Chunk[], settings: unknown = {}, onProgress?: ProgressFn, previous?: ReusableBuild, collectGarbage?: () => void): Bm25Index {
+    return new Bm25Index(buildIndexData(chunks, resolveBm25Options(settings), onProgress, previous, collectGarbage));
   }
 
   get options(): Bm25Options {

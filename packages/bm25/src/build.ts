@@ -142,7 +142,7 @@ function invert(pairs: FieldPairs, newId: Int32Array, termCount: number, docCoun
  * tokenize each chunk into per-field (term, tf) pairs, then invert them with a counting
  * sort, which leaves every posting list sorted by chunk id without sorting anything.
  */
-export function buildIndexData(chunks: readonly Chunk[], options: Bm25Options, onProgress?: ProgressFn, previous?: ReusableBuild): Bm25IndexData {
+export function buildIndexData(chunks: readonly Chunk[], options: Bm25Options, onProgress?: ProgressFn, previous?: ReusableBuild, collectGarbage?: () => void): Bm25IndexData {
   checkDenseIds(chunks);
   if (previous && previous.sourceOf.length !== chunks.length) {
     throw new RagError('INVALID_ARGUMENT', `sourceOf has ${previous.sourceOf.length} entries for ${chunks.length} chunks.`);
@@ -156,7 +156,7 @@ export function buildIndexData(chunks: readonly Chunk[], options: Bm25Options, o
     }
   }
   const contexts = options.context.tableHeaders ? tableHeaderContexts(chunks) : undefined;
-  const anchors = options.context.anchors ? anchorTexts(chunks) : undefined;
+  let anchors = options.context.anchors ? anchorTexts(chunks) : undefined;
   const old = previous?.data;
   // A re-index builds about what the previous build held: size the buffers for that (a
   // little more) instead of doubling into it from 1,024 entries.
@@ -170,6 +170,12 @@ export function buildIndexData(chunks: readonly Chunk[], options: Bm25Options, o
   }
   const { interner, translator, pairs } = analysis;
   const docFrequencies = analysis.docFrequencies;
+  // The analysis is done: what it needed (the segment table, the anchor texts: tens of MB on
+  // a large corpus) goes before the postings, the build's largest arrays, are allocated.
+  interner.releaseSegments();
+  const anchorHashes = hashAnchorTexts(anchors, docCount);
+  anchors = undefined;
+  collectGarbage?.();
 
   const merged = translator ? mergeSortedOrder(interner, translator.takenOverInOrder()) : undefined;
   const order = merged ? merged.order : sortedOrder(interner);
@@ -194,7 +200,7 @@ export function buildIndexData(chunks: readonly Chunk[], options: Bm25Options, o
     features: old
       ? reuseChunkFeatures(chunks, dictionary, options.rerank, old, previous!.sourceOf, merged!.fresh)
       : computeChunkFeatures(chunks, dictionary, options.rerank),
-    anchorHashes: hashAnchorTexts(anchors, docCount),
+    anchorHashes,
     chunkFingerprint: fingerprintChunks(chunks),
   };
 }

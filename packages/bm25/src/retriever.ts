@@ -162,8 +162,8 @@ export class Bm25Retriever implements Retriever {
  * subset of the options (see `DEFAULT_BM25_OPTIONS`); invalid values throw
  * `RagError('INVALID_ARGUMENT')` naming the field.
  */
-export function createBm25Retriever(chunks: readonly Chunk[], settings: Bm25Settings = {}, onProgress?: ProgressFn, previous?: ReusableBuild): Bm25Retriever {
-  return new Bm25Retriever(Bm25Index.build(chunks, settings, onProgress, previous), chunks);
+export function createBm25Retriever(chunks: readonly Chunk[], settings: Bm25Settings = {}, onProgress?: ProgressFn, previous?: ReusableBuild, collectGarbage?: () => void): Bm25Retriever {
+  return new Bm25Retriever(Bm25Index.build(chunks, settings, onProgress, previous, collectGarbage), chunks);
 }
 
 /**
@@ -224,7 +224,7 @@ export const bm25RetrieverFactory: RetrieverFactory = {
   async build(chunks: readonly Chunk[], context: BuildContext = {}): Promise<Retriever> {
     const settings = (context.settings ?? {}) as Bm25Settings;
     const previous = context.previous ? await readReusableBuild(context.previous, settings) : undefined;
-    return createBm25Retriever(chunks, settings, context.onProgress, previous);
+    return createBm25Retriever(chunks, settings, context.onProgress, previous, context.collectGarbage);
   },
   load: loadBm25Retriever,
   async isCurrent(previous: PreviousBuild, context: Pick<BuildContext, 'settings'> = {}): Promise<boolean> {

@@ -48,11 +48,11 @@ export function ensureSize(array: Int32Array<ArrayBuffer>, size: number): Int32A
 export class TermInterner {
   readonly terms: string[] = [];
   readonly #ids = new Map<string, number>();
-  readonly #expander: SegmentExpander;
-  readonly #segments = new SegmentTable();
+  #expander: SegmentExpander | undefined;
+  #segments = new SegmentTable();
   /** Slot s's term ids are #slotTerms[#slotStart[s] .. #slotStart[s + 1]). */
-  readonly #slotStart = new Int32Buffer();
-  readonly #slotTerms = new Int32Buffer();
+  #slotStart = new Int32Buffer();
+  #slotTerms = new Int32Buffer();
 
   constructor(expander: SegmentExpander) {
     this.#expander = expander;
@@ -70,6 +70,7 @@ export class TermInterner {
   }
 
   #addSegment(segment: string, hash: number): number {
+    if (!this.#expander) throw new Error('TermInterner: text analysed after releaseSegments()');
     this.#expander.expand(segment, (term) => this.#slotTerms.push(this.#intern(term)));
     const slot = this.#slotStart.length - 1;
     this.#slotStart.push(this.#slotTerms.length);
@@ -94,6 +95,18 @@ export class TermInterner {
         sequence.push(i === from ? id : id | CONTINUES_SEGMENT);
       }
     });
+  }
+
+  /**
+   * Drops what analysing text needs (the distinct segments seen and their term ids, the
+   * expander's memo: tens of MB over a large corpus) and keeps the terms and their ids: a
+   * build calls it once every chunk is analysed, before it allocates the postings.
+   */
+  releaseSegments(): void {
+    this.#expander = undefined;
+    this.#segments = new SegmentTable(16);
+    this.#slotStart = new Int32Buffer(16);
+    this.#slotTerms = new Int32Buffer(16);
   }
 
   idOf(term: string): number | undefined {

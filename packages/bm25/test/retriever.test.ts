@@ -21,6 +21,14 @@ describe('bm25RetrieverFactory', () => {
     expect(events.at(-1)!.done).toBe(chunks.length);
     expect((retriever as Bm25Retriever).index.options.k1).toBe(1.5);
   });
+
+  it('asks for one garbage collection between analysing and inverting, and builds the same index', async () => {
+    let collections = 0;
+    const collected = (await bm25RetrieverFactory.build(chunks, { collectGarbage: () => collections++ })) as Bm25Retriever;
+    const plain = (await bm25RetrieverFactory.build(chunks)) as Bm25Retriever;
+    expect(collections).toBe(1);
+    expect(collected.index.data).toEqual(plain.index.data);
+  });
 });
 
 describe('Bm25Retriever.search', () => {

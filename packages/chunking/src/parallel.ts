@@ -55,9 +55,15 @@ function balance(files: readonly FileToChunk[], n: number): number[][] {
   return buckets.map((bucket) => bucket.sort((a, b) => a - b));
 }
 
-function runWorker(script: URL, files: FileToChunk[], options: ChunkerOptions): Promise<Omit<Chunk, 'text'>[][]> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(script, { workerData: { files, options } });
+/** A worker chunking some files: its result, and a way to stop it early. */
+interface RunningWorker {
+  result: Promise<Omit<Chunk, 'text'>[][]>;
+  stop(): void;
+}
+
+function runWorker(script: URL, files: FileToChunk[], options: ChunkerOptions): RunningWorker {
+  const worker = new Worker(script, { workerData: { files, options } });
+  const result = new Promise<Omit<Chunk, 'text'>[][]>((resolve, reject) => {
     worker.once('message', (message: { ok: true; chunks: Chunk[][] } | { ok: false; message: string }) => {
       void worker.terminate();
       if (message.ok) resolve(message.chunks);
@@ -65,6 +71,7 @@ function runWorker(script: URL, files: FileToChunk[], options: ChunkerOptions): 
     });
     worker.once('error', (error) => reject(new RagError('IO_ERROR', `A chunking worker failed: ${error.message}`, { cause: error })));
   });
+  return { result, stop: () => void worker.terminate() };
 }
 
 /**
@@ -87,14 +94,32 @@ export async function chunkFilesInParallel(
   }
   const buckets = balance(files, concurrency);
   // Workers take every bucket but the first; this thread chunks the first meanwhile.
-  const pending = buckets.slice(1).map((bucket) =>
+  const workers = buckets.slice(1).map((bucket) =>
     runWorker(script, bucket.map((i) => ({ text: files[i]!.text, file_path: files[i]!.file_path, language: files[i]!.language })), options),
   );
+  const stopAll = (): void => workers.forEach((worker) => worker.stop());
+  const all = Promise.all(workers.map((worker) => worker.result));
+  // A worker may fail while this thread still chunks (it yields between batches of files):
+  // its failure is handled here, not left to crash the process as an unhandled rejection,
+  // and reported once this thread's part is done.
+  all.catch(() => undefined);
   let done = 0;
-  const own = await chunkFilesReleasing(buckets[0]!.map((i) => files[i]!), options, () => onFile(++done));
+  let own: Chunk[][];
+  try {
+    own = await chunkFilesReleasing(buckets[0]!.map((i) => files[i]!), options, () => onFile(++done));
+  } catch (error) {
+    stopAll();
+    throw error;
+  }
   const result: Chunk[][] = new Array(files.length);
   buckets[0]!.forEach((fileIndex, j) => (result[fileIndex] = own[j]!));
-  const others = await Promise.all(pending);
+  let others: Omit<Chunk, 'text'>[][][];
+  try {
+    others = await all;
+  } catch (error) {
+    stopAll();
+    throw error;
+  }
   others.forEach((chunksPerFile, w) => {
     buckets[w + 1]!.forEach((fileIndex, j) => (result[fileIndex] = withTexts(files[fileIndex]!.text, chunksPerFile[j]!)));
     done += chunksPerFile.length;

@@ -30,6 +30,24 @@ describe('parallel chunking', () => {
     }
   });
 
+  it('fails with a RagError, never an unhandled rejection, when a worker or this thread fails', async () => {
+    const { chunkFilesInParallel } = (await import(dist.href)) as typeof import('../src/index.js');
+    const files = sampleFiles();
+    // Every file of an unknown language: this thread fails at once, while the workers are still running.
+    const unknown = files.map((file) => ({ ...file, language: 'cobol' as FileToChunk['language'] }));
+    await expect(chunkFilesInParallel(unknown, {}, 3, () => undefined, 0)).rejects.toMatchObject({ code: 'UNKNOWN_NAME' });
+    // One bad file among many: it lands in one of the buckets; whichever thread meets it, the
+    // call rejects with a RagError that names the problem.
+    const oneBad = files.map((file, i) => (i === files.length - 1 ? { ...file, language: 'cobol' as FileToChunk['language'] } : file));
+    const error = await chunkFilesInParallel(oneBad, {}, 3, () => undefined, 0).then(
+      () => undefined,
+      (caught: unknown) => caught as { code?: string; message: string },
+    );
+    expect(error?.message).toMatch(/Unknown language "cobol"/);
+    // Let any worker still running report; an unhandled rejection fails this file's run.
+    await new Promise((done) => setTimeout(done, 200));
+  });
+
   it('releasing parse trees as it goes changes no chunk (many releases on a small budget of characters)', async () => {
     // Eight copies of the sample (~1.1 M characters) cross TREE_RELEASE_CHARS more than once.
     const files = Array.from({ length: 8 }, () => sampleFiles()).flat();

@@ -59,6 +59,12 @@ export interface BuildContext {
   settings?: Record<string, unknown>;
   onProgress?: ProgressFn;
   /**
+   * A full garbage collection, for a factory to call between the phases of a build once it
+   * has dropped a large working set and before it allocates its largest arrays, so that the
+   * two are never resident at once. About peak memory only, never results. Default: none.
+   */
+  collectGarbage?: () => void;
+  /**
    * The same retriever's previous build, when an index is updated: a factory may reuse
    * what it computed for unchanged chunks (their analysed terms, their vectors) instead of
    * computing it again. Purely an optimisation: the result must equal a build without it,

@@ -53,7 +53,14 @@ export function createHybridRetrieverFactory(components: readonly RetrieverFacto
         const settings = { ...defaultComponentSettings[factory.name], ...componentSettings[factory.name] };
         // Each component finds its own previous build in its subfolder (see `HybridRetriever.save`).
         const previous = context.previous ? { ...context.previous, dir: join(context.previous.dir, factory.name) } : undefined;
-        built.push(await factory.build(chunks, { settings, ...(context.onProgress ? { onProgress: context.onProgress } : {}), ...(previous ? { previous } : {}) }));
+        built.push(
+          await factory.build(chunks, {
+            settings,
+            ...(context.onProgress ? { onProgress: context.onProgress } : {}),
+            ...(context.collectGarbage ? { collectGarbage: context.collectGarbage } : {}),
+            ...(previous ? { previous } : {}),
+          }),
+        );
       }
       return new HybridRetriever(built, resolved, chunks);
     },

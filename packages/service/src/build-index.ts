@@ -34,6 +34,13 @@ export interface BuildIndexOptions {
   onProgress?: ProgressFn;
   /** A skipped file (binary, not UTF-8, …). */
   onWarning?: (message: string) => void;
+  /**
+   * A full garbage collection (V8's `gc`), called between chunking and fitting and handed to
+   * the retriever (`BuildContext.collectGarbage`), so that one phase's garbage is gone before
+   * the next allocates: lowers the peak memory of `rag index`, never changes its output.
+   * Default: none.
+   */
+  collectGarbage?: () => void;
 }
 
 export interface BuildIndexReport {
@@ -323,7 +330,9 @@ async function buildOnce(options: BuildIndexOptions): Promise<BuildIndexReport> 
       };
     }
     const previousBuild = old ? await describePreviousBuild(store, old, factory.name, sourceOf!) : undefined;
+    options.collectGarbage?.();
     const retriever = await factory.build(corpus.chunks, {
+      ...(options.collectGarbage ? { collectGarbage: options.collectGarbage } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(previousBuild ? { previous: previousBuild } : {}),
     });

@@ -82,6 +82,15 @@ describe('incremental indexing', () => {
     }
   });
 
+  it('collects garbage between chunking and fitting, and lets the retriever ask for more, when given a collector', async () => {
+    let collections = 0;
+    const indexDir = join(work, 'collected');
+    const report = await buildIndex({ corpusDir: MINI, indexDir, retriever: 'bm25', toolVersion: 'test', collectGarbage: () => collections++ });
+    expect(report.mode).toBe('full');
+    // One between the phases, one inside bm25's build (between analysing and inverting).
+    expect(collections).toBe(2);
+  });
+
   it('leaves an index whose corpus did not change as it is (verified whole), and rebuilds it when that finds damage', async () => {
     const corpus = join(work, 'steady-corpus');
     await cp(MINI, corpus, { recursive: true });

@@ -3,6 +3,7 @@ import { assertReplaceableIndexDir, RagError } from '@rag/core';
 import { buildIndex, DEFAULT_RETRIEVER, isPostgresUrl } from '@rag/service';
 import { INDEX_DIR_FLAG, STORE_FLAG, JSON_FLAG, QUIET_FLAG, showText, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { indexDirFrom, resolveUserPath, showLocation } from '../paths.js';
+import { garbageCollector } from '../gc.js';
 import { createProgress } from '../progress.js';
 import { createRetrieverRegistry, EMBEDDING_MODEL_FLAG } from '../retrievers.js';
 import { VERSION } from '../version.js';
@@ -51,7 +52,9 @@ export const indexCommand: Command = {
 
     const progress = createProgress(process.stderr, !quiet);
     let warnings = 0;
+    const collectGarbage = garbageCollector();
     const report = await buildIndex({
+      ...(collectGarbage ? { collectGarbage } : {}),
       corpusDir,
       corpusDirAsGiven,
       indexDir,
