@@ -1,3 +1,4 @@
+import { RagError } from '@rag/core';
 import { forEachSegmentRange, SegmentExpander } from '@rag/text/internals';
 import type { TermDictionary } from './dictionary.js';
 import { SegmentTable } from './segment-table.js';
@@ -70,7 +71,7 @@ export class TermInterner {
   }
 
   #addSegment(segment: string, hash: number): number {
-    if (!this.#expander) throw new Error('TermInterner: text analysed after releaseSegments()');
+    if (!this.#expander) throw new RagError('INVALID_ARGUMENT', 'A TermInterner analysed text after releaseSegments().', { hint: 'Release the segments only once every chunk is analysed.' });
     this.#expander.expand(segment, (term) => this.#slotTerms.push(this.#intern(term)));
     const slot = this.#slotStart.length - 1;
     this.#slotStart.push(this.#slotTerms.length);
