@@ -105,21 +105,16 @@ export async function chunkFilesInParallel(
   all.catch(() => undefined);
   let done = 0;
   let own: Chunk[][];
+  let others: Omit<Chunk, 'text'>[][][];
   try {
     own = await chunkFilesReleasing(buckets[0]!.map((i) => files[i]!), options, () => onFile(++done));
+    others = await all;
   } catch (error) {
     stopAll();
     throw error;
   }
   const result: Chunk[][] = new Array(files.length);
   buckets[0]!.forEach((fileIndex, j) => (result[fileIndex] = own[j]!));
-  let others: Omit<Chunk, 'text'>[][][];
-  try {
-    others = await all;
-  } catch (error) {
-    stopAll();
-    throw error;
-  }
   others.forEach((chunksPerFile, w) => {
     buckets[w + 1]!.forEach((fileIndex, j) => (result[fileIndex] = withTexts(files[fileIndex]!.text, chunksPerFile[j]!)));
     done += chunksPerFile.length;
