@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { statSync, type Stats } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileRecord } from './types.js';
 
@@ -43,16 +44,23 @@ export class StalenessTracker {
     this.#intervalMs = intervalMs;
   }
 
-  /** State of the indexed file `fileInCorpus`; `fresh` for a file the index does not know. */
+  /**
+   * State of the indexed file `fileInCorpus`; `fresh` for a file the index does not know.
+   * Synchronous unless the file's bytes must be read and hashed (first seen, or its size
+   * or mtime moved): a stat of a file the kernel has cached costs a few microseconds, far
+   * less than a round trip through the thread pool, which a busy server would pay for most
+   * hits of most searches.
+   */
   state(fileInCorpus: string): Promise<FileState> | FileState {
     const seen = this.#seen.get(fileInCorpus);
     if (seen && performance.now() - seen.checkedAt < this.#intervalMs) return seen.state;
-    let pending = this.#pending.get(fileInCorpus);
-    if (!pending) {
-      pending = this.#observe(fileInCorpus, seen).finally(() => this.#pending.delete(fileInCorpus));
-      this.#pending.set(fileInCorpus, pending);
-    }
-    return pending;
+    const pending = this.#pending.get(fileInCorpus);
+    if (pending) return pending;
+    const observed = this.#observe(fileInCorpus, seen);
+    if (typeof observed === 'string') return observed;
+    const settled = observed.finally(() => this.#pending.delete(fileInCorpus));
+    this.#pending.set(fileInCorpus, settled);
+    return settled;
   }
 
   /** Records what a reader found when it read the file's bytes itself (saves a second read). */
@@ -76,21 +84,27 @@ export class StalenessTracker {
     return { stale: changed.length + missing.length > 0, changed: changed.sort(), missing: missing.sort() };
   }
 
-  async #observe(fileInCorpus: string, previous: Observation | undefined): Promise<FileState> {
+  #observe(fileInCorpus: string, previous: Observation | undefined): Promise<FileState> | FileState {
     const record = this.#records.get(fileInCorpus);
     if (!record) return 'fresh';
     const path = join(this.#root, fileInCorpus);
-    const info = await stat(path).catch(() => undefined);
-    const checkedAt = performance.now();
-    let state: FileState;
-    if (!info?.isFile()) state = 'missing';
-    else if (previous && previous.state !== 'missing' && previous.mtimeMs === info.mtimeMs && previous.size === info.size) state = previous.state;
-    else if (info.size !== record.bytes) state = 'changed';
-    else {
-      const bytes = await readFile(path).catch(() => undefined);
-      state = bytes === undefined ? 'missing' : sha256Hex(bytes) === record.sha256 ? 'fresh' : 'changed';
+    let info: Stats | undefined;
+    try {
+      info = statSync(path, { throwIfNoEntry: false });
+    } catch {
+      info = undefined;
     }
-    this.#seen.set(fileInCorpus, { checkedAt, mtimeMs: info?.mtimeMs ?? 0, size: info?.size ?? 0, state });
-    return state;
+    const checkedAt = performance.now();
+    const note = (state: FileState): FileState => {
+      this.#seen.set(fileInCorpus, { checkedAt, mtimeMs: info?.mtimeMs ?? 0, size: info?.size ?? 0, state });
+      return state;
+    };
+    if (!info?.isFile()) return note('missing');
+    if (previous && previous.state !== 'missing' && previous.mtimeMs === info.mtimeMs && previous.size === info.size) return note(previous.state);
+    if (info.size !== record.bytes) return note('changed');
+    return readFile(path).then(
+      (bytes) => note(sha256Hex(bytes) === record.sha256 ? 'fresh' : 'changed'),
+      () => note('missing'),
+    );
   }
 }

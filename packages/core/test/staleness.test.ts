@@ -1,4 +1,4 @@
-import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, unlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -30,4 +30,26 @@ it('tells fresh, changed (even at the same size) and missing files apart', async
   expect(await tracker.state('c.py')).toBe('missing');
   expect(await tracker.state('not-indexed.py')).toBe('fresh');
   expect(await tracker.report()).toEqual({ stale: true, changed: ['b.py'], missing: ['c.py'] });
+});
+
+it('answers from a stat alone while size and mtime hold, and reads the bytes again when they move', async () => {
+  const path = join(root, 'a.py');
+  await writeFile(path, 'x = 1\n');
+  const tracker = new StalenessTracker(root, [record('a.py', 'x = 1\n')], 0);
+  const first = tracker.state('a.py');
+  // First sight: the bytes are read and hashed, so the answer comes later; a second caller meanwhile shares that read.
+  expect(first).toBeInstanceOf(Promise);
+  expect(tracker.state('a.py')).toBe(first);
+  expect(await first).toBe('fresh');
+  // Size and mtime unchanged: known at once, no read (interval 0 checks on every call).
+  expect(tracker.state('a.py')).toBe('fresh');
+  await writeFile(path, 'x = 10\n');
+  expect(tracker.state('a.py')).toBe('changed'); // another size: no read needed either
+  await writeFile(path, 'x = 2\n');
+  await utimes(path, new Date(), new Date(Date.now() + 5_000)); // same size as indexed, new mtime: hashed again
+  const again = tracker.state('a.py');
+  expect(again).toBeInstanceOf(Promise);
+  expect(await again).toBe('changed');
+  await unlink(path);
+  expect(tracker.state('a.py')).toBe('missing');
 });
