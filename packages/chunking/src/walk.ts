@@ -235,23 +235,27 @@ async function listCandidates(
         const language = extensions.get(extname(entry.name).toLowerCase());
         if (language && !excluded(relativePath, false)) candidates.push({ relativePath, absolutePath: path, language, real: join(real, entry.name), linked: false });
       } else if (entry.isSymbolicLink()) {
+        const language = extensions.get(extname(entry.name).toLowerCase());
+        const fileCounts = language !== undefined && !excluded(relativePath, false);
+        const folderCounts = !skipDir(entry.name) && !excluded(relativePath, true);
         let target: string;
         try {
           target = await realpath(path);
         } catch {
-          warn(`Skipped ${relativePath}: broken symbolic link.`);
-          continue;
-        }
-        if (!isInside(root, target)) {
-          warn(`Skipped ${relativePath}: symbolic link to ${target}, outside the corpus.`);
+          // Only a link that could have been indexed is worth a warning: one named like an
+          // indexed file, or one without an extension (it may have named a folder).
+          if (fileCounts || (folderCounts && extname(entry.name) === '')) warn(`Skipped ${relativePath}: broken symbolic link.`);
           continue;
         }
         const info = await stat(target).catch(() => undefined);
+        if (!isInside(root, target)) {
+          if (info?.isDirectory() ? folderCounts : fileCounts) warn(`Skipped ${relativePath}: symbolic link to ${target}, outside the corpus.`);
+          continue;
+        }
         if (info?.isDirectory()) {
-          if (!skipDir(entry.name) && !excluded(relativePath, true)) linkedDirs.push({ path, stack });
+          if (folderCounts) linkedDirs.push({ path, stack });
         } else if (info?.isFile()) {
-          const language = extensions.get(extname(entry.name).toLowerCase());
-          if (language && !excluded(relativePath, false)) candidates.push({ relativePath, absolutePath: path, language, real: target, linked: true });
+          if (fileCounts) candidates.push({ relativePath, absolutePath: path, language: language!, real: target, linked: true });
         }
       }
     }

@@ -134,6 +134,26 @@ describe('walkCorpus', () => {
     }
   });
 
+  it('warns about a broken or escaping link only when it could have been indexed', async () => {
+    const outside = await mkdtemp(join(tmpdir(), 'rag-outside-'));
+    try {
+      await writeFile(join(outside, 'app.js'), 'x\n');
+      await put('inside.py', 'y = 2\n');
+      await put('.gitignore', 'generated.py\n');
+      await symlink(join(root, 'gone.py'), join(root, 'dangling.py')); // an indexed kind: worth a warning
+      await symlink(join(root, 'gone'), join(root, 'vendor')); // no extension: may have been a folder
+      await symlink(join(root, 'gone.js'), join(root, 'jquery.js')); // never indexed: nothing to say
+      await symlink(join(root, 'gone.py'), join(root, 'generated.py')); // ignored by .gitignore
+      await symlink(join(outside, 'app.js'), join(root, 'app.js')); // outside, and of a kind not indexed
+      const warnings: string[] = [];
+      const files = await walkCorpus(root, { onWarning: (m) => warnings.push(m) });
+      expect(files.map((f) => f.file_path)).toEqual(['inside.py']);
+      expect(warnings.sort()).toEqual(['Skipped dangling.py: broken symbolic link.', 'Skipped vendor: broken symbolic link.']);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
   it('takes a custom extension map and ignored-folder list', async () => {
     await put('conf.cfg', 'a = b\n');
     await put('skip/x.cfg', 'a = b\n');
