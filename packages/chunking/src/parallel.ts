@@ -61,17 +61,24 @@ interface RunningWorker {
   stop(): void;
 }
 
+/**
+ * Starts a worker on `files`. Stopping raises a flag the worker reads between files, and it
+ * ends by itself: `Worker.terminate()` while tree-sitter is inside a parse (which calls back
+ * into JavaScript for the text) makes the binding throw a C++ exception through C code,
+ * which aborts the whole process.
+ */
 function runWorker(script: URL, files: FileToChunk[], options: ChunkerOptions): RunningWorker {
-  const worker = new Worker(script, { workerData: { files, options } });
+  const stopFlag = new Int32Array(new SharedArrayBuffer(4));
+  const worker = new Worker(script, { workerData: { files, options, stopFlag } });
   const result = new Promise<Omit<Chunk, 'text'>[][]>((resolve, reject) => {
     worker.once('message', (message: { ok: true; chunks: Chunk[][] } | { ok: false; message: string }) => {
-      void worker.terminate();
       if (message.ok) resolve(message.chunks);
       else reject(new RagError('IO_ERROR', `A chunking worker failed: ${message.message}`));
     });
     worker.once('error', (error) => reject(new RagError('IO_ERROR', `A chunking worker failed: ${error.message}`, { cause: error })));
+    worker.once('exit', (code) => reject(new RagError('IO_ERROR', `A chunking worker exited (code ${code}) before it answered.`)));
   });
-  return { result, stop: () => void worker.terminate() };
+  return { result, stop: () => Atomics.store(stopFlag, 0, 1) };
 }
 
 /**

@@ -48,6 +48,21 @@ describe('parallel chunking', () => {
     await new Promise((done) => setTimeout(done, 200));
   });
 
+  it('stops its workers between files when this thread fails, never in the middle of a parse', async () => {
+    // Stopping a worker by terminating it while tree-sitter parses (the parser calls back into
+    // JavaScript for the text) aborts the whole process with a C++ exception; run it often
+    // enough that some stop lands mid-parse. Reaching the end of this test is the assertion.
+    const { chunkFilesInParallel } = (await import(dist.href)) as typeof import('../src/index.js');
+    const big = Array.from({ length: 4 }, () => sampleFiles()).flat();
+    // The largest file goes to this thread's bucket (see `balance`), and its language is unknown: this thread fails at once.
+    const files = big.map((file, i) => (i === 0 ? { ...file, text: 'x'.repeat(200_000), language: 'cobol' as FileToChunk['language'] } : file));
+    for (let round = 0; round < 8; round++) {
+      await expect(chunkFilesInParallel(files, {}, 3, () => undefined, 0)).rejects.toMatchObject({ code: 'UNKNOWN_NAME' });
+      await new Promise((done) => setTimeout(done, 5 * round));
+    }
+    await new Promise((done) => setTimeout(done, 300));
+  }, 60_000);
+
   it('releasing parse trees as it goes changes no chunk (many releases on a small budget of characters)', async () => {
     // Eight copies of the sample (~1.1 M characters) cross TREE_RELEASE_CHARS more than once.
     const files = Array.from({ length: 8 }, () => sampleFiles()).flat();
