@@ -22,6 +22,9 @@ interface Observation {
   state: FileState;
 }
 
+/** Files `report` checks between two yields to the event loop. */
+const REPORT_BATCH = 256;
+
 export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
@@ -74,10 +77,17 @@ export class StalenessTracker {
   /** Checks every indexed file. */
   async report(): Promise<StalenessReport> {
     const paths = [...this.#records.keys()];
-    const states = await Promise.all(paths.map((p) => this.state(p)));
+    const states: (Promise<FileState> | FileState)[] = [];
+    for (let i = 0; i < paths.length; i++) {
+      // Each `state` may stat synchronously: a server yields between batches so that a check
+      // of a large corpus never holds its searches up for long.
+      if (i > 0 && i % REPORT_BATCH === 0) await new Promise((resume) => setImmediate(resume));
+      states.push(this.state(paths[i]!));
+    }
+    const settled = await Promise.all(states);
     const changed: string[] = [];
     const missing: string[] = [];
-    states.forEach((state, i) => {
+    settled.forEach((state, i) => {
       if (state === 'changed') changed.push(paths[i]!);
       else if (state === 'missing') missing.push(paths[i]!);
     });

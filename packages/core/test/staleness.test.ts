@@ -53,3 +53,19 @@ it('answers from a stat alone while size and mtime hold, and reads the bytes aga
   await unlink(path);
   expect(tracker.state('a.py')).toBe('missing');
 });
+
+it('reports over many files in batches, with every changed and missing file', async () => {
+  const files: FileRecord[] = [];
+  for (let i = 0; i < 600; i++) {
+    const name = `m${String(i).padStart(3, '0')}.py`;
+    await writeFile(join(root, name), `x = ${i}\n`);
+    files.push(record(name, `x = ${i}\n`));
+  }
+  await writeFile(join(root, 'm300.py'), 'x = 300000\n');
+  await unlink(join(root, 'm599.py'));
+  const tracker = new StalenessTracker(root, files, Number.POSITIVE_INFINITY);
+  expect(await tracker.report()).toEqual({ stale: true, changed: ['m300.py'], missing: ['m599.py'] });
+  // Trusted forever (the CLI's setting): a second report answers from what the first one saw.
+  await writeFile(join(root, 'm001.py'), 'x = 100000\n');
+  expect(await tracker.report()).toEqual({ stale: true, changed: ['m300.py'], missing: ['m599.py'] });
+});
