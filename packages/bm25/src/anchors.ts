@@ -58,7 +58,7 @@ function resolveMention(name: string, chunks: readonly Chunk[], byName: Map<stri
     // the candidates whose symbol or module path agrees with the qualified part.
     const qualified = candidates.filter((id) => {
       const chunk = chunks[id]!;
-      const module = chunk.file_path.replace(/\.py$/, '').replaceAll('/', '.');
+      const module = chunk.file_path.replace(/\.pyi?$/, '').replaceAll('/', '.');
       const full = `${module}.${chunk.symbol}`;
       return full === name || full.endsWith(`.${name}`) || chunk.symbol === name || chunk.symbol.endsWith(`.${name}`);
     });

@@ -16,9 +16,21 @@ export const DEFAULT_NESTED_CHUNK_SIZE = 600;
 /** Extension (with the dot, lower case) → language, for files indexed by default. */
 export const DEFAULT_EXTENSIONS: Readonly<Record<string, Language>> = Object.freeze({
   '.py': 'python',
+  '.pyi': 'python',
   '.md': 'markdown',
   '.rst': 'rst',
   '.txt': 'text',
+});
+
+/**
+ * Stub extension → the extension of the source a stub describes. A type stub beside its
+ * module (`app.pyi` next to `app.py`) repeats the module's signatures without bodies or
+ * docstrings and would only compete with it; a stub alone (the interface of a compiled
+ * extension, a stub-only package) is the one text that names what it declares, so it is
+ * indexed.
+ */
+export const DEFAULT_STUBS: Readonly<Record<string, string>> = Object.freeze({
+  '.pyi': '.py',
 });
 
 /** Folder names never descended into (besides every folder whose name starts with a dot). */

@@ -7,7 +7,7 @@ import ignore, { type Ignore } from 'ignore';
 import { RagError, codePointLength, optionError } from '@rag/core';
 import type { FileRecord, Language } from '@rag/core';
 import { MAX_MARKDOWN_NESTING, markdownNesting } from './nesting.js';
-import { DEFAULT_EXTENSIONS, DEFAULT_IGNORED_DIRS } from './options.js';
+import { DEFAULT_EXTENSIONS, DEFAULT_IGNORED_DIRS, DEFAULT_STUBS } from './options.js';
 
 /**
  * Files read between two yields to the event loop. Reads are synchronous: for the many small
@@ -20,9 +20,16 @@ const READS_PER_YIELD = 64;
 export interface WalkOptions {
   /**
    * File extension (with the dot, matched case-insensitively) → language. Only these
-   * files are indexed. Default {@link DEFAULT_EXTENSIONS} (`.py`, `.md`, `.rst`, `.txt`).
+   * files are indexed. Default {@link DEFAULT_EXTENSIONS} (`.py`, `.pyi`, `.md`, `.rst`, `.txt`).
    */
   extensions?: Readonly<Record<string, Language>>;
+  /**
+   * Stub extension → the extension of the source it describes (dots optional, matched
+   * case-insensitively for the stub): a stub is skipped when a file of the same name with
+   * that (lower-case) extension sits in the same folder, and indexed otherwise. `{}` indexes every stub.
+   * Default {@link DEFAULT_STUBS} (`.pyi` → `.py`).
+   */
+  stubs?: Readonly<Record<string, string>>;
   /**
    * Folder names never descended into, compared exactly: version control, tool caches and
    * virtual environments. Other folders whose name starts with a dot (`.github` with its
@@ -196,6 +203,7 @@ function isIgnored(stack: readonly IgnoreRules[], path: string, isDir: boolean):
 async function listCandidates(
   root: string,
   extensions: ReadonlyMap<string, Language>,
+  stubs: ReadonlyMap<string, string>,
   ignored: ReadonlySet<string>,
   useIgnoreFiles: boolean,
   warn: (message: string) => void,
@@ -215,7 +223,8 @@ async function listCandidates(
       warn(`Skipped folder ${base || '.'}: ${(error as Error).message}`);
       return;
     }
-    const own = useIgnoreFiles ? readIgnoreRules(dir, base, new Set(entries.map((entry) => entry.name))) : undefined;
+    const names = new Set(entries.map((entry) => entry.name));
+    const own = useIgnoreFiles ? readIgnoreRules(dir, base, names) : undefined;
     const stack = own ? [...parentStack, own] : parentStack;
     const excluded = (relativePath: string, isDir: boolean): boolean => stack.length > 0 && isIgnored(stack, relativePath, isDir);
     const subdirs: string[] = [];
@@ -233,10 +242,10 @@ async function listCandidates(
         if (!skipDir(entry.name) && !excluded(relativePath, true)) subdirs.push(entry.name);
       } else if (entry.isFile()) {
         const language = extensions.get(extname(entry.name).toLowerCase());
-        if (language && !excluded(relativePath, false)) candidates.push({ relativePath, absolutePath: path, language, real: join(real, entry.name), linked: false });
+        if (language && !excluded(relativePath, false) && !hasSource(entry.name, names, stubs)) candidates.push({ relativePath, absolutePath: path, language, real: join(real, entry.name), linked: false });
       } else if (entry.isSymbolicLink()) {
         const language = extensions.get(extname(entry.name).toLowerCase());
-        const fileCounts = language !== undefined && !excluded(relativePath, false);
+        const fileCounts = language !== undefined && !excluded(relativePath, false) && !hasSource(entry.name, names, stubs);
         const folderCounts = !skipDir(entry.name) && !excluded(relativePath, true);
         let target: string;
         try {
@@ -339,6 +348,24 @@ export function readUnreadFile(file: UnreadFile, options: Pick<WalkOptions, 'max
   return readCandidate({ relativePath: file.file_path, absolutePath: file.absolutePath, language: file.language }, readLimits(options), undefined) as CorpusFile | string;
 }
 
+/** Whether `name` is a stub (see `WalkOptions.stubs`) whose source is among `names`, the entries of its folder. */
+function hasSource(name: string, names: ReadonlySet<string>, stubs: ReadonlyMap<string, string>): boolean {
+  if (stubs.size === 0) return false;
+  const extension = extname(name);
+  const source = stubs.get(extension.toLowerCase());
+  if (source === undefined) return false;
+  return names.has(name.slice(0, name.length - extension.length) + source);
+}
+
+/** `{ '.pyi': '.py' }` with every extension lower case and dotted. */
+function stubMap(stubs: Readonly<Record<string, string>>): Map<string, string> {
+  const dotted = (extension: string): string => {
+    const key = extension.toLowerCase();
+    return key.startsWith('.') ? key : `.${key}`;
+  };
+  return new Map(Object.entries(stubs).map(([stub, source]) => [dotted(stub), dotted(source)]));
+}
+
 function extensionMap(extensions: Readonly<Record<string, Language>>): Map<string, Language> {
   const map = new Map<string, Language>();
   for (const [extension, language] of Object.entries(extensions)) {
@@ -373,7 +400,7 @@ export async function walkCorpus(dir: string, options: WalkOptions = {}): Promis
   const warn = options.onWarning ?? (() => undefined);
   const root = await openRoot(dir);
   const map = extensionMap(extensions);
-  const candidates = await listCandidates(root, map, new Set(options.ignoredDirs ?? DEFAULT_IGNORED_DIRS), options.ignoreFiles ?? true, warn);
+  const candidates = await listCandidates(root, map, stubMap(options.stubs ?? DEFAULT_STUBS), new Set(options.ignoredDirs ?? DEFAULT_IGNORED_DIRS), options.ignoreFiles ?? true, warn);
   const limits = readLimits(options);
   const read: WalkedFile[] = [];
   for (let index = 0; index < candidates.length; index++) {

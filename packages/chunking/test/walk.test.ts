@@ -154,6 +154,28 @@ describe('walkCorpus', () => {
     }
   });
 
+  it('indexes a type stub that stands alone as Python, and skips one whose module sits beside it', async () => {
+    // app.pyi only repeats app.py's signatures; _speedups.pyi is the one text that declares
+    // what a compiled extension offers.
+    await put('pkg/app.py', 'def run(port: int = 8000) -> None:\n    """Serve."""\n');
+    await put('pkg/app.pyi', 'def run(port: int = ...) -> None: ...\n');
+    await put('pkg/_speedups.pyi', 'def escape(s: str) -> str: ...\n');
+    await put('other/app.pyi', 'def run() -> None: ...\n');
+    const files = await walkCorpus(root);
+    expect(files.map((f) => [f.file_path, f.language])).toEqual([
+      ['other/app.pyi', 'python'],
+      ['pkg/_speedups.pyi', 'python'],
+      ['pkg/app.py', 'python'],
+    ]);
+    const { chunks } = await chunkCorpus(root);
+    expect(chunks.find((c) => c.file_path === 'pkg/_speedups.pyi')).toMatchObject({ kind: 'function', symbol: 'escape' });
+    // `{}` indexes every stub; the map is data, extensions matched in either case.
+    expect((await walkCorpus(root, { stubs: {} })).map((f) => f.file_path)).toContain('pkg/app.pyi');
+    await put('lib/Mod.PYI', 'X: int\n');
+    await put('lib/Mod.py', 'X = 1\n');
+    expect((await walkCorpus(root, { stubs: { PYI: 'py' } })).map((f) => f.file_path)).not.toContain('lib/Mod.PYI');
+  });
+
   it('takes a custom extension map and ignored-folder list', async () => {
     await put('conf.cfg', 'a = b\n');
     await put('skip/x.cfg', 'a = b\n');

@@ -14,7 +14,7 @@ const BENCHMARK_SPAN_LIMIT = 2000;
 export const indexCommand: Command = {
   name: 'index',
   flags: [
-    { name: 'corpus_dir', type: 'string', metavar: 'DIR', required: true, description: 'Directory to index (.py, .md, .rst, .txt)' },
+    { name: 'corpus_dir', type: 'string', metavar: 'DIR', required: true, description: 'Directory to index (.py, .pyi, .md, .rst, .txt)' },
     { name: 'max_chunk_size', type: 'integer', metavar: 'N', min: 100, max: 100_000, description: 'Largest chunk in characters', defaultLabel: String(DEFAULT_MAX_CHUNK_SIZE) },
     INDEX_DIR_FLAG,
     STORE_FLAG,

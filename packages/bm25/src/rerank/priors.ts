@@ -26,7 +26,7 @@ export const AUXILIARY_QUERY_WORDS = 'test tests testing tested example examples
  */
 export const DOCUMENTATION_QUERY_WORDS = 'doc docs documented documentation documenting explained explanation described description guide tutorial manual readme';
 
-const TEST_FILE = /^(test_.*|.*_test|conftest)\.py$/;
+const TEST_FILE = /^(test_.*|.*_test|conftest)\.pyi?$/;
 
 /** True for a file in a test, example or benchmark folder, or a test module by pytest's naming rules. */
 export function isAuxiliaryPath(filePath: string): boolean {

@@ -63,7 +63,7 @@ export class CorpusProjects {
       if (parts.length < 3) continue;
       const name = projectNameOf(parts[0]!);
       const packageDir = parts[1] === 'src' && parts.length > 3 ? parts[2]! : parts[1]!;
-      if (name === '' || normalName(packageDir) !== name || !file_path.endsWith('.py')) continue;
+      if (name === '' || normalName(packageDir) !== name || !/\.pyi?$/.test(file_path)) continue;
       names.push(name);
       projects.set(parts[0]!, names.length);
     }
