@@ -82,23 +82,27 @@ const devCorpora = join(REPO_ROOT, '.bench', 'dev-corpora');
 /** Question sets: the public vLLM sets and the development sets, with the corpus each is about. */
 const SETS = [
   ...DATASETS.map((name) => ({ name, corpus: 'vllm', path: join(shared, 'data', 'datasets', 'AnsweredQuestions', `${name}.json`) })),
-  ...['dev_vllm_code', 'dev_vllm_docs', 'dev_other_code', 'dev_other_docs', 'dev_other_scoped'].map((name) => ({
+  ...['dev_vllm_code', 'dev_vllm_docs', 'dev_other_code', 'dev_other_docs', 'dev_other_scoped', 'dev_werkzeug_code', 'dev_werkzeug_docs'].map((name) => ({
     name,
-    corpus: name.startsWith('dev_vllm') ? 'vllm' : 'other',
+    corpus: name.split('_')[1] === 'vllm' ? 'vllm' : name.split('_')[1] === 'werkzeug' ? 'werkzeug' : 'other',
     path: join(REPO_ROOT, 'datasets', 'dev', `${name}.json`),
   })),
 ].filter((set) => !flags.results_dir || set.name.endsWith('_public'));
-const CORPORA = { vllm: { dir: join(shared, 'data', 'raw'), prefix: 'data/raw/' }, other: { dir: join(devCorpora, 'other'), prefix: 'other/' } };
+const CORPORA = {
+  vllm: { dir: join(shared, 'data', 'raw'), prefix: 'data/raw/' },
+  other: { dir: join(devCorpora, 'other'), prefix: 'other/' },
+  werkzeug: { dir: join(devCorpora, 'werkzeug'), prefix: 'werkzeug/' },
+};
 const questionsOf = (set) => JSON.parse(readFileSync(set.path, 'utf8')).rag_questions;
 
 /** The search results of every set, and a reader of their spans. */
 async function searchResultsFromCorpus() {
   const { chunkCorpus } = await importPackage('chunking');
   const { bm25RetrieverFactory } = await importPackage('bm25');
-  if (SETS.some((set) => set.corpus === 'other')) {
+  if (SETS.some((set) => set.corpus !== 'vllm')) {
     const { spawnSync } = await import('node:child_process');
     const prepared = spawnSync('python3', [join(REPO_ROOT, 'datasets', 'dev', 'prepare_corpora.py'), '--out', devCorpora], { stdio: ['ignore', 'ignore', 'inherit'] });
-    if (prepared.status !== 0) fail('could not prepare the development corpora.', 'Install python3-click python-click-doc python3-requests python-requests-doc.');
+    if (prepared.status !== 0) fail('could not prepare the development corpora.', 'Install python3-click python-click-doc python3-requests python-requests-doc python3-werkzeug python-werkzeug-doc.');
   }
   const bySpan = new Map();
   const results = {};

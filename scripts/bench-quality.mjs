@@ -24,6 +24,8 @@ const FLOORS = {
   dev_other_code: 0.45,
   dev_other_docs: 0.78,
   dev_other_scoped: 0.5,
+  dev_werkzeug_code: 0.4,
+  dev_werkzeug_docs: 0.83,
 };
 
 const flags = parseBenchArgs(process.argv.slice(2));
@@ -38,6 +40,7 @@ const devDir = join(REPO_ROOT, 'datasets', 'dev');
 const CORPORA = {
   vllm: { cwd: shared, corpusDir: 'data/raw' },
   other: { cwd: devCorpora, corpusDir: 'other' },
+  werkzeug: { cwd: devCorpora, corpusDir: 'werkzeug' },
 };
 const SETS = [
   { name: 'dataset_code_public', group: 'public', corpus: 'vllm', path: join(shared, 'data', 'datasets', 'AnsweredQuestions', 'dataset_code_public.json') },
@@ -47,9 +50,11 @@ const SETS = [
   { name: 'dev_other_code', group: 'dev', corpus: 'other', path: join(devDir, 'dev_other_code.json') },
   { name: 'dev_other_docs', group: 'dev', corpus: 'other', path: join(devDir, 'dev_other_docs.json') },
   { name: 'dev_other_scoped', group: 'dev', corpus: 'other', path: join(devDir, 'dev_other_scoped.json') },
+  { name: 'dev_werkzeug_code', group: 'dev', corpus: 'werkzeug', path: join(devDir, 'dev_werkzeug_code.json') },
+  { name: 'dev_werkzeug_docs', group: 'dev', corpus: 'werkzeug', path: join(devDir, 'dev_werkzeug_docs.json') },
 ].filter((set) => groups.has(set.group));
 
-if (SETS.some((set) => set.corpus === 'other')) {
+if (SETS.some((set) => set.corpus !== 'vllm')) {
   const prepared = spawnSync('python3', [join(devDir, 'prepare_corpora.py'), '--out', devCorpora], { stdio: 'inherit' });
   if (prepared.status !== 0) process.exit(2);
 }

@@ -39,6 +39,7 @@ MAX_SPAN = 2000
 CORPORA = {
     "vllm": (REPO.parent / "shared" / "data" / "raw", "data/raw/"),
     "other": (REPO / ".bench" / "dev-corpora" / "other", "other/"),
+    "werkzeug": (REPO / ".bench" / "dev-corpora" / "werkzeug", "werkzeug/"),
 }
 
 # output set -> spec files that feed it
@@ -49,6 +50,9 @@ SETS = {
     "dev_other_docs": ["click_docs.json", "requests_docs.json"],
     # Questions that name their project, asked of the two projects indexed together.
     "dev_other_scoped": ["click_scoped.json", "requests_scoped.json"],
+    # A third codebase, indexed alone in the layout of its repository (src/werkzeug, docs).
+    "dev_werkzeug_code": ["werkzeug_code.json"],
+    "dev_werkzeug_docs": ["werkzeug_docs.json"],
 }
 
 
@@ -135,7 +139,7 @@ def build_set(name, seen_ids):
     questions = []
     for spec_file in SETS[name]:
         specs = json.loads((HERE / "specs" / spec_file).read_text(encoding="utf-8"))
-        corpus = spec_file.split("_")[0] if spec_file.startswith("vllm") else "other"
+        corpus = spec_file.split("_")[0] if spec_file.startswith(("vllm", "werkzeug")) else "other"
         root, prefix = CORPORA[corpus]
         for spec in specs:
             where = f"{spec_file} {spec.get('id')}"
@@ -185,7 +189,7 @@ def main():
             if args.show:
                 for q in data["rag_questions"]:
                     s = q["sources"][0]
-                    corpus = "vllm" if s["file_path"].startswith("data/raw/") else "other"
+                    corpus = next(name for name, (_, prefix) in CORPORA.items() if s["file_path"].startswith(prefix))
                     root, prefix = CORPORA[corpus]
                     with open(root / s["file_path"][len(prefix):], encoding="utf-8", newline="") as handle:
                         text = handle.read()
