@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { RagError, type Hit } from '@rag/core';
-import type { SearchRequestMessage, SearchWorkerData, SearchWorkerMessage, SerializedError } from './search-protocol.js';
+import type { CloseWorkerMessage, SearchRequestMessage, SearchWorkerData, SearchWorkerMessage, SerializedError } from './search-protocol.js';
 
 /** Search worker threads when none are asked for: one per core, at most {@link MAX_SEARCH_WORKERS}. */
 export function defaultSearchWorkers(cores = availableParallelism()): number {
@@ -12,6 +12,12 @@ export function defaultSearchWorkers(cores = availableParallelism()): number {
 
 /** Most search workers a service starts (each holds its own chunk metadata and isolate). */
 export const MAX_SEARCH_WORKERS = 64;
+
+/**
+ * How long a closing worker may take to free its retrievers and end by itself before it is
+ * terminated (it has no search left by then; only a hung close needs the hard stop).
+ */
+export const WORKER_CLOSE_GRACE_MS = 5_000;
 
 /**
  * The worker script beside this module (dist/search-worker.js, or search-worker.js beside a
@@ -121,7 +127,7 @@ export class SearchPool {
     });
   }
 
-  /** Waits for the searches in flight, then stops every worker. */
+  /** Waits for the searches in flight, then asks every worker to end (see {@link WORKER_CLOSE_GRACE_MS}). */
   async close(): Promise<void> {
     this.#closing = true;
     const waits: Promise<unknown>[] = [];
@@ -129,7 +135,7 @@ export class SearchPool {
       for (const pending of slot.pending.values()) waits.push(new Promise((settled) => wrap(pending, settled)));
     }
     await Promise.all(waits);
-    await Promise.all(this.#slots.map((slot) => ((slot.gone = true), slot.worker.terminate())));
+    await Promise.all(this.#slots.map((slot) => ((slot.gone = true), endWorker(slot.worker))));
     this.#slots.length = 0;
   }
 
@@ -181,6 +187,19 @@ export class SearchPool {
     const at = this.#slots.indexOf(slot);
     if (at >= 0) this.#slots.splice(at, 1);
   }
+}
+
+/** Asks `worker` to close and waits for its thread to end; terminates it if that takes too long. */
+function endWorker(worker: Worker): Promise<void> {
+  return new Promise<void>((done) => {
+    const timer = setTimeout(() => void worker.terminate(), WORKER_CLOSE_GRACE_MS);
+    worker.once('exit', () => {
+      clearTimeout(timer);
+      done();
+    });
+    const close: CloseWorkerMessage = { type: 'close' };
+    worker.postMessage(close);
+  });
 }
 
 /** Calls `settled` once `pending` is resolved or rejected, keeping its own callbacks. */

@@ -22,6 +22,16 @@ export interface SearchRequestMessage {
   retriever: string;
 }
 
+/**
+ * Asks a worker to end by itself: it frees what its retrievers hold (an embedding model's
+ * session), closes the index and its store's connections, and lets its thread finish.
+ */
+export interface CloseWorkerMessage {
+  type: 'close';
+}
+
+export type SearchWorkerRequest = SearchRequestMessage | CloseWorkerMessage;
+
 /** A failure crossing the thread boundary: a RagError keeps its code and hint. */
 export interface SerializedError {
   code?: string;

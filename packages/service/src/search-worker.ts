@@ -5,7 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openIndexSession, readerOverSharedFiles } from '@rag/core';
 import { loadRetrieverRegistry } from './retriever-module.js';
 import { openStore } from './stores.js';
-import { serializeError, type SearchRequestMessage, type SearchWorkerData, type SearchWorkerMessage } from './search-protocol.js';
+import { serializeError, type SearchWorkerData, type SearchWorkerMessage, type SearchWorkerRequest } from './search-protocol.js';
 
 const port = parentPort!;
 const data = workerData as SearchWorkerData;
@@ -21,7 +21,14 @@ try {
     // The main thread hashed these very bytes before sharing them.
     filesVerified: true,
   });
-  port.on('message', (request: SearchRequestMessage) => {
+  // Retrievers this worker has searched with: the ones to free when it is asked to close.
+  const used = new Set<string>();
+  port.on('message', (request: SearchWorkerRequest) => {
+    if ('type' in request) {
+      void closeWorker(used);
+      return;
+    }
+    used.add(request.retriever);
     session
       .retriever(request.retriever)
       .then((retriever) => retriever.search(request.query, { k: request.k }))
@@ -31,6 +38,18 @@ try {
       );
   });
   post({ type: 'ready' });
+
+  // Ends the thread without `terminate()`: native code (a tree-sitter parse, an ONNX
+  // session) is never cut off mid-call, and the store's connections are closed, not dropped.
+  async function closeWorker(names: ReadonlySet<string>): Promise<void> {
+    for (const name of names) {
+      const retriever = (await session.retriever(name).catch(() => undefined)) as { dispose?: () => Promise<void> } | undefined;
+      await retriever?.dispose?.().catch(() => undefined);
+    }
+    session.close();
+    await store.close?.().catch(() => undefined);
+    port.close();
+  }
 } catch (error) {
   post({ type: 'failed', error: serializeError(error) });
 }

@@ -107,6 +107,24 @@ describe('search workers', () => {
     expect((await pooled.stats()).search_workers.workers).toBe(0);
   });
 
+  it('end by themselves on close, freeing their retrievers, instead of being terminated', async () => {
+    const marks = join(work, 'disposed.txt');
+    process.env.RAG_TEST_DISPOSED = marks;
+    try {
+      const pooled = await service.openRagService({ indexDir, generator: 'extractive', workers: 2, retrieverModule: TEST_REGISTRY, pathBase: REPO_ROOT });
+      // Both workers search (all at once, so each takes a share), then the pool closes.
+      await Promise.all(questions.map((query) => pooled.search({ query, k: 3 })));
+      await pooled.close();
+      const threads = (await readFile(marks, 'utf8')).trim().split('\n');
+      // Each worker freed its retriever once: a terminated thread would have written nothing.
+      expect(new Set(threads).size).toBe(threads.length);
+      expect(threads.length).toBe(2);
+      expect((await pooled.stats()).search_workers.workers).toBe(0);
+    } finally {
+      delete process.env.RAG_TEST_DISPOSED;
+    }
+  });
+
   it('keep serving the generation they opened, and the calling thread takes over when no worker can start again', async () => {
     const pooled = await service.openRagService({ indexDir, generator: 'extractive', workers: 1, retrieverModule: TEST_REGISTRY, pathBase: REPO_ROOT });
     try {
