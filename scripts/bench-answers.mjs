@@ -1,5 +1,5 @@
 // Answer benchmark: answers the public vLLM datasets and the development sets (datasets/dev:
-// unseen vLLM files, click + requests) from their search results and scores the answers
+// unseen vLLM files, click + requests, werkzeug) from their search results and scores the answers
 // against the references — the share that state the reference's key facts (its numbers,
 // identifiers, flags, paths and quoted strings; "states the fact" = at least half of them in
 // the answer) and the ceiling (the same test on the retrieved spans), the share that cite a
@@ -12,8 +12,12 @@
 //                      [--save_directory DIR] [--json] [--show_misses N]
 //                      [--extractive JSON]
 //
+// --show_misses N prints, per set, up to N answers that leave out facts the shown sources
+// hold, with the quotable units of those sources that hold them.
+//
 // Without --results_dir the script makes the search results itself: it chunks each corpus
-// (../shared/data/raw; .bench/dev-corpora/other, prepared by datasets/dev/prepare_corpora.py)
+// (../shared/data/raw; .bench/dev-corpora/other and werkzeug, prepared by
+// datasets/dev/prepare_corpora.py)
 // with @rag/chunking and searches with @rag/bm25 (k = 10). With --results_dir it reads
 // DIR/dataset_{code,docs}_public.json (what `rag search_dataset` writes) for the public sets
 // only and reads the spans from ../shared.
@@ -41,8 +45,8 @@ async function importPackage(name, entry = 'index') {
 }
 
 const generation = await importPackage('generation');
-const { mapCitations } = await importPackage('generation', 'internals');
-const { iou, keyFacts, statesFacts } = await importPackage('eval');
+const { mapCitations, splitIntoUnits } = await importPackage('generation', 'internals');
+const { countFacts, iou, keyFacts, statesFacts } = await importPackage('eval');
 const { OffsetMap } = await importPackage('core');
 
 /** Lower-cased words and numbers; citation markers and punctuation are not words. */
@@ -195,7 +199,7 @@ async function runGenerator(generator, set, results, readSpan, limit) {
     }
     f1 += o.f1;
     recall += o.recall;
-    rows.push({ question_id: entry.question_id, question: q?.question, cited_gold: hitsGold(mapping.citedSources, gold), f1: o.f1, facts, stated: statesFacts(entry.answer, facts), inSources: statesFacts(shown.map((source) => spanText(source)).join('\n'), facts), answer: entry.answer });
+    rows.push({ question_id: entry.question_id, question: q?.question, cited_gold: hitsGold(mapping.citedSources, gold), f1: o.f1, facts, stated: statesFacts(entry.answer, facts), inSources: statesFacts(shown.map((source) => spanText(source)).join('\n'), facts), answer: entry.answer, shown });
   }
   const n = run.output.search_results.length;
   const label = generator.modelId && generator.modelId !== generator.name ? `${generator.name} (${basename(generator.modelId)})` : generator.name;
@@ -264,7 +268,16 @@ if (flags.show_misses) {
   // Answers that leave out the reference's facts although the sources shown hold them.
   for (const r of reports) {
     const misses = r.rows.filter((row) => row.facts.length > 0 && !row.stated && row.inSources).slice(0, Number(flags.show_misses));
-    for (const row of misses) console.log(`--- ${r.dataset} ${row.question_id}: ${row.question}\n  facts: ${row.facts.join(' | ')}\n  answer: ${row.answer.replace(/\n/g, '\n          ')}`);
+    for (const row of misses) {
+      console.log(`--- ${r.dataset} ${row.question_id}: ${row.question}\n  facts: ${row.facts.join(' | ')}\n  answer: ${row.answer.replace(/\n/g, '\n          ')}`);
+      // Where the left-out facts were: the quotable units of the shown sources that hold any.
+      row.shown.forEach((source, i) => {
+        for (const unit of splitIntoUnits(spanText(source), source.file_path)) {
+          const held = row.facts.filter((fact) => countFacts(unit.display, [fact]) > 0);
+          if (held.length > 0) console.log(`    [${i + 1}] ${unit.kind} {${held.join(', ')}} ${unit.display.slice(0, 160)}`);
+        }
+      });
+    }
   }
 }
 
