@@ -82,6 +82,31 @@ describe('incremental indexing', () => {
     }
   });
 
+  it('indexes a type stub once its module is gone, and drops it when the module comes back, as a full rebuild does', async () => {
+    const corpus = join(work, 'stub-corpus');
+    await cp(MINI, corpus, { recursive: true });
+    // tinyserve/app.pyi repeats app.py's signatures: skipped while app.py sits beside it.
+    await writeFile(join(corpus, 'tinyserve', 'app.pyi'), 'class App:\n    def route(self, path: str) -> None: ...\n    def run_forever_with_stub(self) -> None: ...\n');
+    const incremental = join(work, 'stub-incremental');
+    const first = await buildIndex({ corpusDir: corpus, indexDir: incremental, retriever: 'bm25', toolVersion: 'test' });
+    expect(first.manifest.files.map((f) => f.file_path)).not.toContain('tinyserve/app.pyi');
+    const app = await readFile(join(corpus, 'tinyserve', 'app.py'), 'utf8');
+    const steps: [string, () => Promise<void>, boolean][] = [
+      ['module removed', () => rm(join(corpus, 'tinyserve', 'app.py')), true],
+      ['module back', () => writeFile(join(corpus, 'tinyserve', 'app.py'), app), false],
+    ];
+    for (const [step, change, stubIndexed] of steps) {
+      await change();
+      const updated = await buildIndex({ corpusDir: corpus, indexDir: incremental, retriever: 'bm25', toolVersion: 'test' });
+      expect(updated.mode, step).toBe('incremental');
+      expect(updated.manifest.files.map((f) => f.file_path).includes('tinyserve/app.pyi'), step).toBe(stubIndexed);
+      const fresh = join(work, `stub-full-${stubIndexed}`);
+      await buildIndex({ corpusDir: corpus, indexDir: fresh, retriever: 'bm25', toolVersion: 'test' });
+      expect(await snapshot(incremental), step).toEqual(await snapshot(fresh));
+      expect((await bm25File(incremental)).equals(await bm25File(fresh)), step).toBe(true);
+    }
+  });
+
   it('collects garbage between chunking and fitting, and lets the retriever ask for more, when given a collector', async () => {
     let collections = 0;
     const indexDir = join(work, 'collected');
