@@ -1,5 +1,5 @@
 // Answer benchmark: answers the public vLLM datasets and the development sets (datasets/dev:
-// unseen vLLM files, click + requests, werkzeug) from their search results and scores the answers
+// unseen vLLM files, click + requests, werkzeug, attrs) from their search results and scores the answers
 // against the references — the share that state the reference's key facts (its numbers,
 // identifiers, flags, paths and quoted strings; "states the fact" = at least half of them in
 // the answer) and the ceiling (the same test on the retrieved spans), the share that cite a
@@ -86,9 +86,10 @@ const devCorpora = join(REPO_ROOT, '.bench', 'dev-corpora');
 /** Question sets: the public vLLM sets and the development sets, with the corpus each is about. */
 const SETS = [
   ...DATASETS.map((name) => ({ name, corpus: 'vllm', path: join(shared, 'data', 'datasets', 'AnsweredQuestions', `${name}.json`) })),
-  ...['dev_vllm_code', 'dev_vllm_docs', 'dev_other_code', 'dev_other_docs', 'dev_other_scoped', 'dev_werkzeug_code', 'dev_werkzeug_docs'].map((name) => ({
+  ...['dev_vllm_code', 'dev_vllm_docs', 'dev_other_code', 'dev_other_docs', 'dev_other_scoped', 'dev_werkzeug_code', 'dev_werkzeug_docs', 'dev_attrs_code', 'dev_attrs_docs'].map((name) => ({
     name,
-    corpus: name.split('_')[1] === 'vllm' ? 'vllm' : name.split('_')[1] === 'werkzeug' ? 'werkzeug' : 'other',
+    // dev_<corpus>_<kind>: every development corpus but the click + requests one is named after its project.
+    corpus: name.split('_')[1],
     path: join(REPO_ROOT, 'datasets', 'dev', `${name}.json`),
   })),
 ].filter((set) => !flags.results_dir || set.name.endsWith('_public'));
@@ -96,6 +97,7 @@ const CORPORA = {
   vllm: { dir: join(shared, 'data', 'raw'), prefix: 'data/raw/' },
   other: { dir: join(devCorpora, 'other'), prefix: 'other/' },
   werkzeug: { dir: join(devCorpora, 'werkzeug'), prefix: 'werkzeug/' },
+  attrs: { dir: join(devCorpora, 'attrs'), prefix: 'attrs/' },
 };
 const questionsOf = (set) => JSON.parse(readFileSync(set.path, 'utf8')).rag_questions;
 
@@ -106,7 +108,7 @@ async function searchResultsFromCorpus() {
   if (SETS.some((set) => set.corpus !== 'vllm')) {
     const { spawnSync } = await import('node:child_process');
     const prepared = spawnSync('python3', [join(REPO_ROOT, 'datasets', 'dev', 'prepare_corpora.py'), '--out', devCorpora], { stdio: ['ignore', 'ignore', 'inherit'] });
-    if (prepared.status !== 0) fail('could not prepare the development corpora.', 'Install python3-click python-click-doc python3-requests python-requests-doc python3-werkzeug python-werkzeug-doc.');
+    if (prepared.status !== 0) fail('could not prepare the development corpora.', 'Install python3-click python-click-doc python3-requests python-requests-doc python3-werkzeug python-werkzeug-doc python3-attr python-attr-doc.');
   }
   const bySpan = new Map();
   const results = {};

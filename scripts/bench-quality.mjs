@@ -26,6 +26,8 @@ const FLOORS = {
   dev_other_scoped: 0.5,
   dev_werkzeug_code: 0.4,
   dev_werkzeug_docs: 0.83,
+  dev_attrs_code: 0.38,
+  dev_attrs_docs: 0.5,
 };
 
 const flags = parseBenchArgs(process.argv.slice(2));
@@ -41,6 +43,7 @@ const CORPORA = {
   vllm: { cwd: shared, corpusDir: 'data/raw' },
   other: { cwd: devCorpora, corpusDir: 'other' },
   werkzeug: { cwd: devCorpora, corpusDir: 'werkzeug' },
+  attrs: { cwd: devCorpora, corpusDir: 'attrs' },
 };
 const SETS = [
   { name: 'dataset_code_public', group: 'public', corpus: 'vllm', path: join(shared, 'data', 'datasets', 'AnsweredQuestions', 'dataset_code_public.json') },
@@ -52,6 +55,8 @@ const SETS = [
   { name: 'dev_other_scoped', group: 'dev', corpus: 'other', path: join(devDir, 'dev_other_scoped.json') },
   { name: 'dev_werkzeug_code', group: 'dev', corpus: 'werkzeug', path: join(devDir, 'dev_werkzeug_code.json') },
   { name: 'dev_werkzeug_docs', group: 'dev', corpus: 'werkzeug', path: join(devDir, 'dev_werkzeug_docs.json') },
+  { name: 'dev_attrs_code', group: 'dev', corpus: 'attrs', path: join(devDir, 'dev_attrs_code.json') },
+  { name: 'dev_attrs_docs', group: 'dev', corpus: 'attrs', path: join(devDir, 'dev_attrs_docs.json') },
 ].filter((set) => groups.has(set.group));
 
 if (SETS.some((set) => set.corpus !== 'vllm')) {

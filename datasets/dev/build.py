@@ -40,6 +40,7 @@ CORPORA = {
     "vllm": (REPO.parent / "shared" / "data" / "raw", "data/raw/"),
     "other": (REPO / ".bench" / "dev-corpora" / "other", "other/"),
     "werkzeug": (REPO / ".bench" / "dev-corpora" / "werkzeug", "werkzeug/"),
+    "attrs": (REPO / ".bench" / "dev-corpora" / "attrs", "attrs/"),
 }
 
 # output set -> spec files that feed it
@@ -53,6 +54,9 @@ SETS = {
     # A third codebase, indexed alone in the layout of its repository (src/werkzeug, docs).
     "dev_werkzeug_code": ["werkzeug_code.json"],
     "dev_werkzeug_docs": ["werkzeug_docs.json"],
+    # A fourth, with Markdown docs and type stubs beside its modules.
+    "dev_attrs_code": ["attrs_code.json"],
+    "dev_attrs_docs": ["attrs_docs.json"],
 }
 
 
@@ -139,7 +143,7 @@ def build_set(name, seen_ids):
     questions = []
     for spec_file in SETS[name]:
         specs = json.loads((HERE / "specs" / spec_file).read_text(encoding="utf-8"))
-        corpus = spec_file.split("_")[0] if spec_file.startswith(("vllm", "werkzeug")) else "other"
+        corpus = spec_file.split("_")[0] if spec_file.startswith(("vllm", "werkzeug", "attrs")) else "other"
         root, prefix = CORPORA[corpus]
         for spec in specs:
             where = f"{spec_file} {spec.get('id')}"

@@ -84,7 +84,7 @@ const devSet = (name) => join(ROOT, 'datasets/dev', `${name}.json`);
 /**
  * Corpora with their question sets. By default: vLLM with the public sets (tuned on) and
  * the development sets about unseen vLLM files, then click + requests with theirs, then
- * werkzeug with its own (`python3 datasets/dev/prepare_corpora.py` first). `--corpus` runs one corpus instead.
+ * werkzeug and attrs with their own (`python3 datasets/dev/prepare_corpora.py` first). `--corpus` runs one corpus instead.
  */
 const suites = flags.corpus
   ? [
@@ -98,6 +98,7 @@ const suites = flags.corpus
       { corpus: join(SHARED, 'data/raw'), prefix: 'data/raw/', datasetPaths: [publicSet('dataset_code_public'), publicSet('dataset_docs_public'), devSet('dev_vllm_code'), devSet('dev_vllm_docs')] },
       { corpus: join(ROOT, '.bench/dev-corpora/other'), prefix: 'other/', datasetPaths: [devSet('dev_other_code'), devSet('dev_other_docs'), devSet('dev_other_scoped')] },
       { corpus: join(ROOT, '.bench/dev-corpora/werkzeug'), prefix: 'werkzeug/', datasetPaths: [devSet('dev_werkzeug_code'), devSet('dev_werkzeug_docs')] },
+      { corpus: join(ROOT, '.bench/dev-corpora/attrs'), prefix: 'attrs/', datasetPaths: [devSet('dev_attrs_code'), devSet('dev_attrs_docs')] },
     ];
 
 for (const suite of suites) {
