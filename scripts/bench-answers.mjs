@@ -16,7 +16,7 @@
 // hold, with the quotable units of those sources that hold them.
 //
 // Without --results_dir the script makes the search results itself: it chunks each corpus
-// (../shared/data/raw; .bench/dev-corpora/other and werkzeug, prepared by
+// (../shared/data/raw; .bench/dev-corpora/other, werkzeug and attrs, prepared by
 // datasets/dev/prepare_corpora.py)
 // with @rag/chunking and searches with @rag/bm25 (k = 10). With --results_dir it reads
 // DIR/dataset_{code,docs}_public.json (what `rag search_dataset` writes) for the public sets
