@@ -15,6 +15,9 @@ export interface QuestionKindRule {
   question: RegExp;
 }
 
+/** Verbs that say a caller supplied a value (in "when none is given"). */
+const GIVEN = '(given|set|specified|provided|passed|requested|named|chosen|configured|supplied)';
+
 /**
  * The rules, most specific first: "what is the default timeout" is a default question
  * before it is a value question, "which error is raised" an error question before a list.
@@ -39,6 +42,21 @@ export const QUESTION_KIND_RULES: readonly QuestionKindRule[] = Object.freeze([
     kind: 'list',
     question:
       /\b(supported|available|allowed|accepted|valid|possible)\b|^\s*(list|name)\b|^\s*(which|what)\s+(\w+\s+){0,2}(options|values|formats|types|kinds|modes|backends|methods|platforms|architectures|flags|variables|fields|parameters|arguments|strings|answers|versions)\b/i,
+  },
+  {
+    // A default asked without the word: "when none is given", "when no bundle path is
+    // passed", "a header that names no charset", "unless configured otherwise", "is assumed".
+    // After the place, how-to and list forms, which say more about the answer's shape.
+    kind: 'default',
+    question: new RegExp(
+      [
+        `\\b(none|nothing|no(\\s+[\\w-]+){1,3})\\s+(is|are|was|were)\\s+${GIVEN}\\b`,
+        `\\b(names?|gives?|specif(y|ies)|pass(es)?|sets?|requests?)\\s+(no|neither|none)\\b`,
+        `\\bunless\\b[^?]{0,40}\\botherwise\\b`,
+        `\\b(is|are)\\s+assumed\\b`,
+      ].join('|'),
+      'i',
+    ),
   },
   {
     kind: 'value',

@@ -25,6 +25,22 @@ describe('detectAnswerKind', () => {
     expect(detectAnswerKind(question)).toBe(kind);
   });
 
+  it.each([
+    ['Which port does the server bind when none is given?', 'default'],
+    ['Which encoding is used when no charset header is passed?', 'default'],
+    ['What status does a reply get when the caller names neither?', 'default'],
+    ['How are slashes treated unless configured otherwise?', 'default'],
+    ['What text encoding is assumed for a bare response?', 'default'],
+    // A place, a how-to or a list says more about the answer's shape than "when none is given".
+    ['Where is the cache kept when no folder is given?', 'where'],
+    ['How do I pick a port when none is set?', 'how'],
+    ['Which variables configure proxies when none are passed?', 'list'],
+    // "no" that is not about a missing value.
+    ['Why is no retry attempted after a timeout?', 'explain'],
+  ])('reads a default asked without the word: %s → %s', (question, kind) => {
+    expect(detectAnswerKind(question)).toBe(kind);
+  });
+
   it('keeps a question that starts with "in which …" whole', () => {
     expect(detectAnswerKind('In which module is the parser defined?')).toBe('where');
   });
