@@ -179,7 +179,22 @@ describe('the extractive answer leads with the fact the question asks for', () =
       { file_path: 'tiny/usage.py', symbol: 'send' },
     );
     const { first } = lead('What happens if posting the data to the server fails?', [code]);
-    expect(first).toMatch(/^`client\.post\(SERVER_URL, json=data\)` `except requests\.RequestException:` `logging\.debug\("could not send the data"\)`/);
+    // The lead quotes `send`'s body without naming it, so the answer names it first.
+    expect(first).toMatch(/^In `send`: `client\.post\(SERVER_URL, json=data\)` `except requests\.RequestException:` `logging\.debug\("could not send the data"\)`/);
+  });
+
+  it('names the function or class a quoted code line belongs to, unless the quote names it', () => {
+    const guard = source('def safe_join(base, *parts):\n    """Join untrusted parts onto a trusted base."""\n    if any(p.startswith("..") for p in parts):\n        return None\n    return "/".join([base, *parts])\n', {
+      file_path: 'tiny/paths.py',
+      symbol: 'paths.safe_join',
+    });
+    const unnamed = lead('What is returned when a part starts with ".."?', [guard]);
+    expect(unnamed.first).toMatch(/^In `paths\.safe_join`: /);
+    // A lead that already names the function, or a docs page, gets no prefix.
+    const named = lead('What arguments does safe_join take?', [guard]);
+    expect(named.first).toMatch(/^`def safe_join/);
+    const page = source('Joining paths\n=============\n\nA part that starts with ``..`` makes the join return None.\n', { file_path: 'docs/paths.rst', symbol: 'Joining paths' });
+    expect(lead('What comes back when a part starts with ".."?', [page]).first).toMatch(/^A part that starts/);
   });
 
   it('a line that only names a value comes with the assignment that gives it', () => {

@@ -14,7 +14,7 @@ import { assignmentsUsedBy, introducedLines, leadCompletion } from './lead.js';
 import { compressSentence } from './compress.js';
 
 /** Bumped whenever the algorithm changes what it answers (part of the cache key). */
-const EXTRACTIVE_VERSION = 7;
+const EXTRACTIVE_VERSION = 8;
 /**
  * Below this share of the question's idf-weighted terms, the best sentence or line is only
  * near the question, not an answer to it: say so and list the closest sources instead of
@@ -169,6 +169,18 @@ function placeOf(source: SourceForAnswer, unit: ScoredUnit): string {
   return source.symbol ? `In \`${at}\` (\`${source.symbol}\`):` : `In \`${at}\`:`;
 }
 
+/**
+ * "In `ProxyFix._get_real_value`: ", when the lead quotes a code file's function or class
+ * without naming it (a `return` line, a docstring sentence): the reader learns what behaves
+ * so without opening the source. '' for docs, for chunks with no symbol, and for a lead
+ * that already names it.
+ */
+function ownerOf(source: SourceForAnswer, unit: ScoredUnit): string {
+  if (unit.fromDocs || !source.symbol) return '';
+  const name = source.symbol.slice(source.symbol.lastIndexOf('.') + 1);
+  return unit.unit.display.includes(name) ? '' : `In \`${source.symbol}\`: `;
+}
+
 /** Share of the question's idf-weighted terms that no retrieved unit contains. */
 function absentShare(query: readonly { term: string; weight: number }[], statistics: ScoringStatistics): number {
   let total = 0;
@@ -224,8 +236,8 @@ export function answerExtractively(question: string, sources: readonly SourceFor
   const lead = introduction ?? best;
   if (introduction) moveToFront(picked, introduction);
   // The direct answer first, on its own line; then the supporting quotes, by source.
-  const leadBudget = picked.length === 1 ? resolved.maxAnswerChars : Math.floor(resolved.maxAnswerChars * LEAD_SHARE);
   const leadSource = sources[lead.sourceIndex]!;
+  const leadBudget = picked.length === 1 ? resolved.maxAnswerChars : Math.floor(resolved.maxAnswerChars * LEAD_SHARE);
   // The lines that say what the lead only introduces (a block, a body, an example, the next sentence).
   const asked = new Set(query.map((q) => q.term));
   const body = leadCompletion(lead, units, leadSource, asked, kind);
@@ -241,12 +253,12 @@ export function answerExtractively(question: string, sources: readonly SourceFor
     lead.unit.end = Math.max(lead.unit.end, unit.unit.end);
     joined.add(unit);
   }
-  const lines = [`${kind === 'where' ? `${placeOf(leadSource, lead)} ` : ''}${leadQuote} [${lead.sourceIndex + 1}]`];
+  const lines = [`${kind === 'where' ? `${placeOf(leadSource, lead)} ` : ownerOf(leadSource, lead)}${leadQuote} [${lead.sourceIndex + 1}]`];
   const supporting = picked.slice(1).filter((unit) => !joined.has(unit));
   // A quoted sentence that introduces a code line ("…by running the following command:") brings it.
   for (const line of introducedLines(supporting, units)) if (line !== lead && !joined.has(line) && !supporting.includes(line)) supporting.push(line);
   const groups = groupBySource(supporting);
-  const perQuote = supporting.length > 0 ? Math.floor((resolved.maxAnswerChars - Math.min(leadQuote.length, leadBudget)) / supporting.length) : 0;
+  const perQuote = supporting.length > 0 ? Math.floor((resolved.maxAnswerChars - Math.min(leadQuote.length, leadBudget) ) / supporting.length) : 0;
   for (const group of groups) {
     const quotes = group.units.map((u) => formatQuote(u, Math.max(40, perQuote), asked));
     lines.push(`- ${joinQuotes(group.units, quotes)} [${group.sourceIndex + 1}]`);
