@@ -25,6 +25,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { DATASETS, REPO_ROOT, formatTable, gitRevision, parseBenchArgs } from './bench-lib.mjs';
+import { devCorporaDir, questionCorpora, questionSets } from './question-sets.mjs';
 
 const flags = parseBenchArgs(process.argv.slice(2));
 const k = Number(flags.k ?? 5);
@@ -82,23 +83,10 @@ function median(values) {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-const devCorpora = join(REPO_ROOT, '.bench', 'dev-corpora');
+const devCorpora = devCorporaDir(REPO_ROOT);
 /** Question sets: the public vLLM sets and the development sets, with the corpus each is about. */
-const SETS = [
-  ...DATASETS.map((name) => ({ name, corpus: 'vllm', path: join(shared, 'data', 'datasets', 'AnsweredQuestions', `${name}.json`) })),
-  ...['dev_vllm_code', 'dev_vllm_docs', 'dev_other_code', 'dev_other_docs', 'dev_other_scoped', 'dev_werkzeug_code', 'dev_werkzeug_docs', 'dev_attrs_code', 'dev_attrs_docs'].map((name) => ({
-    name,
-    // dev_<corpus>_<kind>: every development corpus but the click + requests one is named after its project.
-    corpus: name.split('_')[1],
-    path: join(REPO_ROOT, 'datasets', 'dev', `${name}.json`),
-  })),
-].filter((set) => !flags.results_dir || set.name.endsWith('_public'));
-const CORPORA = {
-  vllm: { dir: join(shared, 'data', 'raw'), prefix: 'data/raw/' },
-  other: { dir: join(devCorpora, 'other'), prefix: 'other/' },
-  werkzeug: { dir: join(devCorpora, 'werkzeug'), prefix: 'werkzeug/' },
-  attrs: { dir: join(devCorpora, 'attrs'), prefix: 'attrs/' },
-};
+const SETS = questionSets(REPO_ROOT, shared).filter((set) => !flags.results_dir || set.group === 'public');
+const CORPORA = Object.fromEntries(Object.entries(questionCorpora(REPO_ROOT, shared)).map(([name, { base, dir }]) => [name, { dir: join(base, dir), prefix: `${dir}/` }]));
 const questionsOf = (set) => JSON.parse(readFileSync(set.path, 'utf8')).rag_questions;
 
 /** The search results of every set, and a reader of their spans. */

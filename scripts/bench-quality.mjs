@@ -14,6 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT, findSharedDir, formatTable, gitRevision, parseBenchArgs, runCli } from './bench-lib.mjs';
+import { devCorporaDir, questionCorpora, questionSets } from './question-sets.mjs';
 
 /** recall@5 floors that CI enforces: the public floors of the retrieval issues, and floors on the development sets a little under what the default retriever measures. */
 const FLOORS = {
@@ -35,29 +36,12 @@ const shared = findSharedDir();
 const retrievers = String(flags.retriever ?? 'bm25').split(',');
 const groups = new Set(String(flags.sets ?? 'public,dev').split(','));
 const work = flags.keep ? String(flags.keep) : mkdtempSync(join(tmpdir(), 'rag-bench-quality-'));
-const devCorpora = join(REPO_ROOT, '.bench', 'dev-corpora');
+const devCorpora = devCorporaDir(REPO_ROOT);
 const devDir = join(REPO_ROOT, 'datasets', 'dev');
 
 /** corpus name -> where the CLI runs and which folder it indexes (paths then match the sets' file_path). */
-const CORPORA = {
-  vllm: { cwd: shared, corpusDir: 'data/raw' },
-  other: { cwd: devCorpora, corpusDir: 'other' },
-  werkzeug: { cwd: devCorpora, corpusDir: 'werkzeug' },
-  attrs: { cwd: devCorpora, corpusDir: 'attrs' },
-};
-const SETS = [
-  { name: 'dataset_code_public', group: 'public', corpus: 'vllm', path: join(shared, 'data', 'datasets', 'AnsweredQuestions', 'dataset_code_public.json') },
-  { name: 'dataset_docs_public', group: 'public', corpus: 'vllm', path: join(shared, 'data', 'datasets', 'AnsweredQuestions', 'dataset_docs_public.json') },
-  { name: 'dev_vllm_code', group: 'dev', corpus: 'vllm', path: join(devDir, 'dev_vllm_code.json') },
-  { name: 'dev_vllm_docs', group: 'dev', corpus: 'vllm', path: join(devDir, 'dev_vllm_docs.json') },
-  { name: 'dev_other_code', group: 'dev', corpus: 'other', path: join(devDir, 'dev_other_code.json') },
-  { name: 'dev_other_docs', group: 'dev', corpus: 'other', path: join(devDir, 'dev_other_docs.json') },
-  { name: 'dev_other_scoped', group: 'dev', corpus: 'other', path: join(devDir, 'dev_other_scoped.json') },
-  { name: 'dev_werkzeug_code', group: 'dev', corpus: 'werkzeug', path: join(devDir, 'dev_werkzeug_code.json') },
-  { name: 'dev_werkzeug_docs', group: 'dev', corpus: 'werkzeug', path: join(devDir, 'dev_werkzeug_docs.json') },
-  { name: 'dev_attrs_code', group: 'dev', corpus: 'attrs', path: join(devDir, 'dev_attrs_code.json') },
-  { name: 'dev_attrs_docs', group: 'dev', corpus: 'attrs', path: join(devDir, 'dev_attrs_docs.json') },
-].filter((set) => groups.has(set.group));
+const CORPORA = Object.fromEntries(Object.entries(questionCorpora(REPO_ROOT, shared)).map(([name, { base, dir }]) => [name, { cwd: base, corpusDir: dir }]));
+const SETS = questionSets(REPO_ROOT, shared).filter((set) => groups.has(set.group));
 
 if (SETS.some((set) => set.corpus !== 'vllm')) {
   const prepared = spawnSync('python3', [join(devDir, 'prepare_corpora.py'), '--out', devCorpora], { stdio: 'inherit' });

@@ -19,6 +19,7 @@ import { chunkCorpus } from '@rag/chunking';
 import { parseDataset } from '../../core/dist/index.js';
 import { evaluate } from '../../eval/dist/index.js';
 import { createBm25Retriever } from '../dist/index.js';
+import { questionCorpora, questionSets } from '../../../scripts/question-sets.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const SHARED = resolve(ROOT, '../shared');
@@ -79,12 +80,12 @@ const flags = parseArgs(process.argv.slice(2));
 const only = flags.only ? String(flags.only).split(',') : undefined;
 const configurations = [...CONFIGURATIONS, ...(process.env.ABLATE_EXTRA ? JSON.parse(await readFile(process.env.ABLATE_EXTRA, "utf8")) : [])].filter((c) => !only || only.some((name) => c.name.startsWith(name)));
 const publicSet = (name) => join(SHARED, 'data/datasets/AnsweredQuestions', `${name}.json`);
-const devSet = (name) => join(ROOT, 'datasets/dev', `${name}.json`);
 
 /**
- * Corpora with their question sets. By default: vLLM with the public sets (tuned on) and
- * the development sets about unseen vLLM files, then click + requests with theirs, then
- * werkzeug and attrs with their own (`python3 datasets/dev/prepare_corpora.py` first). `--corpus` runs one corpus instead.
+ * Corpora with their question sets (scripts/question-sets.mjs). By default: vLLM with the
+ * public sets (tuned on) and the development sets about unseen vLLM files, then click +
+ * requests with theirs, then werkzeug and attrs with their own (`python3
+ * datasets/dev/prepare_corpora.py` first). `--corpus` runs one corpus instead.
  */
 const suites = flags.corpus
   ? [
@@ -94,12 +95,11 @@ const suites = flags.corpus
         datasetPaths: flags.datasets ? String(flags.datasets).split(',').map((path) => resolve(ROOT, path)) : [publicSet('dataset_code_public'), publicSet('dataset_docs_public')],
       },
     ]
-  : [
-      { corpus: join(SHARED, 'data/raw'), prefix: 'data/raw/', datasetPaths: [publicSet('dataset_code_public'), publicSet('dataset_docs_public'), devSet('dev_vllm_code'), devSet('dev_vllm_docs')] },
-      { corpus: join(ROOT, '.bench/dev-corpora/other'), prefix: 'other/', datasetPaths: [devSet('dev_other_code'), devSet('dev_other_docs'), devSet('dev_other_scoped')] },
-      { corpus: join(ROOT, '.bench/dev-corpora/werkzeug'), prefix: 'werkzeug/', datasetPaths: [devSet('dev_werkzeug_code'), devSet('dev_werkzeug_docs')] },
-      { corpus: join(ROOT, '.bench/dev-corpora/attrs'), prefix: 'attrs/', datasetPaths: [devSet('dev_attrs_code'), devSet('dev_attrs_docs')] },
-    ];
+  : Object.entries(questionCorpora(ROOT, SHARED)).map(([name, { base, dir }]) => ({
+      corpus: join(base, dir),
+      prefix: `${dir}/`,
+      datasetPaths: questionSets(ROOT, SHARED).filter((set) => set.corpus === name).map((set) => set.path),
+    }));
 
 for (const suite of suites) {
   suite.datasets = await Promise.all(

@@ -1,0 +1,48 @@
+// The question sets the benchmarks measure and the corpus each is about, in one place: the
+// quality benchmark, the answer benchmark and bm25's ablation all read them from here, so a
+// new development set is added once. Paths of a set's sources start with its corpus's
+// folder name (`data/raw/…`, `werkzeug/…`): a corpus is indexed from its parent folder.
+import { join } from 'node:path';
+
+/** Where the development corpora are prepared (`python3 datasets/dev/prepare_corpora.py`). */
+export const devCorporaDir = (repoRoot) => join(repoRoot, '.bench', 'dev-corpora');
+
+/**
+ * Corpus name → `{ base, dir }`: the folder `dir` inside `base` is indexed, and the sets'
+ * file paths start with `dir/`.
+ */
+export function questionCorpora(repoRoot, shared) {
+  const dev = devCorporaDir(repoRoot);
+  return {
+    vllm: { base: shared, dir: 'data/raw' },
+    // click + requests, indexed together (the scoped set asks about one of the two by name).
+    other: { base: dev, dir: 'other' },
+    werkzeug: { base: dev, dir: 'werkzeug' },
+    attrs: { base: dev, dir: 'attrs' },
+  };
+}
+
+/** The public vLLM sets (tuned on: regression floors only), then the development sets (decide on these). */
+const SETS = [
+  ['dataset_code_public', 'public', 'vllm'],
+  ['dataset_docs_public', 'public', 'vllm'],
+  ['dev_vllm_code', 'dev', 'vllm'],
+  ['dev_vllm_docs', 'dev', 'vllm'],
+  ['dev_other_code', 'dev', 'other'],
+  ['dev_other_docs', 'dev', 'other'],
+  ['dev_other_scoped', 'dev', 'other'],
+  ['dev_werkzeug_code', 'dev', 'werkzeug'],
+  ['dev_werkzeug_docs', 'dev', 'werkzeug'],
+  ['dev_attrs_code', 'dev', 'attrs'],
+  ['dev_attrs_docs', 'dev', 'attrs'],
+];
+
+/** Every set as `{ name, group: 'public' | 'dev', corpus, path }`, in the order the tables print them. */
+export function questionSets(repoRoot, shared) {
+  return SETS.map(([name, group, corpus]) => ({
+    name,
+    group,
+    corpus,
+    path: group === 'public' ? join(shared, 'data', 'datasets', 'AnsweredQuestions', `${name}.json`) : join(repoRoot, 'datasets', 'dev', `${name}.json`),
+  }));
+}
