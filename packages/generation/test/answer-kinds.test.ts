@@ -173,6 +173,19 @@ describe('the extractive answer leads with the fact the question asks for', () =
     expect(first).not.toContain('import tiny');
   });
 
+  it('a joined sentence that introduces a line brings that line too', () => {
+    // The lead only restates the question, so the next sentence joins it; that one ends in
+    // "::" and the line it introduces is the fix.
+    const page = source(
+      'Slow pages\n==========\n\nIf pages from the development server load slowly, the ipv6 entry is to blame. You can remove the entry from the hosts file by deleting this line::\n\n    ::1 localhost\n\nOther causes are rare.\n',
+      { file_path: 'docs/slow.rst' },
+    );
+    const { first } = lead('Why do pages from the development server load slowly?', [page]);
+    expect(first).toContain('deleting this line::');
+    expect(first).toContain('`::1 localhost`');
+    expect(first).not.toContain('Other causes');
+  });
+
   it('an error: a call inside a try leads with the handler that says what happens when it fails', () => {
     const code = source(
       'def send(data):\n    try:\n        client.post(SERVER_URL, json=data)\n    except requests.RequestException:\n        # Swallowed: only logged in debug mode.\n        logging.debug("could not send the data")\n',

@@ -133,7 +133,8 @@ function showsHow(unit: ScoredUnit): boolean {
  *   through long output."), the next sentence of its paragraph when that one does ("This can
  *   be achieved by using `echo_via_pager`…");
  * - after a prose lead made mostly of the question's own words, which matches best and says
- *   least, the next sentence of its paragraph.
+ *   least, the next sentence of its paragraph, and what that sentence introduces when it
+ *   ends in a colon.
  */
 export function leadCompletion(lead: ScoredUnit, units: readonly ScoredUnit[], source: SourceForAnswer, asked: ReadonlySet<string>, kind: AnswerKind): ScoredUnit[] {
   const following = unitsAfter(units, lead);
@@ -152,7 +153,10 @@ export function leadCompletion(lead: ScoredUnit, units: readonly ScoredUnit[], s
   if (kind === 'how' && next.unit.kind === 'code') return following.filter((u) => u.unit.kind === 'code').slice(0, EXAMPLE_LINES);
   if (BLANK_LINE.test(source.text.slice(lead.unit.end, next.unit.start))) return [];
   const restates = kind === 'how' && next.unit.kind === 'prose' && !showsHow(lead) && showsHow(next);
-  return restates || novelty(lead, asked) <= ECHO_NOVELTY ? [next] : [];
+  if (!restates && novelty(lead, asked) > ECHO_NOVELTY) return [];
+  // The sentence that joins may itself introduce what answers ("…by removing this line::").
+  if (next.unit.kind === 'prose' && next.unit.display.endsWith(':')) return [next, ...firstParagraph(unitsAfter(units, next), source.text).slice(0, BODY_LINES)];
+  return [next];
 }
 
 /** For each quoted sentence that introduces something (ends in a colon), the code line right after it. */
