@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answerKindInstruction, detectAnswerKind } from '../src/index.js';
 import { answerExtractively, NOT_FOUND_ANSWER } from '../src/internals.js';
+import { answerTypesOf } from '../src/extractive/evidence.js';
 import { source } from './helpers/sources.js';
 
 // The project's own mini corpus (datasets/mini): whole files as the retrieved sources, in the
@@ -171,6 +172,28 @@ describe('the extractive answer leads with the fact the question asks for', () =
     const { first } = lead('Which environment variable points at a custom certificate bundle?', [page]);
     expect(first).toContain('`$ export CA_BUNDLE="/etc/ssl/cacert.pem"`');
     expect(first).not.toContain('import tiny');
+  });
+
+  it('a line that spells a value of the asked type leads: a MIME type for "which content type"', () => {
+    // Both lines share two of the question's words; only the second spells a content type.
+    const code = source(
+      'def encode_body(data):\n    kind = "dict body" if isinstance(data, dict) else "raw body"\n    content_type = "application/x-www-form-urlencoded"\n    return kind, content_type\n',
+      { file_path: 'tiny/body.py', symbol: 'encode_body' },
+    );
+    const { first } = lead('Which content type does a dict body get?', [code]);
+    expect(first).toContain('application/x-www-form-urlencoded');
+  });
+
+  it.each([
+    ['Which content type does a JSON body get?', 'text/plain', true],
+    ['Which environment variable sets the log level?', 'export LOG_LEVEL=debug', true],
+    ['Which flag turns the reloader on?', 'pass `--reload` to the serve command', true],
+    ['Which status code does a redirect use?', 'code = 308', true],
+    ['Which encoding is assumed?', 'falls back to utf-8', true],
+    ['Which flag turns the reloader on?', 'the reloader watches files', false],
+    ['Why is the body form-encoded?', 'application/json', false],
+  ])('answer types: %s spelled in "%s" → %s', (question, text, typed) => {
+    expect(answerTypesOf(question).some((type) => type.test(text))).toBe(typed);
   });
 
   it('a joined sentence that introduces a line brings that line too', () => {

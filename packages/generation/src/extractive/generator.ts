@@ -10,11 +10,12 @@ import { detectAnswerKind, type AnswerKind } from '../answer-kind.js';
 import { describeSource } from '../sources.js';
 import { collectStatistics, COVERAGE_IDF_FLOOR, inverseFrequency, queryTerms, scoreUnits, unitTerms, type ScoredUnit, type ScoringStatistics } from './score.js';
 import { isCodePath, splitIntoUnits } from './units.js';
+import { answerTypesOf } from './evidence.js';
 import { assignmentsUsedBy, introducedLines, leadCompletion } from './lead.js';
 import { compressSentence } from './compress.js';
 
 /** Bumped whenever the algorithm changes what it answers (part of the cache key). */
-const EXTRACTIVE_VERSION = 9;
+const EXTRACTIVE_VERSION = 10;
 /**
  * Below this share of the question's idf-weighted terms, the best sentence or line is only
  * near the question, not an answer to it: say so and list the closest sources instead of
@@ -218,7 +219,7 @@ export function answerExtractively(question: string, sources: readonly SourceFor
   const query = queryTerms(question);
   const statistics = collectStatistics(units);
   addIntroducedTerms(units);
-  scoreUnits(units, query, statistics, kind);
+  scoreUnits(units, query, statistics, kind, answerTypesOf(question));
   const picked = pickUnits(units, resolved);
   // "Where is X?" is answered by the place that defines X: a sentence that mentions it does
   // not lead over that definition.

@@ -56,6 +56,12 @@ const KIND_BOOST = 1.5;
  */
 const KIND_BOOSTS: Readonly<Partial<Record<AnswerKind, number>>> = Object.freeze({ how: 4, default: 3 });
 /**
+ * A unit that spells a value of the type the question's focus names (a MIME type for
+ * "which content type", `--a-flag` for "which flag"; see `answerTypesOf`) counts this much
+ * more. Chosen on the development answer sets; 2.5 lost a question on werkzeug code.
+ */
+const TYPE_BOOST = 1.5;
+/**
  * Coverage weighs terms by idf over the retrieved units, but never below this: among two or
  * three short sources a word they all share ("port", "server") would otherwise weigh nothing
  * and the question would seem to be about its one missing filler word.
@@ -84,9 +90,11 @@ export function queryTerms(question: string): { term: string; weight: number }[]
 
 /**
  * Scores `units` for the question, in place: the idf-weighted query terms each unit
- * contains, damped for long units and later-ranked sources, raised for definition lines.
+ * contains, damped for long units and later-ranked sources, raised for definition lines,
+ * for lines that carry the kind of fact asked (`kind`) and for those that spell a value of
+ * the asked type (`types`, from `answerTypesOf`).
  */
-export function scoreUnits(units: ScoredUnit[], query: readonly { term: string; weight: number }[], stats: ScoringStatistics, kind: AnswerKind = 'explain'): void {
+export function scoreUnits(units: ScoredUnit[], query: readonly { term: string; weight: number }[], stats: ScoringStatistics, kind: AnswerKind = 'explain', types: readonly RegExp[] = []): void {
   const idf = new Map(query.map((q) => [q.term, inverseFrequency(stats, q.term)]));
   const asked = new Set(query.map((q) => q.term));
   const coverageWeight = new Map(query.map((q) => [q.term, q.weight * Math.max(COVERAGE_IDF_FLOOR, idf.get(q.term)!)]));
@@ -110,7 +118,8 @@ export function scoreUnits(units: ScoredUnit[], query: readonly { term: string; 
     const defines = matched > 0 && scored.unit.kind === 'code' && definedNames(scored.unit.display).some((n) => asked.has(n));
     // "Where is X implemented?" is answered by the line that defines X.
     const carries = matched > 0 && (kind === 'where' ? defines : carriesKind(scored.unit, kind, scored.fromDocs));
-    scored.score = sum * lengthDamping * rankDamping * (defines ? DEFINITION_BOOST : 1) * (carries ? (KIND_BOOSTS[kind] ?? KIND_BOOST) : 1);
+    const typed = matched > 0 && types.some((type) => type.test(scored.unit.display));
+    scored.score = sum * lengthDamping * rankDamping * (defines ? DEFINITION_BOOST : 1) * (carries ? (KIND_BOOSTS[kind] ?? KIND_BOOST) : 1) * (typed ? TYPE_BOOST : 1);
     scored.matched = matched;
     scored.defines = defines;
     // A line of `Llama.forward` answers a question about "Llama's forward method" without
