@@ -190,7 +190,10 @@ describe('the extractive answer leads with the fact the question asks for', () =
     ['Which flag turns the reloader on?', 'pass `--reload` to the serve command', true],
     ['Which status code does a redirect use?', 'code = 308', true],
     ['Which encoding is assumed?', 'falls back to utf-8', true],
+    ['How often is the report sent?', 'Report usage every 10 minutes.', true],
+    ['How long does a session last?', 'lifetime = timedelta(days=31)', true],
     ['Which flag turns the reloader on?', 'the reloader watches files', false],
+    ['How often is the report sent?', 'The report lists 10 fields.', false],
     ['Why is the body form-encoded?', 'application/json', false],
   ])('answer types: %s spelled in "%s" → %s', (question, text, typed) => {
     expect(answerTypesOf(question).some((type) => type.test(text))).toBe(typed);

@@ -37,8 +37,9 @@ export function carriesKind(unit: TextUnit, kind: AnswerKind, fromDocs: boolean)
  * variable", "which flag"), and how such a value is spelled in a sentence or a line: the
  * unit that spells one is the likelier answer. Written from how the values look, not from
  * any question set. Measured on the development answer sets (`pnpm bench:answers`): the
- * content-type and flag rows each answered one more question, the other three none more
- * and none less; a URL row (`https?://`) lost one, and is not here.
+ * content-type, flag and duration rows each answered one more question, the other three
+ * none more and none less; a URL row (`https?://`) lost one and a size row (`64 MB`)
+ * changed nothing, and neither is here.
  */
 interface AnswerType {
   question: RegExp;
@@ -51,6 +52,8 @@ const ANSWER_TYPES: readonly AnswerType[] = [
   { question: /\b(flags?|command[- ]line options?|cli options?)\b/i, value: /(^|[\s`'"(])--?[a-z][\w-]*/ },
   { question: /\bstatus( codes?)?\b|\bhttp codes?\b/i, value: /\b[1-5]\d\d\b/ },
   { question: /\b(encodings?|charsets?|codecs?)\b/i, value: /\b(utf-?(8|16|32)|ascii|latin-?1|iso-8859-\d+|cp\d{3,4})\b/i },
+  // A duration: a number with its unit, or the call that waits or measures one.
+  { question: /\bhow (often|long)\b|\b(timeout|interval|period|frequency|delay|lifetime|expir\w*)\b/i, value: /\b\d+(\.\d+)?\s*(ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?)\b|\b(sleep|timedelta)\(/i },
 ];
 
 /** The value patterns of the answer types `question` asks for (usually none or one). */
