@@ -22,3 +22,4 @@ export { hasInnerSeparator, identifierTerm, isIdentifierSpelling } from './ident
 export { definedNames, definesName, explainsName, separatedNamesIn } from './definitions.js';
 export { markTerms, matchLines, type MatchedLine, type MatchLinesOptions } from './match-lines.js';
 export { codeCarriesKind, detectAnswerKind, QUESTION_KIND_RULES, type AnswerKind, type QuestionKindRule } from './question-kind.js';
+export { ANSWER_TYPE_RULES, answerTypesOf, spellsAnswerType, type AnswerType, type AnswerTypeRule } from './answer-types.js';

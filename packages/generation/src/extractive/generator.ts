@@ -1,5 +1,5 @@
 import { OffsetMap } from '@rag/core';
-import { tokenize } from '@rag/text';
+import { answerTypesOf, tokenize } from '@rag/text';
 import { toCitedSource } from '../citations.js';
 import { sha256Hex, stableStringify } from '../hash.js';
 import { throwIfAborted } from '../errors.js';
@@ -10,7 +10,6 @@ import { detectAnswerKind, type AnswerKind } from '../answer-kind.js';
 import { describeSource } from '../sources.js';
 import { collectStatistics, COVERAGE_IDF_FLOOR, inverseFrequency, queryTerms, scoreUnits, unitTerms, type ScoredUnit, type ScoringStatistics } from './score.js';
 import { isCodePath, splitIntoUnits } from './units.js';
-import { answerTypesOf } from './evidence.js';
 import { assignmentsUsedBy, introducedLines, leadCompletion } from './lead.js';
 import { compressSentence } from './compress.js';
 

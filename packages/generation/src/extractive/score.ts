@@ -1,4 +1,4 @@
-import { definedNames, tokenize, tokenizeQuery } from '@rag/text';
+import { definedNames, spellsAnswerType, tokenize, tokenizeQuery, type AnswerType } from '@rag/text';
 import type { AnswerKind } from '../answer-kind.js';
 import { carriesKind } from './evidence.js';
 import type { TextUnit } from './units.js';
@@ -57,8 +57,10 @@ const KIND_BOOST = 1.5;
 const KIND_BOOSTS: Readonly<Partial<Record<AnswerKind, number>>> = Object.freeze({ how: 4, default: 3 });
 /**
  * A unit that spells a value of the type the question's focus names (a MIME type for
- * "which content type", `--a-flag` for "which flag"; see `answerTypesOf`) counts this much
- * more. Chosen on the development answer sets; 2.5 lost a question on werkzeug code.
+ * "which content type", `--a-flag` for "which flag"; `answerTypesOf` of @rag/text) counts
+ * this much more. Chosen on the development answer sets: the content-type, flag and
+ * duration rules each answered one more question, the others none more and none less;
+ * 2.5 lost a question on werkzeug code.
  */
 const TYPE_BOOST = 1.5;
 /**
@@ -94,7 +96,7 @@ export function queryTerms(question: string): { term: string; weight: number }[]
  * for lines that carry the kind of fact asked (`kind`) and for those that spell a value of
  * the asked type (`types`, from `answerTypesOf`).
  */
-export function scoreUnits(units: ScoredUnit[], query: readonly { term: string; weight: number }[], stats: ScoringStatistics, kind: AnswerKind = 'explain', types: readonly RegExp[] = []): void {
+export function scoreUnits(units: ScoredUnit[], query: readonly { term: string; weight: number }[], stats: ScoringStatistics, kind: AnswerKind = 'explain', types: readonly AnswerType[] = []): void {
   const idf = new Map(query.map((q) => [q.term, inverseFrequency(stats, q.term)]));
   const asked = new Set(query.map((q) => q.term));
   const coverageWeight = new Map(query.map((q) => [q.term, q.weight * Math.max(COVERAGE_IDF_FLOOR, idf.get(q.term)!)]));
@@ -118,7 +120,7 @@ export function scoreUnits(units: ScoredUnit[], query: readonly { term: string; 
     const defines = matched > 0 && scored.unit.kind === 'code' && definedNames(scored.unit.display).some((n) => asked.has(n));
     // "Where is X implemented?" is answered by the line that defines X.
     const carries = matched > 0 && (kind === 'where' ? defines : carriesKind(scored.unit, kind, scored.fromDocs));
-    const typed = matched > 0 && types.some((type) => type.test(scored.unit.display));
+    const typed = matched > 0 && types.some((type) => spellsAnswerType(scored.unit.display, type));
     scored.score = sum * lengthDamping * rankDamping * (defines ? DEFINITION_BOOST : 1) * (carries ? (KIND_BOOSTS[kind] ?? KIND_BOOST) : 1) * (typed ? TYPE_BOOST : 1);
     scored.matched = matched;
     scored.defines = defines;

@@ -1,0 +1,45 @@
+/**
+ * The type of value a question's focus asks for — "which content type", "which environment
+ * variable", "which flag", "which status code", "which encoding", "how often" — and how a
+ * value of that type is spelled in a sentence or a line of code. A chunk or a line that
+ * spells one is the likelier answer: retrieval lifts such chunks (bm25's
+ * `rerank.answerType`, from bits computed when the index is built), the extractive generator
+ * such lines. Written from how the values look, never from a question set; what each row
+ * changed on the development sets is in docs/retrieval.md ("Answer types").
+ */
+export type AnswerType = 'mime' | 'envvar' | 'flag' | 'status' | 'encoding' | 'duration';
+
+export interface AnswerTypeRule {
+  type: AnswerType;
+  /** Matched against the question: its focus names the type. */
+  question: RegExp;
+  /** Matched against a sentence, a line or a chunk: it spells a value of the type. */
+  value: RegExp;
+}
+
+/** The rules, in the order their bits are stored (an index records which order it used). */
+export const ANSWER_TYPE_RULES: readonly AnswerTypeRule[] = Object.freeze([
+  { type: 'mime', question: /\b(content|media|mime)[ -]types?\b/i, value: /\b(application|text|image|audio|video|multipart)\/[\w.+-]+/i },
+  { type: 'envvar', question: /\benvironment variables?\b|\benv vars?\b/i, value: /\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/ },
+  { type: 'flag', question: /\b(flags?|command[- ]line options?|cli options?)\b/i, value: /(^|[\s`'"(])--?[a-z][\w-]*/ },
+  { type: 'status', question: /\bstatus( codes?)?\b|\bhttp codes?\b/i, value: /\b[1-5]\d\d\b/ },
+  { type: 'encoding', question: /\b(encodings?|charsets?|codecs?)\b/i, value: /\b(utf-?(8|16|32)|ascii|latin-?1|iso-8859-\d+|cp\d{3,4})\b/i },
+  // A duration: a number with its unit, or the call that waits or measures one.
+  {
+    type: 'duration',
+    question: /\bhow (often|long)\b|\b(timeout|interval|period|frequency|delay|lifetime|expir\w*)\b/i,
+    value: /\b\d+(\.\d+)?\s*(ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?)\b|\b(sleep|timedelta)\(/i,
+  },
+]);
+
+/** The answer types `question` asks for (usually none or one). */
+export function answerTypesOf(question: string): AnswerType[] {
+  return ANSWER_TYPE_RULES.filter((rule) => rule.question.test(question)).map((rule) => rule.type);
+}
+
+const VALUE_OF: ReadonlyMap<AnswerType, RegExp> = new Map(ANSWER_TYPE_RULES.map((rule) => [rule.type, rule.value]));
+
+/** Whether `text` spells a value of `type`. */
+export function spellsAnswerType(text: string, type: AnswerType): boolean {
+  return VALUE_OF.get(type)!.test(text);
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { ANSWER_TYPE_RULES, answerTypesOf, spellsAnswerType } from '../src/index.js';
+
+describe('answer types', () => {
+  it.each([
+    ['Which content type does a JSON body get?', 'text/plain', true],
+    ['Which environment variable sets the log level?', 'export LOG_LEVEL=debug', true],
+    ['Which flag turns the reloader on?', 'pass `--reload` to the serve command', true],
+    ['Which status code does a redirect use?', 'code = 308', true],
+    ['Which encoding is assumed?', 'falls back to utf-8', true],
+    ['How often is the report sent?', 'Report usage every 10 minutes.', true],
+    ['How long does a session last?', 'lifetime = timedelta(days=31)', true],
+    ['Which flag turns the reloader on?', 'the reloader watches files', false],
+    ['How often is the report sent?', 'The report lists 10 fields.', false],
+    ['Why is the body form-encoded?', 'application/json', false],
+  ])('%s spelled in "%s" → %s', (question, text, typed) => {
+    expect(answerTypesOf(question).some((type) => spellsAnswerType(text, type))).toBe(typed);
+  });
+
+  it('reads no type from a question whose focus names none', () => {
+    expect(answerTypesOf('Why is the body form-encoded?')).toEqual([]);
+    expect(answerTypesOf('Which flag sets the timeout?')).toEqual(['flag', 'duration']);
+  });
+
+  it('has one rule per type, in a fixed order (an index stores their bits in it)', () => {
+    expect(ANSWER_TYPE_RULES.map((rule) => rule.type)).toEqual(['mime', 'envvar', 'flag', 'status', 'encoding', 'duration']);
+  });
+});
