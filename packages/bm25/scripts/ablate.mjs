@@ -44,6 +44,9 @@ const CONFIGURATIONS = [
   { name: 'section support off', settings: { rerank: { sectionSupport: 0 } } },
   { name: 'answer evidence off', settings: { rerank: { answerEvidence: { default: 0, error: 0 } } } },
   { name: 'answer evidence with values at 0.1', settings: { rerank: { answerEvidence: { value: 0.1 } } } },
+  { name: 'answer type off', settings: { rerank: { answerType: 0 } } },
+  { name: 'answer type at 0.1', settings: { rerank: { answerType: 0.1 } } },
+  { name: 'answer type at 0.3', settings: { rerank: { answerType: 0.3 } } },
   { name: 'dedupe off', settings: { rerank: { dedupe: false } } },
   { name: 'derivational folding on', settings: { tokenizer: { derivations: true } } },
 

@@ -1,5 +1,5 @@
 import type { Chunk } from '@rag/core';
-import { codeCarriesKind, separatedNamesIn } from '@rag/text';
+import { ANSWER_TYPE_RULES, codeCarriesKind, separatedNamesIn, spellsAnswerType, type AnswerType } from '@rag/text';
 import type { TermDictionary } from './dictionary.js';
 import { EVIDENCE_KINDS, type EvidenceKind, type RerankOptions } from './rerank/options.js';
 import { chunkFlags, PROSE } from './rerank/priors.js';
@@ -7,12 +7,15 @@ import { chunkFlags, PROSE } from './rerank/priors.js';
 /**
  * What the second stage needs to know about a chunk's raw text, computed once when the
  * index is built so that a search reads no chunk text: which kinds of fact a code chunk
- * carries (`codeCarriesKind`), and which snake/kebab names it defines (code) or spells as
- * inline code (prose; see `separatedNamesIn`). Stored with the index (`bm25.bin`).
+ * carries (`codeCarriesKind`), which types of value a chunk spells (`ANSWER_TYPE_RULES`),
+ * and which snake/kebab names it defines (code) or spells as inline code (prose; see
+ * `separatedNamesIn`). Stored with the index (`bm25.bin`).
  */
 export interface ChunkFeatures {
   /** Bit i of chunk d: code chunk d carries `EVIDENCE_KINDS[i]`. Prose chunks have none. */
   evidence: Uint8Array;
+  /** Bit i of chunk d: chunk d (code or prose) spells a value of `ANSWER_TYPE_RULES[i].type`. */
+  types: Uint8Array;
   /** Chunk d's names are `names[nameOffsets[d] .. nameOffsets[d + 1])`; length docCount + 1. */
   nameOffsets: Uint32Array;
   /** Term ids of the names, ascending within a chunk; names the dictionary lacks are left out. */
@@ -20,6 +23,7 @@ export interface ChunkFeatures {
 }
 
 const EVIDENCE_BIT: Readonly<Record<EvidenceKind, number>> = Object.fromEntries(EVIDENCE_KINDS.map((kind, i) => [kind, 1 << i])) as Record<EvidenceKind, number>;
+const TYPE_BIT: Readonly<Record<AnswerType, number>> = Object.fromEntries(ANSWER_TYPE_RULES.map((rule, i) => [rule.type, 1 << i])) as Record<AnswerType, number>;
 
 /**
  * The features of every chunk (ids equal to positions), names as ids of `dictionary`. Only
@@ -59,7 +63,7 @@ export function reuseChunkFeatures(
   };
   const fresh = builder.wantsNames ? freshNames(newTerms ?? dictionary.terms(), previous.dictionary) : [];
   const spellsFresh = fresh.length > 0 ? new RegExp(fresh.map(escapeRegExp).join('|'), 'i') : undefined;
-  const { evidence, nameOffsets, names } = previous.features;
+  const { evidence, types, nameOffsets, names } = previous.features;
   return builder.build((d, out) => {
     const source = sourceOf[d]!;
     if (source < 0 || (spellsFresh && spellsFresh.test(chunks[d]!.text))) return -1;
@@ -67,7 +71,7 @@ export function reuseChunkFeatures(
       const id = newIdOf(names[i]!);
       if (id >= 0) out.push(id);
     }
-    return evidence[source]!;
+    return evidence[source]! | (types[source]! << 8);
   });
 }
 
@@ -89,6 +93,7 @@ class FeatureBuilder {
   readonly #chunks: readonly Chunk[];
   readonly #dictionary: TermDictionary;
   readonly #kinds: readonly EvidenceKind[];
+  readonly #types: readonly AnswerType[];
   readonly #flags: Uint8Array;
 
   constructor(chunks: readonly Chunk[], dictionary: TermDictionary, rerank: RerankOptions) {
@@ -96,37 +101,43 @@ class FeatureBuilder {
     this.#chunks = chunks;
     this.#dictionary = dictionary;
     this.#kinds = on ? EVIDENCE_KINDS.filter((kind) => rerank.answerEvidence[kind] > 0) : [];
+    this.#types = on && rerank.answerType > 0 ? ANSWER_TYPE_RULES.map((rule) => rule.type) : [];
     this.wantsNames = on && (rerank.definition > 0 || rerank.explanation > 0);
     this.#flags = chunkFlags(chunks);
   }
 
   /**
-   * `given(d, names)` pushes chunk d's name ids and returns its evidence bits, or returns -1
-   * (pushing nothing) for a chunk whose features are to be read from its text.
+   * `given(d, names)` pushes chunk d's name ids and returns its evidence bits with its
+   * type bits above them (`evidence | types << 8`), or returns -1 (pushing nothing) for a
+   * chunk whose features are to be read from its text.
    */
   build(given: (d: number, names: number[]) => number): ChunkFeatures {
     const chunks = this.#chunks;
     const evidence = new Uint8Array(chunks.length);
+    const types = new Uint8Array(chunks.length);
     const nameOffsets = new Uint32Array(chunks.length + 1);
     const names: number[] = [];
     const ids: number[] = [];
     for (let d = 0; d < chunks.length; d++) {
       ids.length = 0;
-      const bits = given(d, ids);
-      evidence[d] = bits >= 0 ? bits : this.#read(d, ids);
+      const stored = given(d, ids);
+      const bits = stored >= 0 ? stored : this.#read(d, ids);
+      evidence[d] = bits & 0xff;
+      types[d] = bits >>> 8;
       ids.sort((a, b) => a - b);
       for (const id of ids) names.push(id);
       nameOffsets[d + 1] = names.length;
     }
-    return { evidence, nameOffsets, names: Uint32Array.from(names) };
+    return { evidence, types, nameOffsets, names: Uint32Array.from(names) };
   }
 
-  /** Chunk d's evidence bits, its names pushed to `ids`, read from its text. */
+  /** Chunk d's evidence bits and type bits (`evidence | types << 8`), its names pushed to `ids`, read from its text. */
   #read(d: number, ids: number[]): number {
     const text = this.#chunks[d]!.text;
     const prose = (this.#flags[d]! & PROSE) !== 0;
     let bits = 0;
     if (!prose) for (const kind of this.#kinds) if (codeCarriesKind(text, kind)) bits |= EVIDENCE_BIT[kind];
+    for (const type of this.#types) if (spellsAnswerType(text, type)) bits |= TYPE_BIT[type] << 8;
     if (this.wantsNames) {
       for (const name of separatedNamesIn(text, prose ? 'explains' : 'defines')) {
         const id = this.#dictionary.lookup(name);
@@ -140,6 +151,13 @@ class FeatureBuilder {
 /** Whether code chunk `d` carries the kind of fact `kind` (see `codeCarriesKind`). */
 export function carriesEvidence(features: ChunkFeatures, d: number, kind: EvidenceKind): boolean {
   return (features.evidence[d]! & EVIDENCE_BIT[kind]) !== 0;
+}
+
+/** Whether chunk `d` spells a value of any of `types` (see `ANSWER_TYPE_RULES`). */
+export function spellsAnyType(features: ChunkFeatures, d: number, types: readonly AnswerType[]): boolean {
+  const bits = features.types[d]!;
+  for (const type of types) if ((bits & TYPE_BIT[type]) !== 0) return true;
+  return false;
 }
 
 /** Whether chunk `d` defines (code) or explains (prose) the name whose term id is `termId`. */
@@ -159,8 +177,9 @@ export function hasName(features: ChunkFeatures, d: number, termId: number): boo
 
 /** Structural check of stored features against the index they belong to; a message when broken. */
 export function checkChunkFeatures(features: ChunkFeatures, docCount: number, termCount: number): string | undefined {
-  const { evidence, nameOffsets, names } = features;
+  const { evidence, types, nameOffsets, names } = features;
   if (evidence.length !== docCount) return `it has evidence for ${evidence.length} chunks, not ${docCount}`;
+  if (types.length !== docCount) return `it has answer types for ${types.length} chunks, not ${docCount}`;
   if (nameOffsets.length !== docCount + 1 || nameOffsets[0] !== 0 || nameOffsets[docCount] !== names.length) return 'its name offsets do not span its names';
   for (let d = 0; d < docCount; d++) {
     if (nameOffsets[d]! > nameOffsets[d + 1]!) return 'its name offsets are out of order';
@@ -169,5 +188,6 @@ export function checkChunkFeatures(features: ChunkFeatures, docCount: number, te
     }
   }
   if (evidence.some((bits) => bits >= 1 << EVIDENCE_KINDS.length)) return 'its evidence has unknown bits';
+  if (types.some((bits) => bits >= 1 << ANSWER_TYPE_RULES.length)) return 'its answer types have unknown bits';
   return undefined;
 }

@@ -105,6 +105,7 @@ const RERANK_SCHEMA = z.strictObject({
   placeKinds: z.optional(z.array(z.enum(ANSWER_KINDS as [AnswerKind, ...AnswerKind[]]))),
   sectionSupport: z.optional(weight),
   answerEvidence: z.optional(z.strictObject({ default: z.optional(weight), error: z.optional(weight), list: z.optional(weight), yesno: z.optional(weight), value: z.optional(weight) })),
+  answerType: z.optional(weight),
   dedupe: z.optional(z.boolean()),
   fileShare: z.optional(z.number().check(z.gt(0), z.maximum(1))),
   kindShare: z.optional(z.number().check(z.gt(0), z.maximum(1))),

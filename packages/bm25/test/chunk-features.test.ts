@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Bm25Retriever, createBm25Retriever, resolveBm25Options } from '../src/index.js';
 import { Bm25Index } from '../src/bm25-index.js';
-import { carriesEvidence, checkChunkFeatures, computeChunkFeatures, hasName, reuseChunkFeatures } from '../src/chunk-features.js';
+import { carriesEvidence, checkChunkFeatures, computeChunkFeatures, hasName, reuseChunkFeatures, spellsAnyType } from '../src/chunk-features.js';
 import { TermDictionary } from '../src/dictionary.js';
 import { decodeIndex, encodeIndex } from '../src/internals.js';
 import { makeChunks } from './helpers.js';
@@ -33,10 +33,30 @@ describe('chunk features: what the second stage needs of a chunk text, stored wi
     expect(carriesEvidence(features, 0, 'list')).toBe(false);
   });
 
+  it('records the types of value a chunk spells, in code and in prose alike', () => {
+    const typed = makeChunks([
+      { text: 'PORT_ENV = "APP_SERVER_PORT"\nheaders["Content-Type"] = "application/json"', file_path: 'pkg/env.py', language: 'python', kind: 'module' },
+      { text: 'Pass `--reload` to restart on changes; checks run every 2 seconds.', file_path: 'docs/reload.md', language: 'markdown', kind: 'section' },
+      { text: 'def run(app):\n    return app()', file_path: 'pkg/run.py', language: 'python', kind: 'function' },
+    ]);
+    const built = Bm25Index.build(typed, resolveBm25Options({})).data;
+    const f = built.features;
+    expect(spellsAnyType(f, 0, ['envvar'])).toBe(true);
+    expect(spellsAnyType(f, 0, ['mime'])).toBe(true);
+    expect(spellsAnyType(f, 0, ['flag', 'duration'])).toBe(false);
+    expect(spellsAnyType(f, 1, ['flag'])).toBe(true);
+    expect(spellsAnyType(f, 1, ['duration'])).toBe(true);
+    expect(spellsAnyType(f, 2, ['mime', 'envvar', 'flag', 'status', 'encoding', 'duration'])).toBe(false);
+    expect(checkChunkFeatures({ ...f, types: f.types.map(() => 0xff) }, 3, built.dictionary.size)).toMatch(/answer types have unknown bits/);
+  });
+
   it('computes nothing the options never ask for', () => {
     const plain = Bm25Index.build(chunks, resolveBm25Options({ rerank: { depth: 0 } })).data.features;
     expect(plain.names).toHaveLength(0);
     expect([...plain.evidence]).toEqual([0, 0, 0]);
+    expect([...plain.types]).toEqual([0, 0, 0]);
+    const untyped = Bm25Index.build(chunks, resolveBm25Options({ rerank: { answerType: 0 } })).data.features;
+    expect([...untyped.types]).toEqual([0, 0, 0]);
   });
 
   it('survives a save and load, and damaged features are refused', () => {
@@ -94,5 +114,6 @@ describe('chunk features taken over from a previous build', () => {
     const reused = reuseChunkFeatures(unreadable, dictionary, rerank, previous, sourceOf);
     expect(carriesEvidence(reused, 0, 'error')).toBe(true);
     expect(hasName(reused, 0, dictionary.lookup('block_size'))).toBe(true);
+    expect(reused.types[0]).toBe(previous.features.types[0]);
   });
 });

@@ -68,7 +68,7 @@ describe('explain', () => {
   ])('wraps the BM25F tree in the second stage, whose parts give its value: %s', (query, expectedEvidence) => {
     const tree = retriever.explain(query, 0);
     expect(tree.description).toMatch(/^second stage/);
-    const [relative, phrase, covered, defined, explained, support, evidence, auxiliary, prior] = tree.details!;
+    const [relative, phrase, covered, defined, explained, support, evidence, typed, auxiliary, prior] = tree.details!;
     expect(relative!.details![0]).toEqual(firstStage.explain(query, 0));
     expect(evidence!.value).toBe(expectedEvidence);
     const { rerank } = retriever.index.options;
@@ -81,7 +81,8 @@ describe('explain', () => {
           rerank.definition * defined!.value +
           rerank.explanation * explained!.value +
           rerank.sectionSupport * support!.value +
-          evidenceWeight * evidence!.value) +
+          evidenceWeight * evidence!.value +
+          rerank.answerType * typed!.value) +
       rerank.modality * prior!.value;
     expect(tree.value).toBeCloseTo(recomputed, 12);
     expect(tree.value).toBe(retriever.searchSync(query, { k: 3 }).find((hit) => hit.chunkId === 0)!.score);

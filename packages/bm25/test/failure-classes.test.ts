@@ -66,6 +66,21 @@ describe('failure classes of unseen codebases', () => {
     expect(evidence(1).description).toContain('asks for an error');
   });
 
+  it('a question whose focus names a type of value reaches the chunk that spells one', () => {
+    // The two helpers match the question's words alike ("body", "content", "form"); the
+    // question asks which content type, and only the second spells one (a MIME type), so
+    // the answer-type signal puts it first.
+    const chunks = makeChunks([
+      python('client/encode.py', 'describe_body', 'def describe_body(body):\n    """Say what the form content of a body is."""\n    return "form body" if isinstance(body, dict) else "raw body"'),
+      python('client/headers.py', 'body_content_header', 'def body_content_header(body):\n    """The header for a form body."""\n    return "application/x-www-form-urlencoded"'),
+    ]);
+    const question = 'Which content type does a form body get?';
+    expect(ranking(chunks, question, 1)).toEqual(['client/headers.py#body_content_header']);
+    const typed = (chunkId: number) => createBm25Retriever(chunks).explain(question, chunkId).details!.find((d) => d.description.startsWith('typed'))!;
+    expect([typed(0).value, typed(1).value]).toEqual([0, 1]);
+    expect(typed(1).description).toContain('mime');
+  });
+
   it('"HTTP/2" reaches code that spells it http2 (class 6)', () => {
     // "HTTP" is everywhere in an HTTP client's docs; "http2" only where HTTP/2 is switched on.
     // The digit used to be dropped, so the question searched for "http" alone.

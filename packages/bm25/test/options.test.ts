@@ -30,6 +30,7 @@ describe('resolveBm25Options', () => {
     [{ k1: Number.NaN }, 'settings.k1', 'a number > 0'],
     [{ b: 1.5 }, 'settings.b', 'in [0, 1]'],
     [{ rerank: { answerEvidence: { error: 11 } } }, 'settings.rerank.answerEvidence.error', 'in [0, 10]'],
+    [{ rerank: { answerType: -1 } }, 'settings.rerank.answerType', 'in [0, 10]'],
     [{ rerank: { answerEvidence: { how: 1 } } }, 'settings.rerank.answerEvidence', 'how'],
     [{ fields: { path: { b: -0.1 } } }, 'settings.fields.path.b', 'in [0, 1]'],
     [{ fields: { symbol: { weight: -1 } } }, 'settings.fields.symbol.weight', '≥ 0'],

@@ -87,12 +87,13 @@ describe('persistence', () => {
     await tamper((bytes) => {
       const text = new TextDecoder().decode(bytes);
       const at = text.indexOf(`"version":${BM25_FORMAT_VERSION}`);
-      bytes.set(new TextEncoder().encode(`"version":9`), at);
+      // An older version of the same width, so the header keeps its length.
+      bytes.set(new TextEncoder().encode(`"version":${BM25_FORMAT_VERSION - 1}`), at);
       return bytes;
     });
     const error = await rejection(() => bm25RetrieverFactory.load(dir, chunks));
     expect(error.code).toBe('INDEX_INCOMPATIBLE');
-    expect(error.message).toContain('version 9');
+    expect(error.message).toContain(`version ${BM25_FORMAT_VERSION - 1}`);
     expect(error.hint).toContain('rag index');
   });
 

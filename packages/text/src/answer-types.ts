@@ -22,12 +22,16 @@ export const ANSWER_TYPE_RULES: readonly AnswerTypeRule[] = Object.freeze([
   { type: 'mime', question: /\b(content|media|mime)[ -]types?\b/i, value: /\b(application|text|image|audio|video|multipart)\/[\w.+-]+/i },
   { type: 'envvar', question: /\benvironment variables?\b|\benv vars?\b/i, value: /\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/ },
   { type: 'flag', question: /\b(flags?|command[- ]line options?|cli options?)\b/i, value: /(^|[\s`'"(])--?[a-z][\w-]*/ },
-  { type: 'status', question: /\bstatus( codes?)?\b|\bhttp codes?\b/i, value: /\b[1-5]\d\d\b/ },
+  // An HTTP status; a process's exit status is not one.
+  { type: 'status', question: /(?<!\bexit )\bstatus( codes?)?\b|\bhttp codes?\b/i, value: /\b[1-5]\d\d\b/ },
   { type: 'encoding', question: /\b(encodings?|charsets?|codecs?)\b/i, value: /\b(utf-?(8|16|32)|ascii|latin-?1|iso-8859-\d+|cp\d{3,4})\b/i },
-  // A duration: a number with its unit, or the call that waits or measures one.
+  // A duration: a number with its unit, or the call that waits or measures one. Not for
+  // "timeout" or "delay": those are asked as defaults, whose values are mostly bare numbers
+  // (`timeout: int = 10000`); reading them as durations moved no development question and
+  // reordered a public one's sources.
   {
     type: 'duration',
-    question: /\bhow (often|long)\b|\b(timeout|interval|period|frequency|delay|lifetime|expir\w*)\b/i,
+    question: /\bhow (often|long)\b|\b(interval|period|frequency|lifetime|expir\w*)\b/i,
     value: /\b\d+(\.\d+)?\s*(ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?)\b|\b(sleep|timedelta)\(/i,
   },
 ]);

@@ -19,7 +19,10 @@ describe('answer types', () => {
 
   it('reads no type from a question whose focus names none', () => {
     expect(answerTypesOf('Why is the body form-encoded?')).toEqual([]);
-    expect(answerTypesOf('Which flag sets the timeout?')).toEqual(['flag', 'duration']);
+    expect(answerTypesOf('Which flag sets how long a session lasts?')).toEqual(['flag', 'duration']);
+    // An exit status is no HTTP status; a timeout is asked as a default, not as a duration.
+    expect(answerTypesOf('Which exit status does a usage error give?')).toEqual([]);
+    expect(answerTypesOf('What is the default timeout?')).toEqual([]);
   });
 
   it('has one rule per type, in a fixed order (an index stores their bits in it)', () => {

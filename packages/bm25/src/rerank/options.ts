@@ -100,6 +100,15 @@ export interface RerankOptions {
    */
   answerEvidence: Readonly<Record<EvidenceKind, number>>;
   /**
+   * Weight of the answer-type signal: 1 when the question's focus names a type of value
+   * (`answerTypesOf` of @rag/text: a content type, an environment variable, a flag, a status
+   * code, an encoding, a duration) and the chunk, code or prose, spells a value of that type
+   * (`application/json`, `VLLM_PORT`, `--reload`, `308`, `utf-8`, `10 minutes`), else 0. Read
+   * from the text when the index is built. In [0, 10]. Default `0.2` (0.05–0.3 tried on the
+   * development sets: 0.2 lifted the most questions and lowered none; see docs/retrieval.md).
+   */
+  answerType: number;
+  /**
    * Return no two hits of one file whose spans overlap: a nested chunk and the section it
    * lies in, or overlapping text windows, would spend two of the k slots on one place.
    * The better scored of the two is kept. Default `true`.
@@ -144,6 +153,7 @@ export const DEFAULT_RERANK_OPTIONS: Readonly<RerankOptions> = Object.freeze({
   placeKinds: Object.freeze(['where'] as AnswerKind[]),
   sectionSupport: 0.05,
   answerEvidence: Object.freeze({ default: 0.1, error: 0.2, list: 0, yesno: 0, value: 0 }),
+  answerType: 0.2,
   dedupe: true,
   fileShare: 1,
   kindShare: 0.7,

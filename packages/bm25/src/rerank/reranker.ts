@@ -1,8 +1,8 @@
 import { selectHits, type Chunk, type Explanation, type Hit } from '@rag/core';
 import type { Bm25Index } from '../bm25-index.js';
 import type { ResolvedQueryTerm } from '../explain.js';
-import { detectAnswerKind, identifierTerm, tokenize, type AnswerKind } from '@rag/text';
-import { carriesEvidence, hasName } from '../chunk-features.js';
+import { answerTypesOf, detectAnswerKind, identifierTerm, tokenize, type AnswerKind, type AnswerType } from '@rag/text';
+import { carriesEvidence, hasName, spellsAnyType } from '../chunk-features.js';
 import type { EvidenceKind, RerankOptions } from './options.js';
 import { AUXILIARY, AUXILIARY_QUERY_WORDS, chunkFlags, DOCUMENTATION_QUERY_WORDS, PROSE, TermModalities } from './priors.js';
 import { ChunkScan, coverageScore, phraseScore, type QueryPair } from './proximity.js';
@@ -14,6 +14,8 @@ export { selectDisjoint } from '@rag/core';
 
 /** Everything the second stage computes once per query. */
 interface PreparedQuery {
+  /** The types of value the question's focus asks for (`answerTypesOf`); [] when the signal is off. */
+  types: readonly AnswerType[];
   shape: QueryShape;
   pairs: QueryPair[];
   /** Term id of each slot; `#slotOf` maps them back while the query runs (reset by `#release`). */
@@ -47,6 +49,8 @@ export interface RerankParts {
   explained: number;
   support: number;
   evidence: number;
+  /** 1 when the chunk spells a value of a type the question asks for (`answerTypesOf`), else 0. */
+  typed: number;
   auxiliary: number;
   side: number;
   /** `projectFactor` for a chunk outside the projects the question names, else 1. */
@@ -58,12 +62,15 @@ export interface RerankParts {
  * Re-scores the best first-stage hits of a query (see `RerankOptions`):
  *
  *   score = scope · (a · (s / s_top + proximity · phrase + coverage · covered + definition · defined
- *                         + explanation · explained + sectionSupport · support + answerEvidence[kind] · evidence)
+ *                         + explanation · explained + sectionSupport · support + answerEvidence[kind] · evidence
+ *                         + answerType · typed)
  *                    + modality · (1 + side · lean))
  *
  * s is the chunk's BM25F score and s_top the query's best; phrase, covered, defined (code
  * only), explained (prose only) and support are in [0, 1], evidence is 1 for a code chunk
- * that carries the kind of fact the question asks for (`codeCarriesKind`, stored per chunk), else 0; a is `auxiliaryFactor` for a test/example/benchmark chunk when the query asks for
+ * that carries the kind of fact the question asks for (`codeCarriesKind`, stored per chunk), else 0;
+ * typed is 1 for a chunk that spells a value of a type the question's focus names (a
+ * content type, an environment variable, a flag, …; `answerTypesOf`, stored per chunk); a is `auxiliaryFactor` for a test/example/benchmark chunk when the query asks for
  * none, else 1; lean in (−1, 1) says how prose-like the query's terms are, and side is +1
  * for a prose chunk, −1 for code. The prior is written 1 + side · lean so that no score is
  * negative (fusion methods may drop those); only its difference between chunks matters.
@@ -161,7 +168,7 @@ export class Reranker {
     score: number,
     top: number,
     projects: readonly number[] = [],
-  ): { parts: RerankParts; lean: number; asksForAuxiliary: boolean; asksForPlace: boolean; kind: AnswerKind; evidenceWeight: number } {
+  ): { parts: RerankParts; lean: number; asksForAuxiliary: boolean; asksForPlace: boolean; kind: AnswerKind; evidenceWeight: number; types: readonly AnswerType[] } {
     const terms = this.#index.resolveQuery(query);
     const prepared = this.#prepare(query, terms, projects);
     try {
@@ -179,6 +186,7 @@ export class Reranker {
         asksForPlace: prepared.asksForPlace,
         kind: prepared.kind,
         evidenceWeight: prepared.evidenceWeight,
+        types: prepared.types,
       };
     } finally {
       this.#release(prepared);
@@ -187,14 +195,14 @@ export class Reranker {
 
   /** The explanation tree of a second-stage score around the chunk's BM25F explanation. */
   explain(query: string, chunkId: number, first: Explanation, top: number, projects: readonly number[] = []): Explanation {
-    const { parts, lean, asksForAuxiliary, asksForPlace, kind, evidenceWeight } = this.explainParts(query, chunkId, first.value, top, projects);
+    const { parts, lean, asksForAuxiliary, asksForPlace, kind, evidenceWeight, types } = this.explainParts(query, chunkId, first.value, top, projects);
     const o = this.#options;
     const flags = this.#flags[chunkId]!;
     const named = projects.map((p) => this.#projects.names[p - 1]).join(', ');
     return {
       value: parts.score,
       description:
-        'second stage: scope · (a · (s / s_top + proximity · phrase + coverage · covered + definition · defined + explanation · explained + sectionSupport · support + answerEvidence[kind] · evidence) + modality · (1 + side · lean))',
+        'second stage: scope · (a · (s / s_top + proximity · phrase + coverage · covered + definition · defined + explanation · explained + sectionSupport · support + answerEvidence[kind] · evidence + answerType · typed) + modality · (1 + side · lean))',
       details: [
         { value: parts.relative, description: `s / s_top: BM25F score relative to the query's best (${top})`, details: [first] },
         { value: parts.phrase, description: `phrase: share of adjacent query word pairs found in order within ${o.proximityWindow} words (weight ${o.proximity})` },
@@ -218,6 +226,13 @@ export class Reranker {
         {
           value: parts.evidence,
           description: `evidence: the question asks for ${kind === 'explain' ? 'an explanation' : `${kind === 'error' ? 'an' : 'a'} ${kind}`}; 1 when this code chunk carries that kind of fact (weight ${evidenceWeight})`,
+        },
+        {
+          value: parts.typed,
+          description:
+            types.length > 0
+              ? `typed: the question asks for a value of type ${types.join(' or ')}; 1 when this chunk spells one (weight ${o.answerType})`
+              : `typed: the question names no type of value, so 0 (weight ${o.answerType})`,
         },
         {
           value: parts.auxiliary,
@@ -282,6 +297,8 @@ export class Reranker {
     }
     // Only code is judged: prose states every kind of fact in words alike.
     const evidence = prepared.evidenceWeight > 0 && !(flags & PROSE) && carriesEvidence(features, chunkId, prepared.kind as EvidenceKind) ? 1 : 0;
+    // Unlike the kinds of fact, a value's type is spelled alike in prose and code.
+    const typed = prepared.types.length > 0 && spellsAnyType(features, chunkId, prepared.types) ? 1 : 0;
     const auxiliary = flags & AUXILIARY && !prepared.asksForAuxiliary ? o.auxiliaryFactor : 1;
     const side = flags & PROSE ? 1 : -1;
     const scope = prepared.projects.length > 0 && !prepared.projects.includes(this.#projects.projectOf(chunkId)) ? o.projectFactor : 1;
@@ -294,9 +311,10 @@ export class Reranker {
           o.definition * defined +
           o.explanation * explained +
           o.sectionSupport * support +
-          prepared.evidenceWeight * evidence) +
+          prepared.evidenceWeight * evidence +
+          o.answerType * typed) +
         o.modality * (1 + side * prepared.lean));
-    return { relative, phrase, covered, defined, explained, support, evidence, auxiliary, side, scope, score: value };
+    return { relative, phrase, covered, defined, explained, support, evidence, typed, auxiliary, side, scope, score: value };
   }
 
   #prepare(query: string, terms: readonly ResolvedQueryTerm[], projects: readonly number[]): PreparedQuery {
@@ -338,6 +356,7 @@ export class Reranker {
       lean,
       asksForAuxiliary: terms.some((term) => this.#auxiliaryTerms.has(term.term)),
       asksForPlace,
+      types: this.#options.answerType > 0 ? answerTypesOf(query) : [],
       placeNames: asksForPlace ? new Set(query.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []) : NO_NAMES,
     };
   }
