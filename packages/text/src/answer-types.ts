@@ -1,13 +1,13 @@
 /**
  * The type of value a question's focus asks for — "which content type", "which environment
- * variable", "which flag", "which status code", "which encoding", "how often" — and how a
- * value of that type is spelled in a sentence or a line of code. A chunk or a line that
- * spells one is the likelier answer: retrieval lifts such chunks (bm25's
- * `rerank.answerType`, from bits computed when the index is built), the extractive generator
- * such lines. Written from how the values look, never from a question set; what each row
- * changed on the development sets is in docs/retrieval.md ("Answer types").
+ * variable", "which flag", "which status code", "which encoding", "how often", "which
+ * version" — and how a value of that type is spelled in a sentence or a line of code. A
+ * chunk or a line that spells one is the likelier answer: retrieval lifts such chunks
+ * (bm25's `rerank.answerType`, from bits computed when the index is built), the extractive
+ * generator such lines. Written from how the values look, never from a question set; what
+ * each rule changed on the development sets is in docs/retrieval.md ("Answer types").
  */
-export type AnswerType = 'mime' | 'envvar' | 'flag' | 'status' | 'encoding' | 'duration';
+export type AnswerType = 'mime' | 'envvar' | 'flag' | 'status' | 'encoding' | 'duration' | 'version';
 
 export interface AnswerTypeRule {
   type: AnswerType;
@@ -34,6 +34,8 @@ export const ANSWER_TYPE_RULES: readonly AnswerTypeRule[] = Object.freeze([
     question: /\bhow (often|long)\b|\b(interval|period|frequency|lifetime|expir\w*)\b/i,
     value: /\b\d+(\.\d+)?\s*(ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?)\b|\b(sleep|timedelta)\(/i,
   },
+  // A release: two or three dotted numbers ("Bash 4.4 and up", "versionadded:: 2.1").
+  { type: 'version', question: /\bversions?\b/i, value: /\b\d+\.\d+(\.\d+)?\b/ },
 ]);
 
 /** The answer types `question` asks for (usually none or one). */

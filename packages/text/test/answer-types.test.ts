@@ -10,6 +10,7 @@ describe('answer types', () => {
     ['Which encoding is assumed?', 'falls back to utf-8', true],
     ['How often is the report sent?', 'Report usage every 10 minutes.', true],
     ['How long does a session last?', 'lifetime = timedelta(days=31)', true],
+    ['Which Bash versions are too old?', 'supported for Bash 4.4 and up', true],
     ['Which flag turns the reloader on?', 'the reloader watches files', false],
     ['How often is the report sent?', 'The report lists 10 fields.', false],
     ['Why is the body form-encoded?', 'application/json', false],
@@ -26,6 +27,6 @@ describe('answer types', () => {
   });
 
   it('has one rule per type, in a fixed order (an index stores their bits in it)', () => {
-    expect(ANSWER_TYPE_RULES.map((rule) => rule.type)).toEqual(['mime', 'envvar', 'flag', 'status', 'encoding', 'duration']);
+    expect(ANSWER_TYPE_RULES.map((rule) => rule.type)).toEqual(['mime', 'envvar', 'flag', 'status', 'encoding', 'duration', 'version']);
   });
 });
