@@ -104,9 +104,9 @@ export interface RerankOptions {
    * (`answerTypesOf` of @rag/text: a content type, an environment variable, a flag, a status
    * code, an encoding, a duration, a version) and the chunk, code or prose, spells a value of
    * that type (`application/json`, `VLLM_PORT`, `--reload`, `308`, `utf-8`, `10 minutes`,
-   * `4.4`), else 0. Read
-   * from the text when the index is built. In [0, 10]. Default `0.2` (0.05–0.3 tried on the
-   * development sets: 0.2 lifted the most questions and lowered none; see docs/retrieval.md).
+   * `4.4`), else 0. Read from the text when the index is built. In [0, 10]. Default `0.2`
+   * (0.1–0.3 tried on the development sets: 0.2 lifted the most questions and lowered none;
+   * see docs/retrieval.md).
    */
   answerType: number;
   /**

@@ -70,7 +70,8 @@ export interface RerankParts {
  * only), explained (prose only) and support are in [0, 1], evidence is 1 for a code chunk
  * that carries the kind of fact the question asks for (`codeCarriesKind`, stored per chunk), else 0;
  * typed is 1 for a chunk that spells a value of a type the question's focus names (a
- * content type, an environment variable, a flag, …; `answerTypesOf`, stored per chunk); a is `auxiliaryFactor` for a test/example/benchmark chunk when the query asks for
+ * content type, an environment variable, a flag, …; `answerTypesOf`, stored per chunk);
+ * a is `auxiliaryFactor` for a test/example/benchmark chunk when the query asks for
  * none, else 1; lean in (−1, 1) says how prose-like the query's terms are, and side is +1
  * for a prose chunk, −1 for code. The prior is written 1 + side · lean so that no score is
  * negative (fusion methods may drop those); only its difference between chunks matters.

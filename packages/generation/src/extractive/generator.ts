@@ -236,8 +236,8 @@ export function answerExtractively(question: string, sources: readonly SourceFor
   const lead = introduction ?? best;
   if (introduction) moveToFront(picked, introduction);
   // The direct answer first, on its own line; then the supporting quotes, by source.
-  const leadSource = sources[lead.sourceIndex]!;
   const leadBudget = picked.length === 1 ? resolved.maxAnswerChars : Math.floor(resolved.maxAnswerChars * LEAD_SHARE);
+  const leadSource = sources[lead.sourceIndex]!;
   // The lines that say what the lead only introduces (a block, a body, an example, the next sentence).
   const asked = new Set(query.map((q) => q.term));
   const body = leadCompletion(lead, units, leadSource, asked, kind);
@@ -258,7 +258,7 @@ export function answerExtractively(question: string, sources: readonly SourceFor
   // A quoted sentence that introduces a code line ("…by running the following command:") brings it.
   for (const line of introducedLines(supporting, units)) if (line !== lead && !joined.has(line) && !supporting.includes(line)) supporting.push(line);
   const groups = groupBySource(supporting);
-  const perQuote = supporting.length > 0 ? Math.floor((resolved.maxAnswerChars - Math.min(leadQuote.length, leadBudget) ) / supporting.length) : 0;
+  const perQuote = supporting.length > 0 ? Math.floor((resolved.maxAnswerChars - Math.min(leadQuote.length, leadBudget)) / supporting.length) : 0;
   for (const group of groups) {
     const quotes = group.units.map((u) => formatQuote(u, Math.max(40, perQuote), asked));
     lines.push(`- ${joinQuotes(group.units, quotes)} [${group.sourceIndex + 1}]`);
