@@ -245,6 +245,26 @@ describe('the extractive answer leads with the fact the question asks for', () =
     for (const variable of ['TINYSERVE_HOST', 'TINYSERVE_PORT', 'TINYSERVE_WORKERS']) expect(all).toContain(variable);
   });
 
+  it("a function's docstring: its opening sentence brings what it says is returned", () => {
+    // The question says "give back", the docstring ":return:": no shared word, so the return
+    // field can only come with the sentence that does match.
+    const join = source(
+      [
+        'def safe_join(directory, *pathnames):',
+        '    """Safely join untrusted path components to a base directory.',
+        '',
+        '    :param directory: The trusted base directory.',
+        '    :param pathnames: The untrusted path components.',
+        '    :return: A safe path, otherwise ``None``.',
+        '    """',
+        '    parts = [directory]',
+      ].join('\n'),
+      { file_path: 'pkg/security.py', symbol: 'safe_join' },
+    );
+    const { first } = lead('What does joining untrusted path components onto a base directory give back?', [join]);
+    expect(first).toBe('In `safe_join`: Safely join untrusted path components to a base directory. Returns: A safe path, otherwise `None`. [1]');
+  });
+
   it('a value: the literal with its unit', () => {
     const { first, cited } = lead('How many seconds may a handler run before the request gets 504?', [defaults, guide]);
     expect(first).toContain('30');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitIntoUnits } from '../src/internals.js';
+import { readableField, splitIntoUnits } from '../src/internals.js';
 
 function displays(text: string, path: string): string[] {
   return splitIntoUnits(text, path).map((u) => (u.note ? `${u.display} // ${u.note}` : u.display));
@@ -38,6 +38,141 @@ describe('splitIntoUnits for code', () => {
   it('gives offsets that cover the unit in the text (a statement with its comment)', () => {
     const port = splitIntoUnits(code, 'pkg/defaults.py').find((u) => u.display.startsWith('DEFAULT_PORT'))!;
     expect(code.slice(port.start, port.end)).toBe('# TCP port the development server listens on.\nDEFAULT_PORT = 8421');
+  });
+});
+
+describe('splitIntoUnits for a code span that starts inside a docstring', () => {
+  // A long class docstring cut by the chunker: the span opens on its middle lines.
+  const piece = [
+    '    :param cache_size: The size of the cache.  Per default this is ``400`` which means',
+    '        that if more than 400 templates are loaded the loader will clean',
+    '        out the least recently used template.',
+    '    """',
+    '',
+    '    #: if this environment is sandboxed.',
+    '    sandboxed = False',
+  ].join('\n');
+
+  it('reads the lines before the closing quotes as sentences, the rest as code', () => {
+    expect(displays(piece, 'src/environment.py')).toEqual([
+      '`cache_size`: The size of the cache.',
+      'Per default this is `400` which means that if more than 400 templates are loaded the loader will clean out the least recently used template.',
+      'sandboxed = False // : if this environment is sandboxed.',
+    ]);
+  });
+
+  it('finds the end of the docstring on a line that holds text too', () => {
+    const units = splitIntoUnits('    the cache is cleared."""\n    return self.cache\n', 'm.py');
+    expect(units.map((u) => [u.kind, u.display])).toEqual([
+      ['prose', 'the cache is cleared.'],
+      ['code', 'return self.cache'],
+    ]);
+  });
+
+  it('reads a span with no quotes at all as a docstring when its lines are prose', () => {
+    const middle = [
+      '        `cache_size`',
+      '            The size of the cache.  Per default this is ``400`` which means',
+      '            that if more than 400 templates are loaded the loader will clean',
+      '            out the least recently used template.',
+    ].join('\n');
+    expect(splitIntoUnits(middle, 'src/environment.py').map((u) => [u.kind, u.display])).toEqual([
+      ['prose', '`cache_size` The size of the cache.'],
+      ['prose', 'Per default this is `400` which means that if more than 400 templates are loaded the loader will clean out the least recently used template.'],
+    ]);
+    // Code with a few prose-like lines (a long call's arguments) stays code.
+    const code = ['result = compute(', '    first,', '    second', ')', 'if result:', '    emit(result)', 'log the outcome'].join('\n');
+    expect(splitIntoUnits(code, 'm.py').every((u) => u.kind === 'code')).toBe(true);
+  });
+
+  it('keeps reading code when the quotes open a docstring or a string', () => {
+    const opening = ['def f(x):', '    """', '    Doubles x.', '    """', '    return 2 * x'].join('\n');
+    expect(displays(opening, 'm.py')).toEqual(['def f(x):', 'Doubles x.', 'return 2 * x']);
+    const module = ['# SPDX-License-Identifier: Apache-2.0', '"""', 'Runs the demo.', '"""', 'import os'].join('\n');
+    expect(displays(module, 'examples/demo.py')).toEqual(['Runs the demo.', 'import os']);
+    const assigned = ['QUERY = """', 'SELECT 1', '"""'].join('\n');
+    expect(splitIntoUnits(assigned, 'm.py').map((u) => u.kind)).toEqual(['code', 'code']);
+    // Not Python: the quotes mean nothing special.
+    expect(splitIntoUnits('a: 1\nb: """\n', 'conf.yaml').every((u) => u.kind === 'code')).toBe(true);
+  });
+});
+
+describe('splitIntoUnits for docstrings', () => {
+  // Docstrings are small RST documents: fields, sections, literal blocks and sessions.
+  const source = [
+    'def scale(value, factor=2):',
+    '    """Multiplies a value. The factor',
+    '    can be any number.',
+    '',
+    '    Example::',
+    '',
+    '        scale(3)',
+    '',
+    '    >>> scale(2, 5)',
+    '    10',
+    '',
+    '    :param value: the number to scale.',
+    '    :param factor: how much to scale it by',
+    '        (two unless given).',
+    '    :returns: the scaled value.',
+    '    """',
+    '    return value * factor',
+    '',
+    'def parse(text):',
+    '    """Reads a number.',
+    '',
+    '    Args:',
+    '        text (str): the text to read.',
+    '    Returns:',
+    '        int: the number it holds.',
+    '    """',
+  ].join('\n');
+
+  it('makes each field, section entry and literal line its own unit, and drops section headings', () => {
+    // Fields read as a person writes them: "`value`: …", "Returns: …".
+    expect(displays(source, 'pkg/scale.py')).toEqual([
+      'def scale(value, factor=2):',
+      'Multiplies a value.',
+      'The factor can be any number.',
+      'Example::',
+      'scale(3)',
+      '>>> scale(2, 5) 10',
+      '`value`: the number to scale.',
+      '`factor`: how much to scale it by (two unless given).',
+      'Returns: the scaled value.',
+      'return value * factor',
+      'def parse(text):',
+      'Reads a number.',
+      'text (str): the text to read.',
+      'int: the number it holds.',
+    ]);
+  });
+
+  it('marks docstring units, their opening sentence and what they say is returned', () => {
+    const units = splitIntoUnits(source, 'pkg/scale.py');
+    const role = (display: string) => units.find((u) => u.display === display);
+    expect(role('Multiplies a value.')).toMatchObject({ doc: true, docRole: 'summary' });
+    expect(role('Returns: the scaled value.')).toMatchObject({ doc: true, docRole: 'returns' });
+    expect(role('int: the number it holds.')).toMatchObject({ docRole: 'returns', context: 'Returns' });
+    expect(role('text (str): the text to read.')).toMatchObject({ context: 'Args' });
+    expect(role('scale(3)')).toMatchObject({ kind: 'code', doc: true });
+    expect(role('return value * factor')!.doc).toBeUndefined();
+  });
+});
+
+describe('readableField', () => {
+  it.each([
+    [':param int flags: flags for re', '`flags`: flags for re'],
+    [':param name: the name', '`name`: the name'],
+    [':type name: str', '`name` type: str'],
+    [':returns: the value', 'Returns: the value'],
+    [':rtype: int', 'Return type: int'],
+    [':raises KeyError: if missing', 'Raises `KeyError`: if missing'],
+    [':raises: on failure', 'Raises: on failure'],
+    [':meta private:', ':meta private:'],
+    ['No field here: at all', 'No field here: at all'],
+  ])('%s → %s', (field, readable) => {
+    expect(readableField(field)).toBe(readable);
   });
 });
 

@@ -52,6 +52,11 @@ function blockOf(opener: ScoredUnit, following: readonly ScoredUnit[], text: str
   return block;
 }
 
+/** Where the docstring `lead` opens ends: the start of the first unit after it that is not part of a docstring. */
+function docstringEnd(following: readonly ScoredUnit[], lead: ScoredUnit): number {
+  return following.find((u) => !u.unit.doc)?.unit.start ?? Number.POSITIVE_INFINITY;
+}
+
 /** `following` up to the first blank line between two of them: what a colon introduces, not the block after it. */
 function firstParagraph(following: readonly ScoredUnit[], text: string): ScoredUnit[] {
   const out: ScoredUnit[] = [];
@@ -145,9 +150,15 @@ export function leadCompletion(lead: ScoredUnit, units: readonly ScoredUnit[], s
   }
   if (lead.unit.kind === 'code') {
     if (BLOCK_OPENER.test(lead.unit.display)) return blockOf(lead, following, source.text, BLOCK_LINES);
-    return HEADER.test(lead.unit.display) ? following.filter((u) => u.unit.kind === 'code').slice(0, BODY_LINES) : [];
+    // The examples of its docstring are not its body.
+    return HEADER.test(lead.unit.display) ? following.filter((u) => u.unit.kind === 'code' && !u.unit.doc).slice(0, BODY_LINES) : [];
   }
   if (lead.unit.display.endsWith(':')) return firstParagraph(following, source.text).slice(0, BODY_LINES);
+  // A docstring's opening sentence says what a function does; its return field, what it gives back.
+  if (lead.unit.docRole === 'summary') {
+    const returns = following.find((u) => u.unit.docRole === 'returns' && u.unit.start < docstringEnd(following, lead));
+    if (returns) return [returns];
+  }
   const next = following[0];
   if (!next) return [];
   if (kind === 'how' && next.unit.kind === 'code') return following.filter((u) => u.unit.kind === 'code').slice(0, EXAMPLE_LINES);
