@@ -165,6 +165,10 @@ describe('query vocabulary', () => {
     expect(tokenizeQuery('constructor initialization initializer').filter((t) => t.term === 'init')).toEqual([{ term: 'init', weight: 1 }]);
   });
 
+  it('keeps the negation of "cannot" ("can" is a stopword), so `TemplateNotFound` answers "cannot be found"', () => {
+    expect(tokenizeQuery('when a template cannot be found').map((t) => t.term)).toEqual(expect.arrayContaining(['cannot', 'not', 'found']));
+  });
+
   it('folds -ation nouns onto their verbs only when asked', () => {
     expect(['quantization', 'allocation', 'classification', 'computation', 'configuration'].map((w) => foldDerivation(w))).toEqual([
       'quantiz',

@@ -12,4 +12,7 @@ export const DEFAULT_ALIASES: Readonly<Record<string, string>> = Object.freeze({
   initializ: 'init',
   destructor: 'del',
   iterator: 'iter',
+  // English: "cannot" is "can not", and `can` is a stopword; the negation is what code spells
+  // (`TemplateNotFound`, `is not None`).
+  cannot: 'not',
 });

@@ -1,0 +1,11 @@
+import { chunkCorpus } from '@rag/chunking';
+import { createBm25Retriever } from '/work/main/packages/bm25/dist/index.js';
+const gen = await import('/work/main/packages/generation/dist/index.js');
+const { answerExtractively } = await import('/work/main/packages/generation/dist/internals.js');
+const [corpus, q, k] = process.argv.slice(2);
+const { chunks } = await chunkCorpus(corpus, {});
+const r = createBm25Retriever(chunks, {});
+const sources = r.searchSync(q, { k: Number(k ?? 5) }).map((h) => gen.toSourceForAnswer(chunks[h.chunkId], chunks[h.chunkId].file_path));
+sources.forEach((s, i) => console.log(i + 1, s.file_path, s.symbol));
+const a = answerExtractively(q, sources);
+console.log(a.kind, a.coverage); console.log(a.lines.join('\n'));
