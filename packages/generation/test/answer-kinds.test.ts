@@ -75,6 +75,19 @@ describe('the extractive answer leads with the fact the question asks for', () =
     expect(cited).toBe('tinyserve/handlers.py');
   });
 
+  it('a place named in words: the class whose name the words spell, not a docs example that assigns it', () => {
+    // "sandboxed environment" spells `SandboxedEnvironment` part by part; the docs example's
+    // `env = …` only uses it (and `env` is a short form added for "environment", not a name
+    // the question wrote).
+    const page = source('# Sandbox\n\nThe sandboxed environment can be used to evaluate untrusted code:\n\n```python\nenv = SandboxedEnvironment()\n```\n', {
+      file_path: 'docs/sandbox.md',
+    });
+    const code = source('class SandboxedEnvironment(Environment):\n    sandboxed = True\n', { file_path: 'pkg/sandbox.py', symbol: 'SandboxedEnvironment' });
+    const { first, cited } = lead('Where is the sandboxed environment implemented?', [page, code]);
+    expect(first).toMatch(/^In `pkg\/sandbox\.py:1` \(`SandboxedEnvironment`\): `class SandboxedEnvironment\(Environment\):`/);
+    expect(cited).toBe('pkg/sandbox.py');
+  });
+
   it('how to: the command to run', () => {
     const { first, cited } = lead('How do I install tinyserve?', [guide, readme]);
     expect(first).toContain('pip install tinyserve==0.3.1');

@@ -14,7 +14,7 @@ import { assignmentsUsedBy, introducedLines, leadCompletion } from './lead.js';
 import { compressSentence } from './compress.js';
 
 /** Bumped whenever the algorithm changes what it answers (part of the cache key). */
-const EXTRACTIVE_VERSION = 13;
+const EXTRACTIVE_VERSION = 14;
 /**
  * Below this share of the question's idf-weighted terms, the best sentence or line is only
  * near the question, not an answer to it: say so and list the closest sources instead of
@@ -222,8 +222,10 @@ export function answerExtractively(question: string, sources: readonly SourceFor
   const picked = pickUnits(units, resolved);
   // "Where is X?" is answered by the place that defines X: a sentence that mentions it does
   // not lead over that definition.
-  if (kind === 'where' && !picked[0]?.defines) {
-    const definition = units.filter((u) => u.defines).sort((a, b) => b.score - a.score)[0];
+  // (A docs example that assigns the name is a use of it, not its place.)
+  const definesInCode = (u: ScoredUnit | undefined): boolean => u?.defines === true && !u.fromDocs;
+  if (kind === 'where' && !definesInCode(picked[0])) {
+    const definition = units.filter(definesInCode).sort((a, b) => b.score - a.score)[0];
     if (definition) moveToFront(picked, definition, resolved.maxQuotes);
   }
   const best = picked[0];
