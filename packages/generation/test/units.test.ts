@@ -226,6 +226,11 @@ describe('splitIntoUnits for docs', () => {
     ]);
   });
 
+  it('drops the directives of Sphinx domains as markup, as it does plain ones', () => {
+    const text = 'Filters\n-------\n\n.. jinja:filters:: jinja2.defaults.DEFAULT_FILTERS\n\n.. py:function:: render(name)\n\nRenders a template.\n';
+    expect(splitIntoUnits(text, 'docs/templates.rst').map((u) => u.display)).toEqual(['Renders a template.']);
+  });
+
   it('treats CMakeLists.txt as code', () => {
     expect(splitIntoUnits('set(A 1)\nset(B 2)', 'x/CMakeLists.txt').map((u) => u.kind)).toEqual(['code', 'code']);
   });

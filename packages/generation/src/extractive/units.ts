@@ -27,12 +27,13 @@ const RST_UNDERLINE = /^([=\-~^"'`#*+.])\1{2,}\s*$/;
 const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 const LIST_ITEM = /^\s*([-*+]|\d+[.)])\s+/;
 /**
- * Lines that are markup only: HTML tags, an image, an RST directive or field, a mkdocs
+ * Lines that are markup only: HTML tags, an image, an RST directive (a Sphinx domain's too:
+ * `.. py:function::`, `.. jinja:filters::`) or field, a mkdocs
  * admonition opener (`!!! note`, `??? tip`), a snippet include (`--8<-- "file"`). A line that
  * starts with an RST role (`:meth:`Foo.bar` does …`) is prose, not a field.
  */
 const MARKUP_ONLY =
-  /^\s*(<[^>]*>\s*)+$|^\s*!\[[^\]]*\]\([^)]*\)\s*$|^\s*\.\.\s+\w[\w-]*::.*$|^\s*:\w[\w-]*:(?!`).*$|^\s*(!!!|\?\?\?\+?)\s+\w+.*$|^\s*-+8<-+/;
+  /^\s*(<[^>]*>\s*)+$|^\s*!\[[^\]]*\]\([^)]*\)\s*$|^\s*\.\.\s+(\w[\w-]*:)?\w[\w-]*::.*$|^\s*:\w[\w-]*:(?!`).*$|^\s*(!!!|\?\?\?\+?)\s+\w+.*$|^\s*-+8<-+/;
 /**
  * An RST directive whose body is code or a session (`.. code-block:: zsh`, `.. doctest::`,
  * an extension's `.. domain:example::` or `.. domain:run::`): its indented body is quoted as
