@@ -88,6 +88,47 @@ describe('the extractive answer leads with the fact the question asks for', () =
     expect(cited).toBe('pkg/sandbox.py');
   });
 
+  it("a default: the parameter's default, not an assignment in a docstring's example", () => {
+    // The example line has more of the question's words (the class name and its parts) and
+    // assigns, but it only shows a call; the signature holds the default. Sources in the order
+    // a retriever gives them: the signature's chunk, the class with its docstring, a method.
+    const cls = source(
+      [
+        'class FolderLoader(BaseLoader):',
+        '    """Reads templates from folders on disk. Paths may be relative to the',
+        '    working directory or absolute.',
+        '',
+        '    Several folders are searched in the order given, and the first one',
+        '    that holds the template wins.',
+        '',
+        '    .. code-block:: python',
+        '',
+        '        loader = FolderLoader(["/site/templates", "/app/templates"])',
+        '',
+        '    :param paths: A folder or a list of folders to search.',
+        '    :param encoding: The text encoding of the template files.',
+        '    """',
+      ].join('\n'),
+      { file_path: 'pkg/loaders.py', symbol: 'FolderLoader' },
+    );
+    const init = source(
+      [
+        '    def __init__(self, paths, encoding: str = "utf-8", follow_links: bool = False) -> None:',
+        '        if isinstance(paths, str):',
+        '            paths = [paths]',
+        '        self.paths = [os.fspath(p) for p in paths]',
+        '        self.encoding = encoding',
+      ].join('\n'),
+      { file_path: 'pkg/loaders.py', symbol: 'FolderLoader.__init__' },
+    );
+    const read = source('    def get_source(self, name):\n        with open(self.find(name), "rb") as f:\n            return f.read().decode(self.encoding)\n', {
+      file_path: 'pkg/loaders.py',
+      symbol: 'FolderLoader.get_source',
+    });
+    const { first } = lead('What is the default encoding used by FolderLoader?', [init, cls, read]);
+    expect(first).toContain('encoding: str = "utf-8"');
+  });
+
   it('how to: the command to run', () => {
     const { first, cited } = lead('How do I install tinyserve?', [guide, readme]);
     expect(first).toContain('pip install tinyserve==0.3.1');

@@ -14,7 +14,7 @@ import { assignmentsUsedBy, introducedLines, leadCompletion } from './lead.js';
 import { compressSentence } from './compress.js';
 
 /** Bumped whenever the algorithm changes what it answers (part of the cache key). */
-const EXTRACTIVE_VERSION = 15;
+const EXTRACTIVE_VERSION = 16;
 /**
  * Below this share of the question's idf-weighted terms, the best sentence or line is only
  * near the question, not an answer to it: say so and list the closest sources instead of
@@ -56,9 +56,11 @@ function scoredUnitsOf(sources: readonly SourceForAnswer[]): ScoredUnit[] {
  * with that line's words too (the line comes with it when quoted, see `introducedLines`).
  * After the statistics, so that no word counts twice in a document frequency.
  */
-function addIntroducedTerms(units: ScoredUnit[]): void {
+function addIntroducedTerms(units: ScoredUnit[], kind: AnswerKind): void {
   for (let i = 0; i + 1 < units.length; i++) {
     const [intro, next] = [units[i]!, units[i + 1]!];
+    // A docstring's example shows a call: its words answer how to use the code, nothing else (see `scoreUnits`).
+    if (next.unit.doc && kind !== 'how') continue;
     if (intro.unit.kind === 'prose' && intro.unit.display.endsWith(':') && next.unit.kind === 'code' && next.sourceIndex === intro.sourceIndex) {
       intro.terms = new Set([...intro.terms, ...next.terms]);
     }
@@ -217,7 +219,7 @@ export function answerExtractively(question: string, sources: readonly SourceFor
   const units = scoredUnitsOf(sources);
   const query = queryTerms(question);
   const statistics = collectStatistics(units);
-  addIntroducedTerms(units);
+  addIntroducedTerms(units, kind);
   scoreUnits(units, query, statistics, kind, answerTypesOf(question));
   const picked = pickUnits(units, resolved);
   // "Where is X?" is answered by the place that defines X: a sentence that mentions it does

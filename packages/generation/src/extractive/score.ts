@@ -131,9 +131,12 @@ export function scoreUnits(units: ScoredUnit[], query: readonly QueryTerm[], sta
     }
     const lengthDamping = 1 / (1 + Math.max(0, scored.length - LENGTH_PIVOT) / (2 * LENGTH_PIVOT));
     const rankDamping = 1 / (1 + RANK_DECAY * scored.sourceIndex);
-    const defines = matched > 0 && scored.unit.kind === 'code' && definedNames(scored.unit.display).some((n) => asked.has(n) || namedInWords(scored.unit.display, n, asked));
+    // A docstring's example (`loader = FileSystemLoader("templates")`) shows how to call the
+    // code; it defines nothing and sets no default.
+    const example = scored.unit.kind === 'code' && scored.unit.doc === true;
+    const defines = matched > 0 && scored.unit.kind === 'code' && !example && definedNames(scored.unit.display).some((n) => asked.has(n) || namedInWords(scored.unit.display, n, asked));
     // "Where is X implemented?" is answered by the line that defines X.
-    const carries = matched > 0 && (kind === 'where' ? defines : carriesKind(scored.unit, kind, scored.fromDocs));
+    const carries = matched > 0 && (kind === 'where' ? defines : example ? kind === 'how' : carriesKind(scored.unit, kind, scored.fromDocs));
     const typed = matched > 0 && types.some((type) => spellsAnswerType(scored.unit.display, type));
     scored.score = sum * lengthDamping * rankDamping * (defines ? DEFINITION_BOOST : 1) * (carries ? (KIND_BOOSTS[kind] ?? KIND_BOOST) : 1) * (typed ? TYPE_BOOST : 1);
     scored.matched = matched;
