@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createBm25Retriever, type Bm25Settings } from '../src/index.js';
+import { placeNamesOf } from '../src/rerank/reranker.js';
 import { makeChunks, type ChunkSpec } from './helpers.js';
 
 // Golden rankings for failure classes seen on codebases the retriever was not tuned on (the
@@ -134,6 +135,24 @@ describe('failure classes of unseen codebases', () => {
       .searchSync('Where is paginate implemented?', { k: 1 })
       .map((hit) => `${chunks[hit.chunkId]!.file_path}#${chunks[hit.chunkId]!.symbol}`);
     expect(without).toEqual(['docs/lists.md#Long lists']);
+  });
+
+  it('"where is the <words> implemented?" reaches the class those words name, joined (class 1)', () => {
+    // People ask for `SandboxedEnvironment` as "the sandboxed environment". The docs sections
+    // say "sandboxed" and "environment" more often than the class's short chunk does; the
+    // class is the named thing, because its name is two adjacent words of the question joined
+    // the way Python names a class.
+    const chunks = makeChunks([
+      markdown('docs/sandbox.md', 'Sandbox', '# Sandbox\n\nThe sandboxed environment checks attribute access. A sandboxed environment is slower than a plain environment; use the sandboxed environment for untrusted templates.'),
+      markdown('docs/sandbox.md', 'Sandbox > Operators', '## Operators\n\nA sandboxed environment can intercept operators: the environment calls a hook for each one in a sandboxed template.'),
+      python('tmpl/sandbox.py', 'SandboxedEnvironment', 'class SandboxedEnvironment(Environment):\n    """Checks every attribute access."""\n    sandboxed = True'),
+    ]);
+    expect(ranking(chunks, 'Where is the sandboxed environment implemented?', 1)).toEqual(['tmpl/sandbox.py#SandboxedEnvironment']);
+    // The same words asking how, not where, leave the docs first.
+    expect(ranking(chunks, 'How does the sandboxed environment intercept operators?', 1)).toEqual(['docs/sandbox.md#Sandbox > Operators']);
+    expect([...placeNamesOf('the sandboxed environment')]).toEqual(
+      expect.arrayContaining(['sandboxed', 'TheSandboxed', 'SandboxedEnvironment', 'sandboxed_environment', 'TheSandboxedEnvironment']),
+    );
   });
 
   it('the best code hit stays in view when docs repeat a code question (class 1)', () => {

@@ -40,6 +40,27 @@ interface PreparedQuery {
 
 const NO_NAMES: ReadonlySet<string> = new Set();
 
+/** Most adjacent words joined into one name ("sandboxed environment" → `SandboxedEnvironment`). */
+const MAX_JOINED_WORDS = 3;
+
+/**
+ * The names a place question can mean: each of its words as written, and runs of two or
+ * three adjacent words joined the ways Python names things (`SandboxedEnvironment`,
+ * `sandboxed_environment`), since people ask for a class or function in plain words.
+ */
+export function placeNamesOf(query: string): Set<string> {
+  const words = query.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? [];
+  const names = new Set(words);
+  for (let i = 0; i < words.length; i++) {
+    for (let n = 2; n <= MAX_JOINED_WORDS && i + n <= words.length; n++) {
+      const run = words.slice(i, i + n);
+      names.add(run.map((w) => w[0]!.toUpperCase() + w.slice(1)).join(''));
+      names.add(run.map((w) => w.toLowerCase()).join('_'));
+    }
+  }
+  return names;
+}
+
 /** The parts of a second-stage score, in the order they are summed. */
 export interface RerankParts {
   relative: number;
@@ -211,7 +232,7 @@ export class Reranker {
         {
           value: parts.defined,
           description: asksForPlace
-            ? `defined: share of the query's identifiers this code chunk defines, or 1 when its own name is a word of this place question (weight ${o.definition})`
+            ? `defined: share of the query's identifiers this code chunk defines, or 1 when its own name is a word of this place question or adjacent words of it joined (weight ${o.definition})`
             : `defined: share of the query's identifiers this code chunk defines (weight ${o.definition})`,
         },
         {
@@ -358,7 +379,7 @@ export class Reranker {
       asksForAuxiliary: terms.some((term) => this.#auxiliaryTerms.has(term.term)),
       asksForPlace,
       types: this.#options.answerType > 0 ? answerTypesOf(query) : [],
-      placeNames: asksForPlace ? new Set(query.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []) : NO_NAMES,
+      placeNames: asksForPlace ? placeNamesOf(query) : NO_NAMES,
     };
   }
 
