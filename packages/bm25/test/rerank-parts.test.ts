@@ -169,6 +169,10 @@ describe('query vocabulary', () => {
     expect(tokenizeQuery('when a template cannot be found').map((t) => t.term)).toEqual(expect.arrayContaining(['cannot', 'not', 'found']));
   });
 
+  it('lets "exception" also search `error`: Python names its exception classes …Error', () => {
+    expect(tokenizeQuery('which exception is raised').map((t) => t.term)).toEqual(expect.arrayContaining(['exception', 'error', 'rais']));
+  });
+
   it('folds -ation nouns onto their verbs only when asked', () => {
     expect(['quantization', 'allocation', 'classification', 'computation', 'configuration'].map((w) => foldDerivation(w))).toEqual([
       'quantiz',

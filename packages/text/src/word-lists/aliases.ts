@@ -15,4 +15,6 @@ export const DEFAULT_ALIASES: Readonly<Record<string, string>> = Object.freeze({
   // English: "cannot" is "can not", and `can` is a stopword; the negation is what code spells
   // (`TemplateNotFound`, `is not None`).
   cannot: 'not',
+  // Python names its exception classes …Error (PEP 8): "which exception" asks for one.
+  exception: 'error',
 });
