@@ -1,7 +1,7 @@
 import { selectHits, type Chunk, type Explanation, type Hit } from '@rag/core';
 import type { Bm25Index } from '../bm25-index.js';
 import type { ResolvedQueryTerm } from '../explain.js';
-import { answerTypesOf, detectAnswerKind, identifierTerm, tokenize, type AnswerKind, type AnswerType } from '@rag/text';
+import { answerTypesOf, detectAnswerKind, identifierTerm, namesSpelledInWords, tokenize, type AnswerKind, type AnswerType } from '@rag/text';
 import { carriesEvidence, hasName, spellsAnyType } from '../chunk-features.js';
 import type { EvidenceKind, RerankOptions } from './options.js';
 import { AUXILIARY, AUXILIARY_QUERY_WORDS, chunkFlags, DOCUMENTATION_QUERY_WORDS, PROSE, TermModalities } from './priors.js';
@@ -40,25 +40,13 @@ interface PreparedQuery {
 
 const NO_NAMES: ReadonlySet<string> = new Set();
 
-/** Most adjacent words joined into one name ("sandboxed environment" → `SandboxedEnvironment`). */
-const MAX_JOINED_WORDS = 3;
-
 /**
- * The names a place question can mean: each of its words as written, and runs of two or
- * three adjacent words joined the ways Python names things (`SandboxedEnvironment`,
- * `sandboxed_environment`), since people ask for a class or function in plain words.
+ * The names a place question can mean: each of its words as written, and the names it
+ * spells in plain words (`namesSpelledInWords`: "the sandboxed environment" →
+ * `SandboxedEnvironment` when it asks for nothing else).
  */
 export function placeNamesOf(query: string): Set<string> {
-  const words = query.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? [];
-  const names = new Set(words);
-  for (let i = 0; i < words.length; i++) {
-    for (let n = 2; n <= MAX_JOINED_WORDS && i + n <= words.length; n++) {
-      const run = words.slice(i, i + n);
-      names.add(run.map((w) => w[0]!.toUpperCase() + w.slice(1)).join(''));
-      names.add(run.map((w) => w.toLowerCase()).join('_'));
-    }
-  }
-  return names;
+  return new Set([...(query.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []), ...namesSpelledInWords(query)]);
 }
 
 /** The parts of a second-stage score, in the order they are summed. */

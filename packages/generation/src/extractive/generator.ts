@@ -1,5 +1,5 @@
 import { OffsetMap } from '@rag/core';
-import { answerTypesOf, tokenize } from '@rag/text';
+import { answerTypesOf, namesSpelledInWords, tokenize } from '@rag/text';
 import { toCitedSource } from '../citations.js';
 import { sha256Hex, stableStringify } from '../hash.js';
 import { throwIfAborted } from '../errors.js';
@@ -14,7 +14,7 @@ import { assignmentsUsedBy, introducedLines, leadCompletion } from './lead.js';
 import { compressSentence } from './compress.js';
 
 /** Bumped whenever the algorithm changes what it answers (part of the cache key). */
-const EXTRACTIVE_VERSION = 17;
+const EXTRACTIVE_VERSION = 18;
 /**
  * Below this share of the question's idf-weighted terms, the best sentence or line is only
  * near the question, not an answer to it: say so and list the closest sources instead of
@@ -220,7 +220,7 @@ export function answerExtractively(question: string, sources: readonly SourceFor
   const query = queryTerms(question);
   const statistics = collectStatistics(units);
   addIntroducedTerms(units, kind);
-  scoreUnits(units, query, statistics, kind, answerTypesOf(question));
+  scoreUnits(units, query, statistics, kind, answerTypesOf(question), namesSpelledInWords(question));
   const picked = pickUnits(units, resolved);
   // "Where is X?" is answered by the place that defines X: a sentence that mentions it does
   // not lead over that definition.

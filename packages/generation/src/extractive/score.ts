@@ -69,19 +69,6 @@ const TYPE_BOOST = 1.5;
  * and the question would seem to be about its one missing filler word.
  */
 export const COVERAGE_IDF_FLOOR = 1;
-/**
- * Whether the question names `name` in words: every part of a compound identifier
- * (`SandboxedEnvironment` → sandbox, environment; `safe_join` → saf, join) is a term of the
- * question. One-part names need the name itself.
- */
-function namedInWords(line: string, name: string, asked: ReadonlySet<string>): boolean {
-  // `definedNames` lowercases; the parts of `SandboxedEnvironment` need its case.
-  const at = line.toLowerCase().indexOf(name);
-  const spelled = at < 0 ? name : line.slice(at, at + name.length);
-  const parts = tokenize(spelled).filter((part) => part !== name);
-  return parts.length >= 2 && parts.every((part) => asked.has(part));
-}
-
 export function collectStatistics(units: readonly { terms: Set<string> }[]): ScoringStatistics {
   const documentFrequency = new Map<string, number>();
   for (const unit of units) for (const term of unit.terms) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
@@ -109,10 +96,19 @@ export function queryTerms(question: string): QueryTerm[] {
  * for lines that carry the kind of fact asked (`kind`) and for those that spell a value of
  * the asked type (`types`, from `answerTypesOf`).
  */
-export function scoreUnits(units: ScoredUnit[], query: readonly QueryTerm[], stats: ScoringStatistics, kind: AnswerKind = 'explain', types: readonly AnswerType[] = []): void {
+export function scoreUnits(
+  units: ScoredUnit[],
+  query: readonly QueryTerm[],
+  stats: ScoringStatistics,
+  kind: AnswerKind = 'explain',
+  types: readonly AnswerType[] = [],
+  spelledNames: readonly string[] = [],
+): void {
   const idf = new Map(query.map((q) => [q.term, inverseFrequency(stats, q.term)]));
   // Names the question spells; the short forms added for it (`env` for "environment") are not.
   const asked = new Set(query.filter((q) => !q.expansion).map((q) => q.term));
+  // Names the question spells in words ("the sandboxed environment"), lowercased as `definedNames` gives them.
+  const spelled = new Set(spelledNames.map((name) => name.toLowerCase()));
   const coverageWeight = new Map(query.map((q) => [q.term, q.weight * Math.max(COVERAGE_IDF_FLOOR, idf.get(q.term)!)]));
   let total = 0;
   for (const { term } of query) total += coverageWeight.get(term)!;
@@ -134,7 +130,7 @@ export function scoreUnits(units: ScoredUnit[], query: readonly QueryTerm[], sta
     // A docstring's example (`loader = FileSystemLoader("templates")`) shows how to call the
     // code; it defines nothing and sets no default.
     const example = scored.unit.kind === 'code' && scored.unit.doc === true;
-    const defines = matched > 0 && scored.unit.kind === 'code' && !example && definedNames(scored.unit.display).some((n) => asked.has(n) || namedInWords(scored.unit.display, n, asked));
+    const defines = matched > 0 && scored.unit.kind === 'code' && !example && definedNames(scored.unit.display).some((n) => asked.has(n) || spelled.has(n));
     // "Where is X implemented?" is answered by the line that defines X.
     const carries = matched > 0 && (kind === 'where' ? defines : example ? kind === 'how' : carriesKind(scored.unit, kind, scored.fromDocs));
     const typed = matched > 0 && types.some((type) => spellsAnswerType(scored.unit.display, type));
