@@ -19,6 +19,7 @@ export { describeSource, sourceHash } from './sources.js';
 export { NO_SOURCES_ANSWER, NOT_FOUND_ANSWER } from './messages.js';
 export { answerExtractively, type ExtractiveAnswer } from './extractive/generator.js';
 export { resolveExtractiveOptions } from './extractive/options.js';
-export { readableField, splitIntoUnits, type TextUnit } from './extractive/units.js';
+export { splitIntoUnits, type TextUnit } from './extractive/units.js';
+export { readableField } from './extractive/docstrings.js';
 export { answerCacheKey, type AnswerCacheKeyInput } from './cache.js';
 export { DEFAULT_CHECKPOINT_INTERVAL_MS } from './dataset.js';

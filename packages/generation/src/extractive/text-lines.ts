@@ -1,0 +1,88 @@
+/**
+ * What the unit readers share: the unit type, lines with their offsets, and sentences.
+ */
+
+/** A piece an extractive answer can quote; offsets are UTF-16 indices into the span's text. */
+export interface TextUnit {
+  kind: 'prose' | 'code';
+  /** The unit as shown in an answer: whitespace collapsed, table cells joined by ` | `. */
+  display: string;
+  /** Shown after a code unit: the text of the comment lines just above the statement. */
+  note?: string;
+  /** Counted for matching but not shown: a table row's column headers. */
+  context?: string;
+  /** A list item of prose (its marker is not shown). */
+  item?: true;
+  /** Part of a Python docstring: what the code says about itself, not a statement of it. */
+  doc?: true;
+  /** The role of a docstring unit: its opening sentence (`summary`) or what it says is returned. */
+  docRole?: 'summary' | 'returns';
+  start: number;
+  end: number;
+}
+
+export const RST_UNDERLINE = /^([=\-~^"'`#*+.])\1{2,}\s*$/;
+export const LIST_ITEM = /^\s*([-*+]|\d+[.)])\s+/;
+/**
+ * An RST directive whose body is code or a session (`.. code-block:: zsh`, `.. doctest::`,
+ * an extension's `.. domain:example::` or `.. domain:run::`): its indented body is quoted as
+ * code lines, not run together as a sentence.
+ */
+export const CODE_DIRECTIVE = /^\s*\.\.\s+([\w-]+:)?(code-block|code|sourcecode|testcode|doctest|parsed-literal|example|run)::/;
+export const DIRECTIVE_OPTION = /^\s*:[\w-]+:/;
+/** A sentence ends at . ! or ? followed by space and something that can start a sentence. */
+const SENTENCE_END = /([.!?])\s+(?=[A-Z0-9`"'(\[*_])/g;
+export const COMMENT = /^\s*#/;
+export const DOCSTRING_OPEN = /^\s*[rRbBuUfF]{0,2}("""|\'\'\')/;
+
+export interface Line {
+  text: string;
+  start: number;
+  end: number;
+}
+
+export function splitLines(text: string): Line[] {
+  const lines: Line[] = [];
+  let start = 0;
+  for (;;) {
+    const newline = text.indexOf('\n', start);
+    const end = newline < 0 ? text.length : newline;
+    const lineEnd = end > start && text[end - 1] === '\r' ? end - 1 : end;
+    lines.push({ text: text.slice(start, lineEnd), start, end: lineEnd });
+    if (newline < 0) return lines;
+    start = newline + 1;
+  }
+}
+
+export function collapse(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Trims the range [start, end) of `text` to its non-space characters. */
+export function trimmedRange(text: string, start: number, end: number): [number, number] {
+  while (start < end && /\s/.test(text[start]!)) start++;
+  while (end > start && /\s/.test(text[end - 1]!)) end--;
+  return [start, end];
+}
+
+/** The sentences of the prose in `start`–`end` of `source`, list items marked. */
+export function proseUnits(source: string, start: number, end: number, out: TextUnit[]): void {
+  const pieces: [number, number][] = [];
+  let pieceStart = start;
+  const paragraph = source.slice(start, end);
+  for (const match of paragraph.matchAll(SENTENCE_END)) {
+    const cut = start + match.index + 1;
+    pieces.push([pieceStart, cut]);
+    pieceStart = cut;
+  }
+  pieces.push([pieceStart, end]);
+  for (const [a, b] of pieces) {
+    const [s, e] = trimmedRange(source, a, b);
+    const raw = source.slice(s, e);
+    const display = collapse(raw.replace(LIST_ITEM, '').replace(/``([^`]+)``/g, '`$1`'));
+    if (!/[\p{L}\p{N}]/u.test(display)) continue;
+    const unit: TextUnit = { kind: 'prose', display, start: s, end: e };
+    if (LIST_ITEM.test(raw)) unit.item = true;
+    out.push(unit);
+  }
+}
