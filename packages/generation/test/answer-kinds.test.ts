@@ -129,6 +129,18 @@ describe('the extractive answer leads with the fact the question asks for', () =
     expect(first).toContain('encoding: str = "utf-8"');
   });
 
+  it('how to, answered by what doing it brings: "If you click …, the view switches to …"', () => {
+    // The example's code lines share "text" and "plain" with the question and carry the how-to
+    // boost as docs code; the sentence that says what to click is the instruction.
+    const debugging = source('# Debugging\n\nThe error page shows a traceback with the source of each frame. If you click on the "Traceback" header, the page switches to a plain text traceback you can copy.\n', {
+      file_path: 'docs/debugging.md',
+    });
+    const quickstart = source("# Quickstart\n\n```python\ntext = 'Hello World!'\nresponse = Response(text, mimetype='text/plain')\n```\n", { file_path: 'docs/quickstart.md' });
+    const { first, cited } = lead('How do I get a plain-text traceback from the error page?', [quickstart, debugging]);
+    expect(first).toContain('If you click on the "Traceback" header');
+    expect(cited).toBe('docs/debugging.md');
+  });
+
   it('how to: the command to run', () => {
     const { first, cited } = lead('How do I install tinyserve?', [guide, readme]);
     expect(first).toContain('pip install tinyserve==0.3.1');
