@@ -52,8 +52,8 @@ function blockOf(opener: ScoredUnit, following: readonly ScoredUnit[], text: str
   return block;
 }
 
-/** Where the docstring `lead` opens ends: the start of the first unit after it that is not part of a docstring. */
-function docstringEnd(following: readonly ScoredUnit[], lead: ScoredUnit): number {
+/** Where the docstring the units `following` start in ends: the first unit that is not part of one. */
+function docstringEnd(following: readonly ScoredUnit[]): number {
   return following.find((u) => !u.unit.doc)?.unit.start ?? Number.POSITIVE_INFINITY;
 }
 
@@ -156,7 +156,7 @@ export function leadCompletion(lead: ScoredUnit, units: readonly ScoredUnit[], s
   if (lead.unit.display.endsWith(':')) return firstParagraph(following, source.text).slice(0, BODY_LINES);
   // A docstring's opening sentence says what a function does; its return field, what it gives back.
   if (lead.unit.docRole === 'summary') {
-    const returns = following.find((u) => u.unit.docRole === 'returns' && u.unit.start < docstringEnd(following, lead));
+    const returns = following.find((u) => u.unit.docRole === 'returns' && u.unit.start < docstringEnd(following));
     if (returns) return [returns];
   }
   const next = following[0];

@@ -94,7 +94,8 @@ export function queryTerms(question: string): QueryTerm[] {
  * Scores `units` for the question, in place: the idf-weighted query terms each unit
  * contains, damped for long units and later-ranked sources, raised for definition lines,
  * for lines that carry the kind of fact asked (`kind`) and for those that spell a value of
- * the asked type (`types`, from `answerTypesOf`).
+ * the asked type (`types`, from `answerTypesOf`). A line defines what the question names
+ * when it defines one of its terms or one of `spelledNames` (`namesSpelledInWords`).
  */
 export function scoreUnits(
   units: ScoredUnit[],
