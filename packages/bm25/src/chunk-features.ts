@@ -1,5 +1,5 @@
 import type { Chunk } from '@rag/core';
-import { ANSWER_TYPE_RULES, codeCarriesKind, separatedNamesIn, spellsAnswerType, type AnswerType } from '@rag/text';
+import { ANSWER_TYPE_RULES, codeCarriesKind, readsAsDescription, separatedNamesIn, spellsAnswerType, type AnswerType } from '@rag/text';
 import type { TermDictionary } from './dictionary.js';
 import { EVIDENCE_KINDS, type EvidenceKind, type RerankOptions } from './rerank/options.js';
 import { chunkFlags, PROSE } from './rerank/priors.js';
@@ -8,7 +8,8 @@ import { chunkFlags, PROSE } from './rerank/priors.js';
  * What the second stage needs to know about a chunk's raw text, computed once when the
  * index is built so that a search reads no chunk text: which kinds of fact a code chunk
  * carries (`codeCarriesKind`), which types of value a chunk spells (`ANSWER_TYPE_RULES`),
- * and which snake/kebab names it defines (code) or spells as inline code (prose; see
+ * whether a code chunk describes rather than does (`readsAsDescription`), and which
+ * snake/kebab names it defines (code) or spells as inline code (prose; see
  * `separatedNamesIn`). Stored with the index (`bm25.bin`).
  */
 export interface ChunkFeatures {
@@ -16,6 +17,8 @@ export interface ChunkFeatures {
   evidence: Uint8Array;
   /** Bit i of chunk d: chunk d (code or prose) spells a value of `ANSWER_TYPE_RULES[i].type`. */
   types: Uint8Array;
+  /** 1 for a code chunk that reads as a description (`readsAsDescription`), else 0. */
+  descriptions: Uint8Array;
   /** Chunk d's names are `names[nameOffsets[d] .. nameOffsets[d + 1])`; length docCount + 1. */
   nameOffsets: Uint32Array;
   /** Term ids of the names, ascending within a chunk; names the dictionary lacks are left out. */
@@ -63,7 +66,7 @@ export function reuseChunkFeatures(
   };
   const fresh = builder.wantsNames ? freshNames(newTerms ?? dictionary.terms(), previous.dictionary) : [];
   const spellsFresh = fresh.length > 0 ? new RegExp(fresh.map(escapeRegExp).join('|'), 'i') : undefined;
-  const { evidence, types, nameOffsets, names } = previous.features;
+  const { evidence, types, descriptions, nameOffsets, names } = previous.features;
   return builder.build((d, out) => {
     const source = sourceOf[d]!;
     if (source < 0 || (spellsFresh && spellsFresh.test(chunks[d]!.text))) return -1;
@@ -71,7 +74,7 @@ export function reuseChunkFeatures(
       const id = newIdOf(names[i]!);
       if (id >= 0) out.push(id);
     }
-    return evidence[source]! | (types[source]! << 8);
+    return evidence[source]! | (types[source]! << 8) | (descriptions[source]! << 16);
   });
 }
 
@@ -94,6 +97,7 @@ class FeatureBuilder {
   readonly #dictionary: TermDictionary;
   readonly #kinds: readonly EvidenceKind[];
   readonly #types: readonly AnswerType[];
+  readonly #descriptions: boolean;
   readonly #flags: Uint8Array;
 
   constructor(chunks: readonly Chunk[], dictionary: TermDictionary, rerank: RerankOptions) {
@@ -103,18 +107,20 @@ class FeatureBuilder {
     this.#kinds = on ? EVIDENCE_KINDS.filter((kind) => rerank.answerEvidence[kind] > 0) : [];
     this.#types = on && rerank.answerType > 0 ? ANSWER_TYPE_RULES.map((rule) => rule.type) : [];
     this.wantsNames = on && (rerank.definition > 0 || rerank.explanation > 0);
+    this.#descriptions = on && rerank.descriptionFactor < 1;
     this.#flags = chunkFlags(chunks);
   }
 
   /**
    * `given(d, names)` pushes chunk d's name ids and returns its evidence bits with its
-   * type bits above them (`evidence | types << 8`), or returns -1 (pushing nothing) for a
-   * chunk whose features are to be read from its text.
+   * type bits and description bit above them (`evidence | types << 8 | description << 16`),
+   * or returns -1 (pushing nothing) for a chunk whose features are to be read from its text.
    */
   build(given: (d: number, names: number[]) => number): ChunkFeatures {
     const chunks = this.#chunks;
     const evidence = new Uint8Array(chunks.length);
     const types = new Uint8Array(chunks.length);
+    const descriptions = new Uint8Array(chunks.length);
     const nameOffsets = new Uint32Array(chunks.length + 1);
     const names: number[] = [];
     const ids: number[] = [];
@@ -123,20 +129,23 @@ class FeatureBuilder {
       const stored = given(d, ids);
       const bits = stored >= 0 ? stored : this.#read(d, ids);
       evidence[d] = bits & 0xff;
-      types[d] = bits >>> 8;
+      types[d] = (bits >>> 8) & 0xff;
+      descriptions[d] = bits >>> 16;
       ids.sort((a, b) => a - b);
       for (const id of ids) names.push(id);
       nameOffsets[d + 1] = names.length;
     }
-    return { evidence, types, nameOffsets, names: Uint32Array.from(names) };
+    return { evidence, types, descriptions, nameOffsets, names: Uint32Array.from(names) };
   }
 
-  /** Chunk d's evidence bits and type bits (`evidence | types << 8`), its names pushed to `ids`, read from its text. */
+  /** Chunk d's bits (see `build`), its names pushed to `ids`, read from its text. */
   #read(d: number, ids: number[]): number {
-    const text = this.#chunks[d]!.text;
+    const chunk = this.#chunks[d]!;
+    const text = chunk.text;
     const prose = (this.#flags[d]! & PROSE) !== 0;
     let bits = 0;
     if (!prose) for (const kind of this.#kinds) if (codeCarriesKind(text, kind)) bits |= EVIDENCE_BIT[kind];
+    if (this.#descriptions && chunk.language === 'python' && readsAsDescription(text)) bits |= 1 << 16;
     for (const type of this.#types) if (spellsAnswerType(text, type)) bits |= TYPE_BIT[type] << 8;
     if (this.wantsNames) {
       for (const name of separatedNamesIn(text, prose ? 'explains' : 'defines')) {
@@ -160,6 +169,11 @@ export function spellsAnyType(features: ChunkFeatures, d: number, types: readonl
   return false;
 }
 
+/** Whether code chunk `d` reads as a description (see `readsAsDescription`). */
+export function readsAsDescriptionAt(features: ChunkFeatures, d: number): boolean {
+  return features.descriptions[d] === 1;
+}
+
 /** Whether chunk `d` defines (code) or explains (prose) the name whose term id is `termId`. */
 export function hasName(features: ChunkFeatures, d: number, termId: number): boolean {
   const { nameOffsets, names } = features;
@@ -177,9 +191,10 @@ export function hasName(features: ChunkFeatures, d: number, termId: number): boo
 
 /** Structural check of stored features against the index they belong to; a message when broken. */
 export function checkChunkFeatures(features: ChunkFeatures, docCount: number, termCount: number): string | undefined {
-  const { evidence, types, nameOffsets, names } = features;
+  const { evidence, types, descriptions, nameOffsets, names } = features;
   if (evidence.length !== docCount) return `it has evidence for ${evidence.length} chunks, not ${docCount}`;
   if (types.length !== docCount) return `it has answer types for ${types.length} chunks, not ${docCount}`;
+  if (descriptions.length !== docCount) return `it has description marks for ${descriptions.length} chunks, not ${docCount}`;
   if (nameOffsets.length !== docCount + 1 || nameOffsets[0] !== 0 || nameOffsets[docCount] !== names.length) return 'its name offsets do not span its names';
   for (let d = 0; d < docCount; d++) {
     if (nameOffsets[d]! > nameOffsets[d + 1]!) return 'its name offsets are out of order';
@@ -189,5 +204,6 @@ export function checkChunkFeatures(features: ChunkFeatures, docCount: number, te
   }
   if (evidence.some((bits) => bits >= 1 << EVIDENCE_KINDS.length)) return 'its evidence has unknown bits';
   if (types.some((bits) => bits >= 1 << ANSWER_TYPE_RULES.length)) return 'its answer types have unknown bits';
+  if (descriptions.some((mark) => mark > 1)) return 'its description marks are not 0 or 1';
   return undefined;
 }

@@ -257,7 +257,7 @@ function residentSections(): [string, SectionType][] {
     ['docFrequencies', 'u32'],
   ];
   for (const name of FIELD_NAMES) sections.push([`${name}.offsets`, 'u32'], [`${name}.lengths`, 'u32']);
-  sections.push(['sequences.offsets', 'u32'], ['features.evidence', 'u8'], ['features.types', 'u8'], ['features.nameOffsets', 'u32'], ['features.names', 'u32']);
+  sections.push(['sequences.offsets', 'u32'], ['features.evidence', 'u8'], ['features.types', 'u8'], ['features.descriptions', 'u8'], ['features.nameOffsets', 'u32'], ['features.names', 'u32']);
   return sections;
 }
 

@@ -16,7 +16,7 @@ import { FIELD_NAMES, resolveBm25Options, type Bm25Options } from './options.js'
  *                 byte offsets, document frequencies, per field its posting offsets,
  *                 chunk ids, term frequencies and field lengths, and the chunks' term
  *                 sequences (offsets and entries) and features (evidence bits, answer-
- *                 type bits, name offsets and name term ids) that the second stage
+ *                 type bits, description marks, name offsets and name term ids) that the second stage
  *                 reads, and two hashes
  *                 of each chunk's anchor text (for a re-index).
  *
@@ -33,9 +33,10 @@ export const BM25_FORMAT = 'rag-bm25';
  * 7 = each chunk's anchor-text hashes are stored (a re-index tells which anchors changed);
  * 8 = term offsets count bytes of the UTF-8 vocabulary, not UTF-16 code units (the
  *     dictionary is searched as bytes, never decoded whole);
- * 9 = each chunk's answer types are stored (`ChunkFeatures.types`).
+ * 9 = each chunk's answer types are stored (`ChunkFeatures.types`);
+ * 10 = whether each code chunk reads as a description is stored (`ChunkFeatures.descriptions`).
  */
-export const BM25_FORMAT_VERSION = 9;
+export const BM25_FORMAT_VERSION = 10;
 /** File name of the index inside a retriever directory. */
 export const BM25_FILE_NAME = 'bm25.bin';
 
@@ -92,7 +93,7 @@ function namedSections(data: Bm25IndexData): [string, SectionArray][] {
     sections.push([`${name}.offsets`, field.offsets], [`${name}.docs`, field.docs], [`${name}.tfs`, field.tfs], [`${name}.lengths`, field.lengths]);
   });
   sections.push(['sequences.offsets', data.sequences.offsets], ['sequences.terms', data.sequences.terms]);
-  sections.push(['features.evidence', data.features.evidence], ['features.types', data.features.types], ['features.nameOffsets', data.features.nameOffsets], ['features.names', data.features.names]);
+  sections.push(['features.evidence', data.features.evidence], ['features.types', data.features.types], ['features.descriptions', data.features.descriptions], ['features.nameOffsets', data.features.nameOffsets], ['features.names', data.features.names]);
   sections.push(['anchors.hashes', data.anchorHashes]);
   return sections;
 }
@@ -383,6 +384,7 @@ function readFeatures(reader: SectionSource, termCount: number, docCount: number
   const features: ChunkFeatures = {
     evidence: reader.read('features.evidence', 'u8'),
     types: reader.read('features.types', 'u8'),
+    descriptions: reader.read('features.descriptions', 'u8'),
     nameOffsets: reader.read('features.nameOffsets', 'u32'),
     names: reader.read('features.names', 'u32'),
   };

@@ -169,18 +169,24 @@ export function createBm25Retriever(chunks: readonly Chunk[], settings: Bm25Sett
 /**
  * The previous build's index when it can be taken over for `settings`: same options, built
  * over exactly `previous.chunks`. Anything else (another format, other options, a damaged
- * file) gives undefined and the build analyses every chunk, as without a previous build.
+ * file) gives undefined and the build analyses every chunk, as without a previous build;
+ * `onNotice` is told why.
  */
-export async function readReusableBuild(previous: PreviousBuild, settings: Bm25Settings): Promise<ReusableBuild | undefined> {
+export async function readReusableBuild(previous: PreviousBuild, settings: Bm25Settings, onNotice?: (message: string) => void): Promise<ReusableBuild | undefined> {
+  const refit = (why: string): undefined => {
+    onNotice?.(`the previous bm25 index was not reused, so every chunk was analysed again: ${why}`);
+    return undefined;
+  };
   try {
     // A file the store has just verified is not hashed again, nor matched to its chunks (see `PreviousBuild.verified`).
     const verified = previous.verified === true;
     const data = decodeIndex(await (previous.readFile ?? readFile)(join(previous.dir, BM25_FILE_NAME)), BM25_FILE_NAME, { checksum: !verified });
-    if (!isDeepStrictEqual(data.options, resolveBm25Options(settings))) return undefined;
-    if (!verified && data.chunkFingerprint !== fingerprintChunks(previous.chunks)) return undefined;
+    if (!isDeepStrictEqual(data.options, resolveBm25Options(settings))) return refit('it was built with other settings.');
+    if (!verified && data.chunkFingerprint !== fingerprintChunks(previous.chunks)) return refit('it was built over other chunks.');
     return { data, sourceOf: previous.sourceOf };
-  } catch {
-    return undefined;
+  } catch (error) {
+    // Another format version (INDEX_INCOMPATIBLE) or a damaged file: its message says which.
+    return refit(error instanceof Error ? error.message : String(error));
   }
 }
 
@@ -223,7 +229,7 @@ export const bm25RetrieverFactory: RetrieverFactory = {
   description: 'Code-aware BM25F over chunk text, file path and symbol (lexical, no model).',
   async build(chunks: readonly Chunk[], context: BuildContext = {}): Promise<Retriever> {
     const settings = (context.settings ?? {}) as Bm25Settings;
-    const previous = context.previous ? await readReusableBuild(context.previous, settings) : undefined;
+    const previous = context.previous ? await readReusableBuild(context.previous, settings, context.onNotice) : undefined;
     return createBm25Retriever(chunks, settings, context.onProgress, previous, context.collectGarbage);
   },
   load: loadBm25Retriever,

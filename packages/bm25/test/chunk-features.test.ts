@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Bm25Retriever, createBm25Retriever, resolveBm25Options } from '../src/index.js';
 import { Bm25Index } from '../src/bm25-index.js';
-import { carriesEvidence, checkChunkFeatures, computeChunkFeatures, hasName, reuseChunkFeatures, spellsAnyType } from '../src/chunk-features.js';
+import { carriesEvidence, checkChunkFeatures, computeChunkFeatures, hasName, readsAsDescriptionAt, reuseChunkFeatures, spellsAnyType } from '../src/chunk-features.js';
 import { TermDictionary } from '../src/dictionary.js';
 import { decodeIndex, encodeIndex } from '../src/internals.js';
 import { makeChunks } from './helpers.js';
@@ -50,11 +50,26 @@ describe('chunk features: what the second stage needs of a chunk text, stored wi
     expect(checkChunkFeatures({ ...f, types: f.types.map(() => 0xff) }, 3, built.dictionary.size)).toMatch(/answer types have unknown bits/);
   });
 
+  it('marks the Python chunks that describe rather than do, and no prose', () => {
+    const docstring = '"""Keeps the scheduling limits of one engine and says how they are checked.\n\n    Every limit is read once, when the engine starts."""';
+    const described = makeChunks([
+      { text: `class Limits:\n    ${docstring}`, file_path: 'pkg/limits.py', language: 'python', kind: 'class' },
+      { text: `${docstring}\nThe same words in a page of the docs, as prose.`, file_path: 'docs/limits.md', language: 'markdown', kind: 'section' },
+      { text: 'def check(limits):\n    if limits.max < 1:\n        raise ValueError("max")\n    return limits', file_path: 'pkg/check.py', language: 'python', kind: 'function' },
+    ]);
+    const f = Bm25Index.build(described, resolveBm25Options({})).data.features;
+    expect([0, 1, 2].map((d) => readsAsDescriptionAt(f, d))).toEqual([true, false, false]);
+    // Off (factor 1), the mark is never computed.
+    expect([...Bm25Index.build(described, resolveBm25Options({ rerank: { descriptionFactor: 1 } })).data.features.descriptions]).toEqual([0, 0, 0]);
+    expect(checkChunkFeatures({ ...f, descriptions: Uint8Array.from([2, 0, 0]) }, 3, 1 << 20)).toMatch(/description marks are not 0 or 1/);
+  });
+
   it('computes nothing the options never ask for', () => {
     const plain = Bm25Index.build(chunks, resolveBm25Options({ rerank: { depth: 0 } })).data.features;
     expect(plain.names).toHaveLength(0);
     expect([...plain.evidence]).toEqual([0, 0, 0]);
     expect([...plain.types]).toEqual([0, 0, 0]);
+    expect([...plain.descriptions]).toEqual([0, 0, 0]);
     const untyped = Bm25Index.build(chunks, resolveBm25Options({ rerank: { answerType: 0 } })).data.features;
     expect([...untyped.types]).toEqual([0, 0, 0]);
   });
@@ -115,5 +130,15 @@ describe('chunk features taken over from a previous build', () => {
     expect(carriesEvidence(reused, 0, 'error')).toBe(true);
     expect(hasName(reused, 0, dictionary.lookup('block_size'))).toBe(true);
     expect(reused.types[0]).toBe(previous.features.types[0]);
+    expect(reused.descriptions[0]).toBe(previous.features.descriptions[0]);
+  });
+
+  it('takes over the description mark without reading the text', () => {
+    const header = makeChunks([{ text: 'class Limits:\n    """Keeps the limits of one engine and says how each of them is checked at start."""', file_path: 'pkg/limits.py', language: 'python', kind: 'class' }]);
+    const dictionary = TermDictionary.fromSorted(['limits']);
+    const previous = { dictionary, features: computeChunkFeatures(header, dictionary, rerank) };
+    expect(readsAsDescriptionAt(previous.features, 0)).toBe(true);
+    const unreadable = header.map((chunk) => Object.defineProperty({ ...chunk }, 'text', { get: () => { throw new Error('read'); } }));
+    expect(readsAsDescriptionAt(reuseChunkFeatures(unreadable, dictionary, rerank, previous, Int32Array.from([0])), 0)).toBe(true);
   });
 });

@@ -68,13 +68,14 @@ describe('explain', () => {
   ])('wraps the BM25F tree in the second stage, whose parts give its value: %s', (query, expectedEvidence) => {
     const tree = retriever.explain(query, 0);
     expect(tree.description).toMatch(/^second stage/);
-    const [relative, phrase, covered, defined, explained, support, evidence, typed, auxiliary, prior] = tree.details!;
+    const [relative, phrase, covered, defined, explained, support, evidence, typed, auxiliary, described, prior] = tree.details!;
     expect(relative!.details![0]).toEqual(firstStage.explain(query, 0));
     expect(evidence!.value).toBe(expectedEvidence);
     const { rerank } = retriever.index.options;
     const evidenceWeight = expectedEvidence === 1 ? rerank.answerEvidence.error : 0;
     const recomputed =
       auxiliary!.value *
+        described!.value *
         (relative!.value +
           rerank.proximity * phrase!.value +
           rerank.coverage * covered!.value +

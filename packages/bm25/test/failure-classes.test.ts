@@ -67,6 +67,29 @@ describe('failure classes of unseen codebases', () => {
     expect(evidence(1).description).toContain('asks for an error');
   });
 
+  it('a question about behaviour reaches the code that behaves before the class header that describes it', () => {
+    // Both chunks hold most of the question's words, the class header a few more (its
+    // docstring says what clamping does, in the question's words); the method does it. A
+    // header that is all docstring describes behaviour that lives elsewhere, so the method
+    // comes first; with the description factor off the header would.
+    // Asked where the class is defined, the header is the answer and keeps its place.
+    const header = python('cli/types.py', 'NumberRange', 'class NumberRange(ParamType):\n    """A range of accepted numbers.\n\n    When clamping is enabled, a value out of the range is clamped to the\n    nearest bound of the range instead of failing.\n    """\n    name = "number range"');
+    header.kind = 'class';
+    const method = python('cli/types.py', 'NumberRange.convert', 'def convert(self, value):\n    # clamping enabled: a value past a bound moves to it\n    if self.clamp and value < self.min:\n        return self.min\n    if self.clamp and value > self.max:\n        return self.max\n    if not self.min <= value <= self.max:\n        self.fail(f"{value} is out of the range")\n    return value');
+    method.kind = 'method';
+    const chunks = makeChunks([header, method]);
+    // One file: the method follows the header (dedupe drops overlapping spans).
+    chunks[1]!.first_character_index = header.text.length + 1;
+    chunks[1]!.last_character_index = header.text.length + 1 + method.text.length;
+    const question = 'What happens to a value out of the range when clamping is enabled?';
+    expect(ranking(chunks, question, 2)).toEqual(['cli/types.py#NumberRange.convert', 'cli/types.py#NumberRange']);
+    const off = createBm25Retriever(chunks, { rerank: { descriptionFactor: 1 } }).searchSync(question, { k: 2 });
+    expect(off.map((hit) => hit.chunkId)).toEqual([0, 1]);
+    const described = createBm25Retriever(chunks).explain(question, 0).details!.find((d) => d.description.startsWith('d:'))!;
+    expect(described.value).toBe(0.8);
+    expect(ranking(chunks, 'Where is the NumberRange class defined?', 1)).toEqual(['cli/types.py#NumberRange']);
+  });
+
   it('a question whose focus names a type of value reaches the chunk that spells one', () => {
     // The two helpers match the question's words alike ("body", "content", "form"); the
     // question asks which content type, and only the second spells one (a MIME type), so

@@ -195,6 +195,7 @@ describe('second-stage options', () => {
     [{ rerank: { proximity: 11 } }, 'settings.rerank.proximity'],
     [{ rerank: { proximityWindow: 0 } }, 'settings.rerank.proximityWindow'],
     [{ rerank: { auxiliaryFactor: 0 } }, 'settings.rerank.auxiliaryFactor'],
+    [{ rerank: { descriptionFactor: 1.5 } }, 'settings.rerank.descriptionFactor'],
     [{ rerank: { dedupe: 'yes' } }, 'settings.rerank.dedupe'],
     [{ context: { tableHeaders: 1 } }, 'settings.context.tableHeaders'],
     [{ query: { aliases: 'no' } }, 'settings.query.aliases'],

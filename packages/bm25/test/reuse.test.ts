@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildIndexData } from '../src/build.js';
 import { patchIndexData } from '../src/patch.js';
 import { FIELD_NAMES, resolveBm25Options } from '../src/options.js';
-import { encodeIndex } from '../src/persist.js';
+import { BM25_FORMAT_VERSION, encodeIndex } from '../src/persist.js';
 import { bm25RetrieverFactory, createBm25Retriever } from '../src/index.js';
 import { readReusableBuild } from '../src/retriever.js';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -159,6 +159,32 @@ describe('readReusableBuild', () => {
       await writeFile(file, bytes);
       expect(await readReusableBuild({ dir, chunks, sourceOf }, {})).toBeUndefined();
       expect(await readReusableBuild({ dir: join(dir, 'missing'), chunks, sourceOf }, {})).toBeUndefined();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('says why a previous build was not reused: other settings, other chunks, another format', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bm25-notice-'));
+    try {
+      await createBm25Retriever(chunks).save(dir);
+      const notices: string[] = [];
+      const notice = (message: string) => notices.push(message);
+      expect(await readReusableBuild({ dir, chunks, sourceOf }, {}, notice)).toBeDefined();
+      expect(notices).toEqual([]);
+      await readReusableBuild({ dir, chunks, sourceOf }, { k1: 1.5 }, notice);
+      await readReusableBuild({ dir, chunks: chunks.slice(0, 1), sourceOf }, {}, notice);
+      // The header of a build in an older format (same length, so the rest stays in place).
+      const file = join(dir, 'bm25.bin');
+      const text = (await readFile(file)).toString('latin1');
+      const older = text.replace(`"version":${BM25_FORMAT_VERSION},`, `"version":${BM25_FORMAT_VERSION - 1},`.padEnd(`"version":${BM25_FORMAT_VERSION},`.length, ' '));
+      expect(older).not.toBe(text);
+      await writeFile(file, Buffer.from(older, 'latin1'));
+      expect(await readReusableBuild({ dir, chunks, sourceOf }, {}, notice)).toBeUndefined();
+      expect(notices).toHaveLength(3);
+      expect(notices[0]).toMatch(/not reused.*other settings/);
+      expect(notices[1]).toMatch(/not reused.*other chunks/);
+      expect(notices[2]).toMatch(new RegExp(`not reused.*format version ${BM25_FORMAT_VERSION - 1}; .* reads version ${BM25_FORMAT_VERSION}`));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

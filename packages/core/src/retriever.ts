@@ -72,6 +72,12 @@ export interface BuildContext {
    * ignored, never an error.
    */
   previous?: PreviousBuild;
+  /**
+   * Told, in one sentence, why `previous` could not be reused (another format, other
+   * settings, damaged), so the user learns why an update took as long as a full build.
+   * Default: nothing is said.
+   */
+  onNotice?: (message: string) => void;
 }
 
 /** A retriever's previous build and how the new chunks relate to the chunks it was built over. */

@@ -58,6 +58,7 @@ export function createHybridRetrieverFactory(components: readonly RetrieverFacto
             settings,
             ...(context.onProgress ? { onProgress: context.onProgress } : {}),
             ...(context.collectGarbage ? { collectGarbage: context.collectGarbage } : {}),
+            ...(context.onNotice ? { onNotice: context.onNotice } : {}),
             ...(previous ? { previous } : {}),
           }),
         );

@@ -51,6 +51,8 @@ export interface BuildIndexReport {
   mode: 'full' | 'incremental' | 'unchanged';
   /** Why a full rebuild was needed when an index existed (said to the user), else undefined. */
   reason: string | undefined;
+  /** What else the user should know, one sentence each: a retriever that could not reuse its previous build, and why. */
+  notes: string[];
   /** `unread`: unchanged files not even read, their stat signature being as recorded (see `FileRecord.stat`). */
   files: { added: number; changed: number; removed: number; unchanged: number; unread: number; total: number };
   chunks: number;
@@ -322,6 +324,7 @@ async function buildOnce(options: BuildIndexOptions): Promise<BuildIndexReport> 
       return {
         mode: 'unchanged',
         reason: undefined,
+        notes: [],
         files,
         chunks: corpus.chunks.length,
         reusedChunks,
@@ -331,7 +334,9 @@ async function buildOnce(options: BuildIndexOptions): Promise<BuildIndexReport> 
     }
     const previousBuild = old ? await describePreviousBuild(store, old, factory.name, sourceOf!) : undefined;
     options.collectGarbage?.();
+    const notes: string[] = [];
     const retriever = await factory.build(corpus.chunks, {
+      onNotice: (message) => notes.push(message),
       ...(options.collectGarbage ? { collectGarbage: options.collectGarbage } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(previousBuild ? { previous: previousBuild } : {}),
@@ -354,6 +359,7 @@ async function buildOnce(options: BuildIndexOptions): Promise<BuildIndexReport> 
     return {
       mode: old ? 'incremental' : 'full',
       reason: previous.reason,
+      notes,
       files,
       chunks: corpus.chunks.length,
       reusedChunks,

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SETTLED_MS } from '@rag/chunking';
-import { readIndex, readManifest } from '@rag/core';
+import { readIndex, readManifest, RetrieverRegistry, type RetrieverFactory } from '@rag/core';
+import { bm25RetrieverFactory } from '@rag/bm25';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex, MAX_UNRECORDED_SIGNATURES_SHARE, openSearchSession, searchSources } from '../src/index.js';
 import { seededRandom } from './seeded-random.js';
@@ -195,6 +196,28 @@ describe('incremental indexing', () => {
     const fresh = join(work, 'damaged-fresh');
     await buildIndex({ corpusDir: corpus, indexDir: fresh, retriever: 'bm25', toolVersion: 'test' });
     expect(await snapshot(indexDir)).toEqual(await snapshot(fresh));
+  });
+
+  it('says when the retriever could not reuse its previous build, and why (its file was of another format)', async () => {
+    const indexDir = join(work, 'notes');
+    const first = await buildIndex({ corpusDir: MINI, indexDir, retriever: 'bm25', toolVersion: 'test' });
+    expect(first.notes).toEqual([]);
+    // A retriever whose previous build is never of use, as an index written before a format change.
+    const refusing: RetrieverFactory = {
+      ...bm25RetrieverFactory,
+      isCurrent: async () => false,
+      build: (chunks, context = {}) => {
+        if (context.previous) context.onNotice?.('the previous bm25 index was not reused, so every chunk was analysed again: it is format 1.');
+        const { previous: _unused, ...rest } = context;
+        return bm25RetrieverFactory.build(chunks, rest);
+      },
+    };
+    const report = await buildIndex({ corpusDir: MINI, indexDir, retriever: 'bm25', toolVersion: 'test', retrievers: new RetrieverRegistry([refusing]) });
+    expect(report.mode).toBe('incremental');
+    expect(report.notes).toEqual(['the previous bm25 index was not reused, so every chunk was analysed again: it is format 1.']);
+    // The real factory reuses its own build and has nothing to say.
+    const again = await buildIndex({ corpusDir: MINI, indexDir, retriever: 'bm25', toolVersion: 'test', full: false });
+    expect(again.notes).toEqual([]);
   });
 
   it('rebuilds from scratch, saying why, when the settings, the tool version or the retriever changed, or when asked', async () => {

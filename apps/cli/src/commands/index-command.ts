@@ -77,6 +77,7 @@ export const indexCommand: Command = {
     });
     progress.done();
     if (report.reason) writeErr(`note: rebuilt from scratch: ${report.reason}.`, quiet);
+    for (const note of report.notes) writeErr(`note: ${showText(note)}`, quiet);
     const summary = {
       index_dir: showLocation(indexDir),
       corpus_dir: corpusDirAsGiven,
@@ -86,6 +87,7 @@ export const indexCommand: Command = {
       chunks: report.chunks,
       changes: { added: report.files.added, changed: report.files.changed, removed: report.files.removed, unchanged: report.files.unchanged, not_read: report.files.unread },
       reused_chunks: report.reusedChunks,
+      notes: report.notes,
       warnings,
       seconds: report.seconds,
     };

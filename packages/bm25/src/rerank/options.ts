@@ -51,6 +51,14 @@ export interface RerankOptions {
    */
   auxiliaryFactor: number;
   /**
+   * Score factor for a Python chunk that describes rather than does: mostly docstrings and
+   * comments with a few lines of code (a class header, a module preamble, an abstract
+   * method; see `readsAsDescription` in `@rag/text`). A question about behaviour is answered
+   * by the code that behaves; a place question ("where is X defined?") is exempt, since
+   * there the header is the answer. 1 turns it off. In (0, 1]. Default `0.8`.
+   */
+  descriptionFactor: number;
+  /**
    * Weight of the definition signal: the share of the query's snake_case and kebab-case
    * identifiers that a code chunk defines (`def name`, `name = …`, `name: type = …`,
    * `"name": …`) rather than merely mentions. Class names are left to the symbol field,
@@ -149,6 +157,7 @@ export const DEFAULT_RERANK_OPTIONS: Readonly<RerankOptions> = Object.freeze({
   proximityWindow: 3,
   modality: 0.1,
   auxiliaryFactor: 0.8,
+  descriptionFactor: 0.8,
   definition: 0.3,
   explanation: 0.3,
   placeKinds: Object.freeze(['where'] as AnswerKind[]),

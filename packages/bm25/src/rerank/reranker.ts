@@ -2,7 +2,7 @@ import { selectHits, type Chunk, type Explanation, type Hit } from '@rag/core';
 import type { Bm25Index } from '../bm25-index.js';
 import type { ResolvedQueryTerm } from '../explain.js';
 import { answerTypesOf, detectAnswerKind, identifierTerm, namesSpelledInWords, tokenize, type AnswerKind, type AnswerType } from '@rag/text';
-import { carriesEvidence, hasName, spellsAnyType } from '../chunk-features.js';
+import { carriesEvidence, hasName, readsAsDescriptionAt, spellsAnyType } from '../chunk-features.js';
 import type { EvidenceKind, RerankOptions } from './options.js';
 import { AUXILIARY, AUXILIARY_QUERY_WORDS, chunkFlags, DOCUMENTATION_QUERY_WORDS, PROSE, TermModalities } from './priors.js';
 import { ChunkScan, coverageScore, phraseScore, type QueryPair } from './proximity.js';
@@ -61,6 +61,8 @@ export interface RerankParts {
   /** 1 when the chunk spells a value of a type the question asks for (`answerTypesOf`), else 0. */
   typed: number;
   auxiliary: number;
+  /** `descriptionFactor` for a code chunk that describes rather than does, outside place questions; else 1. */
+  described: number;
   side: number;
   /** `projectFactor` for a chunk outside the projects the question names, else 1. */
   scope: number;
@@ -70,7 +72,7 @@ export interface RerankParts {
 /**
  * Re-scores the best first-stage hits of a query (see `RerankOptions`):
  *
- *   score = scope · (a · (s / s_top + proximity · phrase + coverage · covered + definition · defined
+ *   score = scope · (a · d · (s / s_top + proximity · phrase + coverage · covered + definition · defined
  *                         + explanation · explained + sectionSupport · support + answerEvidence[kind] · evidence
  *                         + answerType · typed)
  *                    + modality · (1 + side · lean))
@@ -81,7 +83,8 @@ export interface RerankParts {
  * typed is 1 for a chunk that spells a value of a type the question's focus names (a
  * content type, an environment variable, a flag, …; `answerTypesOf`, stored per chunk);
  * a is `auxiliaryFactor` for a test/example/benchmark chunk when the query asks for
- * none, else 1; lean in (−1, 1) says how prose-like the query's terms are, and side is +1
+ * none, else 1; d is `descriptionFactor` for a code chunk that reads as a description
+ * (`readsAsDescription`, stored per chunk) unless the question asks for a place, else 1; lean in (−1, 1) says how prose-like the query's terms are, and side is +1
  * for a prose chunk, −1 for code. The prior is written 1 + side · lean so that no score is
  * negative (fusion methods may drop those); only its difference between chunks matters.
  * scope is `projectFactor` for a chunk outside the projects the question names (see
@@ -212,7 +215,7 @@ export class Reranker {
     return {
       value: parts.score,
       description:
-        'second stage: scope · (a · (s / s_top + proximity · phrase + coverage · covered + definition · defined + explanation · explained + sectionSupport · support + answerEvidence[kind] · evidence + answerType · typed) + modality · (1 + side · lean))',
+        'second stage: scope · (a · d · (s / s_top + proximity · phrase + coverage · covered + definition · defined + explanation · explained + sectionSupport · support + answerEvidence[kind] · evidence + answerType · typed) + modality · (1 + side · lean))',
       details: [
         { value: parts.relative, description: `s / s_top: BM25F score relative to the query's best (${top})`, details: [first] },
         { value: parts.phrase, description: `phrase: share of adjacent query word pairs found in order within ${o.proximityWindow} words (weight ${o.proximity})` },
@@ -252,6 +255,14 @@ export class Reranker {
                 ? 'a: test/example/benchmark chunk, but the query asks for one, so 1'
                 : `a: test/example/benchmark chunk, the query asks for none (auxiliaryFactor ${o.auxiliaryFactor})`
               : 'a: implementation chunk, 1',
+        },
+        {
+          value: parts.described,
+          description: !readsAsDescriptionAt(this.#index.data.features, chunkId)
+            ? 'd: a chunk that does more than describe, 1'
+            : asksForPlace
+              ? 'd: a code chunk that reads as a description, but the question asks for a place, so 1'
+              : `d: a code chunk that reads as a description: mostly docstrings and comments (descriptionFactor ${o.descriptionFactor})`,
         },
         {
           value: 1 + parts.side * lean,
@@ -310,11 +321,15 @@ export class Reranker {
     // Unlike the kinds of fact, a value's type is spelled alike in prose and code.
     const typed = prepared.types.length > 0 && spellsAnyType(features, chunkId, prepared.types) ? 1 : 0;
     const auxiliary = flags & AUXILIARY && !prepared.asksForAuxiliary ? o.auxiliaryFactor : 1;
+    // A class header or an abstract method says what happens; the code that does it answers
+    // how, when and why. Where a thing is defined, its header is the answer.
+    const described = !prepared.asksForPlace && readsAsDescriptionAt(features, chunkId) ? o.descriptionFactor : 1;
     const side = flags & PROSE ? 1 : -1;
     const scope = prepared.projects.length > 0 && !prepared.projects.includes(this.#projects.projectOf(chunkId)) ? o.projectFactor : 1;
     const value =
       scope *
       (auxiliary *
+        described *
         (relative +
           o.proximity * phrase +
           o.coverage * covered +
@@ -324,7 +339,7 @@ export class Reranker {
           prepared.evidenceWeight * evidence +
           o.answerType * typed) +
         o.modality * (1 + side * prepared.lean));
-    return { relative, phrase, covered, defined, explained, support, evidence, typed, auxiliary, side, scope, score: value };
+    return { relative, phrase, covered, defined, explained, support, evidence, typed, auxiliary, described, side, scope, score: value };
   }
 
   #prepare(query: string, terms: readonly ResolvedQueryTerm[], projects: readonly number[]): PreparedQuery {

@@ -1,0 +1,64 @@
+/**
+ * Least share of a Python chunk's visible characters that its docstrings and comments must
+ * hold for the chunk to read as a description. In [0, 1]. A class header, module preamble
+ * or abstract method is mostly words about behaviour that lives elsewhere.
+ */
+export const DESCRIPTION_MIN_PROSE_SHARE = 0.6;
+/**
+ * Most lines of code (outside docstrings and comments) a description may have: a `def` or
+ * `class` line, a `pass` or `raise NotImplementedError`, a few class attributes. A class
+ * that declares its fields, each with its own docstring, has more, and its defaults are
+ * answers.
+ */
+export const DESCRIPTION_MAX_CODE_LINES = 5;
+
+/** A line that opens a statement string: an optional `r`/`u`/`b`/`f` prefix, then `"""` or `'''`. */
+const STRING_STATEMENT = /^[rRuUbBfF]{0,2}("""|''')/;
+
+/**
+ * Does this Python chunk describe rather than do? True when its docstrings (a triple-quoted
+ * string that is a statement of its own, not a value after `=` or `(`) and its `#` comments
+ * hold at least `minProseShare` of its non-space characters and at most `maxCodeLines` of
+ * its lines are code. A chunk that starts inside a docstring (a long one cut in two) counts
+ * its first lines as code, so it reads as a description only when they are few.
+ */
+export function readsAsDescription(code: string, minProseShare = DESCRIPTION_MIN_PROSE_SHARE, maxCodeLines = DESCRIPTION_MAX_CODE_LINES): boolean {
+  let prose = 0;
+  let total = 0;
+  let codeLines = 0;
+  let closing: string | undefined;
+  for (const line of code.split('\n')) {
+    const trimmed = line.trim();
+    const visible = countVisible(trimmed);
+    total += visible;
+    if (closing !== undefined) {
+      prose += visible;
+      if (trimmed.includes(closing)) closing = undefined;
+      continue;
+    }
+    if (trimmed === '') continue;
+    if (trimmed.startsWith('#')) {
+      prose += visible;
+      continue;
+    }
+    const opened = STRING_STATEMENT.exec(trimmed);
+    if (opened) {
+      prose += visible;
+      const quotes = opened[1]!;
+      if (!trimmed.slice(opened[0].length).includes(quotes)) closing = quotes;
+      continue;
+    }
+    codeLines++;
+    if (codeLines > maxCodeLines) return false;
+  }
+  return total > 0 && prose >= minProseShare * total;
+}
+
+function countVisible(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit !== 32 && unit !== 9 && unit !== 13) n++;
+  }
+  return n;
+}
