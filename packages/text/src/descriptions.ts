@@ -16,6 +16,46 @@ export const DESCRIPTION_MAX_CODE_LINES = 5;
 const STRING_STATEMENT = /^[rRuUbBfF]{0,2}("""|''')/;
 
 /**
+ * A line only code writes: a statement keyword, an assignment, a decorator, or a line left
+ * open for the next. Shared with the extractive reader of `@rag/generation`.
+ */
+export const CODE_STATEMENT =
+  /^\s*(def|class|return|if|elif|else|for|while|with|try|except|finally|import|from|raise|assert|yield|async|await|pass|break|continue|lambda|del|global|nonlocal)\b|^\s*@\w|^\s*[\w.[\]'"]+\s*(:\s*[^=\s][^=]*)?[-+*/|&%]?=(?!=)|[([{,\\]\s*$|^\s*[)\]}]/;
+
+/** Most share of code-like lines among the words before a closing quote (prose lines can end in a comma). */
+const MAX_TAIL_CODE_SHARE = 0.2;
+
+/**
+ * How many of `lines` a chunk that starts inside a docstring (a long one cut in two) holds
+ * before the docstring's closing quotes, those included; 0 when it does not start so. It
+ * does when the first triple quote closes (text before it on its line, or alone on it) and
+ * at most a fifth of the lines before it read as code.
+ */
+function docstringTailLength(lines: readonly string[]): number {
+  let words = 0;
+  let code = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const trimmed = line.trim();
+    const at = line.search(/"""|'''/);
+    if (at < 0) {
+      // Comments before a lone quote are a license header above a module docstring.
+      if (trimmed === '' || trimmed.startsWith('#')) continue;
+      if (CODE_STATEMENT.test(line)) code++;
+      else words++;
+      continue;
+    }
+    const before = line.slice(0, at).trim();
+    // `"""Summary…` opens; so does a lone quote with nothing but comments above it.
+    if (before === '' && (trimmed.length > 3 || words + code === 0)) return 0;
+    // `x = """…`, `f("""…`, `return """…` open a string value.
+    if (/["'=(,]$|\breturn$/.test(before)) return 0;
+    return code <= MAX_TAIL_CODE_SHARE * (words + code) ? i + 1 : 0;
+  }
+  return 0;
+}
+
+/**
  * Does this Python chunk describe rather than do? True when its docstrings (a triple-quoted
  * string that is a statement of its own, not a value after `=` or `(`) and its `#` comments
  * hold at least `minProseShare` of its non-space characters and at most `maxCodeLines` of
@@ -27,8 +67,17 @@ export function readsAsDescription(code: string, minProseShare = DESCRIPTION_MIN
   let total = 0;
   let codeLines = 0;
   let closing: string | undefined;
-  for (const line of code.split('\n')) {
+  const lines = code.split('\n');
+  const tail = docstringTailLength(lines);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
     const trimmed = line.trim();
+    if (i < tail) {
+      const visible = countVisible(trimmed);
+      total += visible;
+      prose += visible;
+      continue;
+    }
     const visible = countVisible(trimmed);
     total += visible;
     if (closing !== undefined) {

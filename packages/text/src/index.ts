@@ -21,7 +21,7 @@ export { PLACE_QUERY_WORDS } from './word-lists/place-words.js';
 export { MAX_JOINED_WORDS, namesSpelledInWords } from './place-names.js';
 export { foldDerivation, stemWord } from './stem.js';
 export { hasInnerSeparator, identifierTerm, isIdentifierSpelling } from './identifiers.js';
-export { DESCRIPTION_MAX_CODE_LINES, DESCRIPTION_MIN_PROSE_SHARE, readsAsDescription } from './descriptions.js';
+export { CODE_STATEMENT, DESCRIPTION_MAX_CODE_LINES, DESCRIPTION_MIN_PROSE_SHARE, readsAsDescription } from './descriptions.js';
 export { definedNames, definesName, explainsName, separatedNamesIn } from './definitions.js';
 export { markTerms, matchLines, type MatchedLine, type MatchLinesOptions } from './match-lines.js';
 export { codeCarriesKind, detectAnswerKind, QUESTION_KIND_RULES, type AnswerKind, type QuestionKindRule } from './question-kind.js';

@@ -63,9 +63,16 @@ describe('readsAsDescription: a chunk that describes behaviour that lives elsewh
     expect(readsAsDescription(PROMPT_VALUE)).toBe(false);
   });
 
-  it('counts the lines of a chunk that starts inside a docstring as code', () => {
-    const tail = 'the rest of a sentence cut here\nand another line of it\n"""\nreturn 1\n';
-    expect(readsAsDescription(tail)).toBe(false);
+  it('reads the lines of a chunk that starts inside a docstring as its text, up to the closing quotes', () => {
+    // The second piece of a class whose docstring was cut in two: words, the closing quotes, an attribute.
+    const tail = '    the rest of a long explanation cut here, and its last line.\n\n    :param lazy: open the file on first use.\n    """\n\n    name = "filename"\n';
+    expect(readsAsDescription(tail)).toBe(true);
+    // The same words ending in code instead: they were never a docstring.
+    expect(readsAsDescription('    x = compute(a)\n    explain the rest of it here in words\n    """\n    y = 1\n    z = 2\n    w = 3\n    v = 4\n    u = 5\n')).toBe(false);
+    // A license header in comments above a module docstring: the lone quote opens.
+    // (Read as a closing quote instead, the six lines of the docstring would be six lines of code.)
+    const preamble = '# Copyright the authors\n# Licensed under the MIT license\n"""\nHelpers for reading the configuration\nfiles from every place a user keeps them,\nin the order they are searched:\nthe project folder, the user folder\nand the system folder, the first\none found wins.\n"""\nimport os\n';
+    expect(readsAsDescription(preamble)).toBe(true);
   });
 
   it('is false for empty or blank text', () => {

@@ -3,6 +3,7 @@
  * blocks and `>>>` sessions become units of their own. Also: where a code span that starts
  * inside a docstring leaves it.
  */
+import { CODE_STATEMENT } from '@rag/text';
 import { CODE_DIRECTIVE, COMMENT, DIRECTIVE_OPTION, DOCSTRING_OPEN, LIST_ITEM, RST_UNDERLINE, collapse, proseUnits, splitLines, trimmedRange, type Line, type TextUnit } from './text-lines.js';
 
 /** How the code lines of a docstring's literal block are read (the code reader of `units.ts`). */
@@ -178,9 +179,6 @@ export function docstringCloseAt(text: string, lines: readonly Line[]): number {
   return -1;
 }
 
-/** A line only code writes: a statement keyword, an assignment, a decorator, or a line left open for the next. */
-const CODE_STATEMENT =
-  /^\s*(def|class|return|if|elif|else|for|while|with|try|except|finally|import|from|raise|assert|yield|async|await|pass|break|continue|lambda|del|global|nonlocal)\b|^\s*@\w|^\s*[\w.[\]'"]+\s*(:\s*[^=\s][^=]*)?[-+*/|&%]?=(?!=)|[([{,\\]\s*$|^\s*[)\]}]/;
 /** Below this share of code statements among its lines (comments aside), a span is prose. */
 const MAX_CODE_SHARE = 0.2;
 
