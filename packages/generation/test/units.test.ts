@@ -226,9 +226,15 @@ describe('splitIntoUnits for docs', () => {
     ]);
   });
 
-  it('drops the directives of Sphinx domains as markup, as it does plain ones', () => {
+  it('drops the directives of Sphinx domains as markup, but quotes the API object a directive documents', () => {
     const text = 'Filters\n-------\n\n.. jinja:filters:: jinja2.defaults.DEFAULT_FILTERS\n\n.. py:function:: render(name)\n\nRenders a template.\n';
-    expect(splitIntoUnits(text, 'docs/templates.rst').map((u) => u.display)).toEqual(['Renders a template.']);
+    expect(splitIntoUnits(text, 'docs/templates.rst').map((u) => u.display)).toEqual(['function `render(name)`', 'Renders a template.']);
+    // An API page lists its classes as autodoc directives: they are the page's list, not markup.
+    const api = 'Loaders\n-------\n\n.. autoclass:: FileSystemLoader\n    :members: get_source\n\n.. autoclass:: PackageLoader\n\n.. autofunction:: select_autoescape\n\n.. note:: Loaders are cached.\n';
+    const units = splitIntoUnits(api, 'docs/api.rst');
+    expect(units.map((u) => u.display)).toEqual(['class `FileSystemLoader`', 'class `PackageLoader`', 'function `select_autoescape`']);
+    expect(units.every((u) => u.item === true && u.kind === 'prose')).toBe(true);
+    expect(api.slice(units[0]!.start, units[0]!.end)).toBe('.. autoclass:: FileSystemLoader');
   });
 
   it('treats CMakeLists.txt as code', () => {

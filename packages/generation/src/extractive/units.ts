@@ -26,12 +26,29 @@ const FENCE = /^\s*(```|~~~)/;
 const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 /**
  * Lines that are markup only: HTML tags, an image, an RST directive (a Sphinx domain's too:
- * `.. py:function::`, `.. jinja:filters::`) or field, a mkdocs
+ * `.. jinja:filters::`; those that document an API object are read first, see
+ * `API_DIRECTIVE`) or field, a mkdocs
  * admonition opener (`!!! note`, `??? tip`), a snippet include (`--8<-- "file"`). A line that
  * starts with an RST role (`:meth:`Foo.bar` does …`) is prose, not a field.
  */
 const MARKUP_ONLY =
   /^\s*(<[^>]*>\s*)+$|^\s*!\[[^\]]*\]\([^)]*\)\s*$|^\s*\.\.\s+(\w[\w-]*:)?\w[\w-]*::.*$|^\s*:\w[\w-]*:(?!`).*$|^\s*(!!!|\?\?\?\+?)\s+\w+.*$|^\s*-+8<-+/;
+
+/**
+ * A Sphinx directive that documents one API object (`.. autoclass:: MultiDict`,
+ * `.. py:function:: make_server(host, port)`, `.. exception:: NotFound`): the object it names
+ * is the page's content, so it is quoted as a list item ("class `MultiDict`") rather than
+ * dropped as markup. Groups: the directive's kind, the object's name and signature.
+ */
+const API_DIRECTIVE = /^\s*\.\.\s+(?:py:)?(?:auto)?(class|function|method|attribute|data|exception|decorator|module|property)::\s+(\S.*?)\s*$/;
+
+/** The unit an API directive line reads as, or undefined for any other line. */
+function apiObjectUnit(source: string, line: Line): TextUnit | undefined {
+  const found = API_DIRECTIVE.exec(line.text);
+  if (!found) return undefined;
+  const [start, end] = trimmedRange(source, line.start, line.end);
+  return { kind: 'prose', display: `${found[1]} \`${found[2]}\``, item: true, start, end };
+}
 
 function bracketBalance(line: string): number {
   // Strings and comments can hold brackets; a rough strip is enough to join continuations.
@@ -178,6 +195,13 @@ function docUnits(text: string): TextUnit[] {
       while (j < lines.length && (lines[j]!.text.trim() === '' || lines[j]!.text.length - lines[j]!.text.trimStart().length > indent)) j++;
       codeUnits(text, lines, i + 1, j, out);
       i = j;
+      continue;
+    }
+    const api = apiObjectUnit(text, line);
+    if (api) {
+      endParagraph();
+      out.push(api);
+      i++;
       continue;
     }
     const isHeading = /^\s*#{1,6}\s/.test(line.text) || (next !== undefined && RST_UNDERLINE.test(next.text) && line.text.trim() !== '');
