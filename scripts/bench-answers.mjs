@@ -96,7 +96,7 @@ async function searchResultsFromCorpus() {
   if (SETS.some((set) => set.corpus !== 'vllm')) {
     const { spawnSync } = await import('node:child_process');
     const prepared = spawnSync('python3', [join(REPO_ROOT, 'datasets', 'dev', 'prepare_corpora.py'), '--out', devCorpora], { stdio: ['ignore', 'ignore', 'inherit'] });
-    if (prepared.status !== 0) fail('could not prepare the development corpora.', 'Install python3-click python-click-doc python3-requests python-requests-doc python3-werkzeug python-werkzeug-doc python3-attr python-attr-doc.');
+    if (prepared.status !== 0) fail('could not prepare the development corpora.', 'Install python3-click python-click-doc python3-requests python-requests-doc python3-werkzeug python-werkzeug-doc python3-attr python-attr-doc python3-babel python-babel-doc.');
   }
   const bySpan = new Map();
   const results = {};

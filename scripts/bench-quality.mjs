@@ -29,6 +29,8 @@ const FLOORS = {
   dev_werkzeug_docs: 0.83,
   dev_attrs_code: 0.38,
   dev_attrs_docs: 0.5,
+  dev_babel_code: 0.55,
+  dev_babel_docs: 0.9,
 };
 
 const flags = parseBenchArgs(process.argv.slice(2));

@@ -19,6 +19,7 @@ export function questionCorpora(repoRoot, shared) {
     other: { base: dev, dir: 'other' },
     werkzeug: { base: dev, dir: 'werkzeug' },
     attrs: { base: dev, dir: 'attrs' },
+    babel: { base: dev, dir: 'babel' },
   };
 }
 
@@ -35,6 +36,8 @@ const SETS = [
   ['dev_werkzeug_docs', 'dev', 'werkzeug'],
   ['dev_attrs_code', 'dev', 'attrs'],
   ['dev_attrs_docs', 'dev', 'attrs'],
+  ['dev_babel_code', 'dev', 'babel'],
+  ['dev_babel_docs', 'dev', 'babel'],
 ];
 
 /** Every set as `{ name, group: 'public' | 'dev', corpus, path }`, in the order the tables print them. */

@@ -41,6 +41,7 @@ CORPORA = {
     "other": (REPO / ".bench" / "dev-corpora" / "other", "other/"),
     "werkzeug": (REPO / ".bench" / "dev-corpora" / "werkzeug", "werkzeug/"),
     "attrs": (REPO / ".bench" / "dev-corpora" / "attrs", "attrs/"),
+    "babel": (REPO / ".bench" / "dev-corpora" / "babel", "babel/"),
 }
 
 # output set -> spec files that feed it
@@ -57,6 +58,10 @@ SETS = {
     # A fourth, with Markdown docs and type stubs beside its modules.
     "dev_attrs_code": ["attrs_code.json"],
     "dev_attrs_docs": ["attrs_docs.json"],
+    # A fifth, added after the description factor (2026-12-05) and measured before anything
+    # was chosen on it: internationalisation code with RST docs.
+    "dev_babel_code": ["babel_code.json"],
+    "dev_babel_docs": ["babel_docs.json"],
 }
 
 
@@ -143,7 +148,7 @@ def build_set(name, seen_ids):
     questions = []
     for spec_file in SETS[name]:
         specs = json.loads((HERE / "specs" / spec_file).read_text(encoding="utf-8"))
-        corpus = spec_file.split("_")[0] if spec_file.startswith(("vllm", "werkzeug", "attrs")) else "other"
+        corpus = spec_file.split("_")[0] if spec_file.startswith(("vllm", "werkzeug", "attrs", "babel")) else "other"
         root, prefix = CORPORA[corpus]
         for spec in specs:
             where = f"{spec_file} {spec.get('id')}"

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Assemble the development corpora of other codebases from installed Debian packages.
 
-The development question sets (see README.md) are about five codebases: vLLM (read in
-place from ../shared/data/raw) and four more that install offline from Debian:
+The development question sets (see README.md) are about six codebases: vLLM (read in
+place from ../shared/data/raw) and five more that install offline from Debian:
 
   click     python3-click (code)     + python-click-doc (Sphinx sources, RST)
   requests  python3-requests (code)  + python-requests-doc (Sphinx sources, RST)
   werkzeug  python3-werkzeug (code)  + python-werkzeug-doc (Sphinx sources, RST)
   attrs     python3-attr (code)      + python-attr-doc (Sphinx sources, mostly Markdown)
+  babel     python3-babel (code)     + python-babel-doc (Sphinx sources, RST)
 
 Debian ships the Sphinx sources as `_sources/<page>.rst.txt`; they are copied as
 `docs/<page>.rst`, the name they have in the projects' repositories, so the RST chunker
@@ -55,6 +56,14 @@ PACKAGES = {
         "docs": Path("/usr/share/doc/python-attr-doc/html/_sources"),
         "apt": ["python3-attr", "python-attr-doc"],
         "root": "attrs",
+    },
+    # Internationalisation: numbers, dates, message catalogs; its docs have API pages of
+    # autodoc directives (`docs/api/…`).
+    "babel": {
+        "code": [(SITE / "babel", "babel")],
+        "docs": Path("/usr/share/doc/python-babel-doc/html/_sources"),
+        "apt": ["python3-babel", "python-babel-doc"],
+        "root": "babel",
     },
 }
 
