@@ -84,8 +84,9 @@ export interface RerankParts {
  * content type, an environment variable, a flag, …; `answerTypesOf`, stored per chunk);
  * a is `auxiliaryFactor` for a test/example/benchmark chunk when the query asks for
  * none, else 1; d is `descriptionFactor` for a code chunk that reads as a description
- * (`readsAsDescription`, stored per chunk) unless the question asks for a place, else 1; lean in (−1, 1) says how prose-like the query's terms are, and side is +1
- * for a prose chunk, −1 for code. The prior is written 1 + side · lean so that no score is
+ * (`readsAsDescription`, stored per chunk) unless the question asks for a place, else 1;
+ * lean in (−1, 1) says how prose-like the query's terms are, and side is +1 for a prose
+ * chunk, −1 for code. The prior is written 1 + side · lean so that no score is
  * negative (fusion methods may drop those); only its difference between chunks matters.
  * scope is `projectFactor` for a chunk outside the projects the question names (see
  * `scope`), else 1.
