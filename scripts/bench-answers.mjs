@@ -10,7 +10,7 @@
 //   pnpm bench:answers [--k 5] [--results_dir DIR] [--model_dir DIR [--dtype q4]]
 //                      [--generator qwen3|<model>] [--llm_limit 20] [--max_new_tokens 200]
 //                      [--save_directory DIR] [--json] [--show_misses N]
-//                      [--extractive JSON]
+//                      [--extractive JSON] [--bm25 JSON]
 //
 // --show_misses N prints, per set, up to N answers that leave out facts the shown sources
 // hold, with the quotable units of those sources that hold them.
@@ -30,6 +30,8 @@ import { devCorporaDir, questionCorpora, questionSets } from './question-sets.mj
 const flags = parseBenchArgs(process.argv.slice(2));
 const k = Number(flags.k ?? 5);
 const llmLimit = Number(flags.llm_limit ?? 20);
+// --bm25 '{"rerank":{"joinSpan":0}}' retrieves with other bm25 settings (see Bm25Settings).
+const bm25Settings = flags.bm25 ? JSON.parse(String(flags.bm25)) : {};
 const shared = resolve(process.env.RAG_SHARED_DIR ?? join(REPO_ROOT, '..', 'shared'));
 
 function fail(message, hint) {
@@ -48,7 +50,7 @@ async function importPackage(name, entry = 'index') {
 const generation = await importPackage('generation');
 const { mapCitations, splitIntoUnits } = await importPackage('generation', 'internals');
 const { countFacts, iou, keyFacts, statesFacts } = await importPackage('eval');
-const { OffsetMap } = await importPackage('core');
+const { chunkOfHit, OffsetMap } = await importPackage('core');
 
 /** Lower-cased words and numbers; citation markers and punctuation are not words. */
 function words(text) {
@@ -106,7 +108,7 @@ async function searchResultsFromCorpus() {
     if (sets.length === 0) continue;
     const t0 = performance.now();
     const { chunks } = await chunkCorpus(dir, { onWarning: () => undefined });
-    const retriever = await bm25RetrieverFactory.build(chunks);
+    const retriever = await bm25RetrieverFactory.build(chunks, { settings: bm25Settings });
     notes.push(`${corpus}: bm25 over ${chunks.length} chunks (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     const outputPath = (chunk) => `${prefix}${chunk.file_path}`;
     for (const chunk of chunks) bySpan.set(`${outputPath(chunk)}:${chunk.first_character_index}:${chunk.last_character_index}`, chunk);
@@ -118,8 +120,9 @@ async function searchResultsFromCorpus() {
         searchResults.push({
           question_id: q.question_id,
           question: q.question,
-          retrieved_sources: hits.map(({ chunkId }) => {
-            const c = chunks[chunkId];
+          retrieved_sources: hits.map((hit) => {
+            const c = chunkOfHit(hit, chunks);
+            bySpan.set(`${outputPath(c)}:${c.first_character_index}:${c.last_character_index}`, c);
             return { file_path: outputPath(c), first_character_index: c.first_character_index, last_character_index: c.last_character_index };
           }),
         });

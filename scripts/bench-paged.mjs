@@ -34,7 +34,7 @@ if (flags.reader) {
       const t = performance.now();
       const sources = await service.searchSources(session, question, 10);
       times.push(performance.now() - t);
-      if (pass === 0) for (const s of sources) digest.update(`${s.file_path}:${s.first_character_index}-${s.last_character_index}:${s.score}:${session.chunks[s.chunkId].text}\n`);
+      if (pass === 0) for (const s of sources) digest.update(`${s.file_path}:${s.first_character_index}-${s.last_character_index}:${s.score}:${s.chunk.text}\n`);
     }
     passes.push({ p50: quantile(times, 0.5), p99: quantile(times, 0.99), mean: times.reduce((a, b) => a + b, 0) / times.length });
   }

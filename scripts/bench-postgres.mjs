@@ -80,7 +80,7 @@ try {
     const b = await service.searchSources(fromDatabase, q, 10);
     latency.database.push((performance.now() - started) / 1000);
     // Texts are what answers are written from: fetched from the database, they must be the file's.
-    const same = key(a) === key(b) && a.every((s, i) => fromFile.chunks[s.chunkId].text === fromDatabase.chunks[b[i].chunkId].text);
+    const same = key(a) === key(b) && a.every((s, i) => s.chunk.text === b[i].chunk.text);
     if (same) identical++;
   }
 

@@ -37,7 +37,7 @@ const { createEmbeddingRetrieverFactory, DEFAULT_HNSW_OPTIONS } = await importPa
 const { HnswVectorIndex, searchExact } = await importPackage('embedding', 'internals');
 const { createHybridRetrieverFactory, HybridRetriever, DEFAULT_HYBRID_OPTIONS, LEXICAL_DENSE_SETTINGS } = await importPackage('hybrid');
 const { evaluate } = await importPackage('eval');
-const { parseDataset } = await importPackage('core');
+const { chunkOfHit, parseDataset } = await importPackage('core');
 
 const wanted = String(flags.retrievers ?? 'bm25,embedding,hybrid').split(',');
 const modelSettings = flags.model_dir ? { modelDir: String(flags.model_dir) } : flags.model ? { model: String(flags.model) } : {};
@@ -70,7 +70,7 @@ async function measure(retriever) {
       const start = performance.now();
       const hits = await retriever.search(q.question, { k: 10 });
       searchMs += performance.now() - start;
-      search_results.push({ question_id: q.question_id, retrieved_sources: hits.map((h) => toSource(chunks[h.chunkId])) });
+      search_results.push({ question_id: q.question_id, retrieved_sources: hits.map((h) => toSource(chunkOfHit(h, chunks))) });
     }
     const report = evaluate(dataset, { search_results, k: 10 }, { k: 10 });
     scores[name] = { ...report.recall, mrr: report.mrr };

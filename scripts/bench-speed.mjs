@@ -86,7 +86,7 @@ const SYSTEMS = {
     const questions = loadQuestions();
     const all = questions.flatMap((s) => s.dataset.rag_questions.map((q) => q.question));
     const results = new Map();
-    for (const q of all) results.set(q, (await reloaded.search(q, { k: 10 })).map((h) => loaded.chunks[h.chunkId]));
+    for (const q of all) results.set(q, (await reloaded.search(q, { k: 10 })).map((h) => core.chunkOfHit(h, loaded.chunks)));
     const qps = await timeQueries((q) => reloaded.search(q, { k: 10 }), all);
     return { chunks: chunks.length, chunkSeconds, fitSeconds, saveSeconds, loadSeconds, qps, recall: await scoreRecall((q) => results.get(q), questions) };
   },

@@ -16,7 +16,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chunkCorpus } from '@rag/chunking';
-import { parseDataset } from '../../core/dist/index.js';
+import { chunkOfHit, parseDataset } from '../../core/dist/index.js';
 import { evaluate } from '../../eval/dist/index.js';
 import { createBm25Retriever } from '../dist/index.js';
 import { questionCorpora, questionSets } from '../../../scripts/question-sets.mjs';
@@ -66,6 +66,8 @@ const CONFIGURATIONS = [
   { name: 'file share 0.4', settings: { rerank: { fileShare: 0.4 } } },
   { name: 'file share 0.3', settings: { rerank: { fileShare: 0.3 } } },
   { name: 'project scope off', settings: { rerank: { projectFactor: 1 } } },
+  { name: 'joined code hits off', settings: { rerank: { joinSpan: 0 } } },
+  { name: 'join span 1200', settings: { rerank: { joinSpan: 1200 } } },
   {
     name: 'all off (lexical baseline)',
     chunking: { nestedChunkSize: 0 },
@@ -147,7 +149,7 @@ for (const configuration of configurations) {
       // One warm-up pass so the timed pass measures steady-state queries/s.
       for (const q of questions) retriever.searchSync(q.question, { k: 10 });
       const started = performance.now();
-      const results = questions.map((q) => ({ question_id: q.question_id, retrieved_sources: retriever.searchSync(q.question, { k: 10 }).map((hit) => toSource(chunks[hit.chunkId])) }));
+      const results = questions.map((q) => ({ question_id: q.question_id, retrieved_sources: retriever.searchSync(q.question, { k: 10 }).map((hit) => toSource(chunkOfHit(hit, chunks))) }));
       searchSeconds += (performance.now() - started) / 1000;
       searched += questions.length;
       const report = evaluate(dataset, { search_results: results, k: 10 });

@@ -110,6 +110,7 @@ const RERANK_SCHEMA = z.strictObject({
   dedupe: z.optional(z.boolean()),
   fileShare: z.optional(z.number().check(z.gt(0), z.maximum(1))),
   kindShare: z.optional(z.number().check(z.gt(0), z.maximum(1))),
+  joinSpan: z.optional(z.int().check(z.minimum(0), z.maximum(1_000_000))),
   projectFactor: z.optional(z.number().check(z.gt(0), z.maximum(1))),
 });
 

@@ -93,7 +93,7 @@ export class Bm25Retriever implements Retriever {
     const terms = this.index.resolveQuery(scope.text);
     const candidates = this.index.searchTerms(terms, reranker.depthFor(k));
     await this.#prefetchTexts(candidates.map((hit) => hit.chunkId));
-    return reranker.rerank(scope.text, terms, candidates, k, scope.projects);
+    return reranker.rerank(scope.text, terms, candidates, k, scope.projects, options.join !== false);
   }
 
   /**
@@ -115,7 +115,7 @@ export class Bm25Retriever implements Retriever {
       const ids = candidates.map((hit) => hit.chunkId);
       const [release] = await Promise.all([postings.prefetch!([], ids), this.#prefetchTexts?.(ids)]);
       releases.push(release);
-      return reranker.rerank(scope.text, terms, candidates, k, scope.projects);
+      return reranker.rerank(scope.text, terms, candidates, k, scope.projects, options.join !== false);
     } finally {
       this.#kept.push(() => releases.forEach((release) => release()));
       while (this.#kept.length > KEPT_SEARCHES) this.#kept.shift()!();
@@ -129,7 +129,7 @@ export class Bm25Retriever implements Retriever {
     if (!this.reranker) return this.index.search(query, k);
     const scope = this.reranker.scope(query);
     const terms = this.index.resolveQuery(scope.text);
-    return this.reranker.rerank(scope.text, terms, this.index.searchTerms(terms, this.reranker.depthFor(k)), k, scope.projects);
+    return this.reranker.rerank(scope.text, terms, this.index.searchTerms(terms, this.reranker.depthFor(k)), k, scope.projects, options.join !== false);
   }
 
   /**

@@ -162,3 +162,50 @@ describe('second stage on the mini corpus', () => {
     for (const [query, top] of expected) expect(ranking(query)).toContain(top);
   });
 });
+
+describe('joining the adjacent parts of a code hit', () => {
+  // One function cut in two chunks that meet (the chunker's way: the second part starts at
+  // its line's indentation), a transport module, and a docs page that mentions retries.
+  const retry = [
+    'def send_with_retries(request, attempts=3):\n    """Send a request, retrying on connection errors."""\n    for attempt in range(attempts):\n        try:\n            return transport.send(request)\n',
+    "        except ConnectionError as error:\n            backoff = min(2 ** attempt, MAX_BACKOFF_SECONDS)\n            log.warning('connection failed, retrying after %s s', backoff)\n            time.sleep(backoff)\n    raise RetriesExhausted(attempts)\n",
+  ];
+  const specs = [
+    { file_path: 'client/retry.py', text: retry[0]!, symbol: 'send_with_retries' },
+    { file_path: 'client/retry.py', text: retry[1]!, symbol: 'send_with_retries' },
+    { file_path: 'client/transport.py', text: 'def send(request):\n    """Write the request to the open connection and read the reply."""\n    return connection.roundtrip(request)\n', symbol: 'send' },
+    { file_path: 'docs/errors.md', text: '# Errors\n\nA request that fails with a connection error is sent again a few times before the client gives up.\n', symbol: 'Errors' },
+  ];
+  const offsets = [0, retry[0]!.length, 0, 0];
+  const joined: Chunk[] = specs.map((spec, id) => ({
+    id,
+    file_path: spec.file_path,
+    first_character_index: offsets[id]!,
+    last_character_index: offsets[id]! + spec.text.length,
+    start_line: 1,
+    end_line: 1,
+    kind: spec.file_path.endsWith('.md') ? 'section' : 'function',
+    symbol: spec.symbol,
+    language: spec.file_path.endsWith('.md') ? 'markdown' : 'python',
+    text: spec.text,
+  }));
+  const query = 'How long does the client wait between retries after a connection error?';
+
+  it('cites a function found in both its parts once, whole, and gives the freed place to the next candidate', () => {
+    // Both halves of send_with_retries match (the docstring's "retrying on connection
+    // errors", the `except ConnectionError` branch with its back-off): the answer is the
+    // function, so it is one hit spanning both, and the third place goes to the docs page
+    // instead of the function's second half.
+    const retriever = createBm25Retriever(joined, {});
+    const hits = retriever.searchSync(query, { k: 3 });
+    expect(hits[0]!.joined).toEqual({ first: 0, last: 1 });
+    expect(hits.map((hit) => hit.chunkId).sort()).toEqual([hits[0]!.chunkId, 2, 3].sort());
+    // The joined hit keeps its best part's score, which explain() still equals.
+    for (const hit of hits) expect(retriever.explain(query, hit.chunkId).value).toBe(hit.score);
+    // Off, or asked for single chunks (as hybrid fusion asks its components), the halves are two hits.
+    for (const single of [createBm25Retriever(joined, { rerank: { joinSpan: 0 } }).searchSync(query, { k: 3 }), retriever.searchSync(query, { k: 3, join: false })]) {
+      expect(single.every((hit) => hit.joined === undefined)).toBe(true);
+      expect(single.map((hit) => hit.chunkId)).toEqual(expect.arrayContaining([0, 1]));
+    }
+  });
+});

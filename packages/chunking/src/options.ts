@@ -2,6 +2,14 @@ import { integerIn, optionError, parseOptions } from '@rag/core';
 import * as z from 'zod/mini';
 import type { Language } from '@rag/core';
 
+/**
+ * Which way of cutting files this is. Raised whenever the same options cut a file
+ * differently, so that an index records it with its chunking settings and an update of an
+ * index cut another way is rebuilt instead of mixing old and new chunks. 2: code chunks
+ * of a file meet (indentation and blank lines included).
+ */
+export const CHUNKER_REVISION = 2;
+
 /** Hard cap on a chunk's length in code points: the benchmark rejects longer sources. */
 export const DEFAULT_MAX_CHUNK_SIZE = 2000;
 /** Preferred length when runs of small blocks are packed or a large node is split. */

@@ -3,6 +3,7 @@ import type { TextLayout } from './layout.js';
 import { parseText, type TreeCursor } from './parsers.js';
 import { cutRegions, type Piece, type Region } from './regions.js';
 import { windowText } from './text.js';
+import { tilePieces } from './tile.js';
 
 const CLAUSES = new Set(['elif_clause', 'else_clause', 'except_clause', 'except_group_clause', 'finally_clause', 'case_clause']);
 const COMPOUND = new Set([
@@ -245,8 +246,8 @@ function pythonBreakCost(layout: TextLayout, facts: LineFacts): (line: number, r
 /**
  * Python pieces: top-level definitions (with decorators and the comment lines right
  * above) one each, big classes split into header/fields and methods, other statements
- * packed, oversized definitions split at statement boundaries. A file tree-sitter cannot
- * parse cleanly is cut as plain text.
+ * packed, oversized definitions split at statement boundaries; the pieces meet (see
+ * `tilePieces`). A file tree-sitter cannot parse cleanly is cut as plain text.
  */
 export function chunkPython(layout: TextLayout, options: ResolvedChunkerOptions): Piece[] {
   const tree = parseText('python', layout.text);
@@ -256,5 +257,5 @@ export function chunkPython(layout: TextLayout, options: ResolvedChunkerOptions)
   const regions = regionsOfItems(layout, options, items, layout.lineCount, '', 0);
   if (regions.length > 0) regions[0]!.from = 0;
   const limits = { max: options.maxChunkSize, target: options.targetChunkSize };
-  return cutRegions(layout, regions, pythonBreakCost(layout, reader.facts), limits);
+  return tilePieces(layout, cutRegions(layout, regions, pythonBreakCost(layout, reader.facts), limits), options.maxChunkSize);
 }

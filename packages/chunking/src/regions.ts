@@ -64,6 +64,12 @@ export function cutRegions(
   return pieces;
 }
 
+/** UTF-16 index of the piece's last non-whitespace character (its last when it has none). */
+function lastContent(layout: TextLayout, piece: Piece): number {
+  const span = layout.trim(piece.start, piece.end);
+  return span ? span[1] - 1 : piece.end - 1;
+}
+
 /** Turns pieces into Chunks with code-point offsets and 1-based inclusive lines; ids 0..n-1. */
 export function toChunks(layout: TextLayout, pieces: readonly Piece[], filePath: string, language: Language): Chunk[] {
   return pieces.map((piece, id) => ({
@@ -72,7 +78,7 @@ export function toChunks(layout: TextLayout, pieces: readonly Piece[], filePath:
     first_character_index: layout.offsets.toCodePoint(piece.start),
     last_character_index: layout.offsets.toCodePoint(piece.end),
     start_line: layout.lineOf(piece.start) + 1,
-    end_line: layout.lineOf(piece.end - 1) + 1,
+    end_line: layout.lineOf(lastContent(layout, piece)) + 1,
     kind: piece.kind,
     symbol: piece.symbol,
     language,

@@ -60,7 +60,8 @@ function expectInOrder(chunks: readonly Chunk[], overlap: number): void {
 
 /**
  * Checks everything a chunk list must satisfy for its file: exact spans, in range,
- * within the cap, tight, correct line numbers, ids 0..n-1; top-level chunks in order,
+ * within the cap, tight (but for code chunks' indentation and the blank lines up to the
+ * next chunk), correct line numbers, ids 0..n-1; code chunks meeting; top-level chunks in order,
  * non-overlapping (up to the text overlap) and covering all non-whitespace; nested chunks
  * right after the chunk they lie in, in order, disjoint, and covering its non-whitespace.
  */
@@ -78,13 +79,32 @@ export function expectValidChunks(text: string, chunks: readonly Chunk[], option
     expect(chunk.last_character_index).toBeLessThanOrEqual(points.length);
     expect(points.slice(chunk.first_character_index, chunk.last_character_index).join('')).toBe(chunk.text);
     expect(chunk.last_character_index - chunk.first_character_index).toBeLessThanOrEqual(options.maxChunkSize);
-    expect(isSpace(points[chunk.first_character_index]!)).toBe(false);
-    expect(isSpace(points[chunk.last_character_index - 1]!)).toBe(false);
+    // Tight: leading whitespace only as the indentation of the first line, trailing
+    // whitespace only up to where the next chunk starts (code chunks meet, see below).
+    let first = chunk.first_character_index;
+    while (isSpace(points[first]!)) {
+      expect(points[first], `chunk ${chunk.id} starts with a line break`).not.toBe('\n');
+      first++;
+    }
+    expect(first).toBeLessThan(chunk.last_character_index);
+    if (first > chunk.first_character_index && chunk.first_character_index > 0) expect(points[chunk.first_character_index - 1]).toBe('\n');
+    let last = chunk.last_character_index - 1;
+    while (isSpace(points[last]!)) last--;
+    if (last < chunk.last_character_index - 1) expect(chunks[i + 1]?.first_character_index, `chunk ${chunk.id} ends in whitespace without meeting the next`).toBe(chunk.last_character_index);
     expect(chunk.start_line).toBe(linesBefore[chunk.first_character_index]! + 1);
-    expect(chunk.end_line).toBe(linesBefore[chunk.last_character_index - 1]! + 1);
+    expect(chunk.end_line).toBe(linesBefore[last]! + 1);
   });
   const { top, nested } = splitNested(chunks);
   expectInOrder(top, overlap);
+  // Code chunks of a file meet, unless meeting would take a chunk past the cap.
+  top.forEach((chunk, i) => {
+    const next = top[i + 1];
+    if (!next || chunk.language !== 'python' || chunk.kind === 'text' || next.kind === 'text') return;
+    if (next.first_character_index - chunk.first_character_index > options.maxChunkSize) return;
+    const startOfNext = points.lastIndexOf('\n', next.first_character_index - 1) + 1;
+    if (next.last_character_index - startOfNext > options.maxChunkSize) return;
+    expect(chunk.last_character_index, `chunks ${chunk.id} and ${next.id} do not meet`).toBe(next.first_character_index);
+  });
   for (const chunk of top) for (let k = chunk.first_character_index; k < chunk.last_character_index; k++) covered[k] = 1;
   const uncovered = points.findIndex((character, k) => covered[k] === 0 && !isSpace(character));
   expect(uncovered).toBe(-1);

@@ -85,7 +85,8 @@ describe('python chunking', () => {
       ['method', 'Engine.reset', 21, 23],
     ]);
     expect(chunks[0]!.text).toContain('"""How big it is."""');
-    expect(chunks[2]!.text.startsWith('# Stops it.\n    @property\n    def stop')).toBe(true);
+    // A method chunk starts at its line's start, its indentation included.
+    expect(chunks[2]!.text.startsWith('    # Stops it.\n    @property\n    def stop')).toBe(true);
   });
 
   it('splits an oversized function at statement boundaries, keeping its name', () => {
@@ -97,7 +98,7 @@ describe('python chunking', () => {
     expect(chunks.every((c) => c.kind === 'block' && c.symbol === 'big')).toBe(true);
     // The header and docstring open the first piece; every later piece starts at a statement.
     expect(chunks[0]!.text.startsWith('def big(arg):\n    """Does a lot."""')).toBe(true);
-    for (const chunk of chunks.slice(1)) expect(chunk.text).toMatch(/^(value_\d+ = |return arg)/);
+    for (const chunk of chunks.slice(1)) expect(chunk.text).toMatch(/^ {4}(value_\d+ = |return arg)/);
   });
 
   it('prefers breaking between statements over inside a multi-line expression', () => {
@@ -105,7 +106,7 @@ describe('python chunking', () => {
     const text = ['def f():', ...[0, 1, 2, 3, 4, 5].flatMap(call), ''].join('\n');
     const chunks = chunkText(text, 'm.py', 'python', { maxChunkSize: 150, targetChunkSize: 100 });
     expectValidChunks(text, chunks, { maxChunkSize: 150 });
-    for (const chunk of chunks.slice(1)) expect(chunk.text).toMatch(/^result_\d = call\(/);
+    for (const chunk of chunks.slice(1)) expect(chunk.text).toMatch(/^ {4}result_\d = call\(/);
   });
 
   it('splits a line longer than the cap inside the line, after a space where possible', () => {
@@ -113,7 +114,8 @@ describe('python chunking', () => {
     const chunks = chunkText(text, 'm.py', 'python', { maxChunkSize: 100 });
     expectValidChunks(text, chunks, { maxChunkSize: 100 });
     expect(chunks.length).toBeGreaterThan(3);
-    for (const chunk of chunks.slice(0, -1)) expect(text[chunk.last_character_index]).toBe(' ');
+    // Each piece ends with the space it was cut after (pieces meet).
+    for (const chunk of chunks.slice(0, -1)) expect(text[chunk.last_character_index - 1]).toBe(' ');
   });
 
   it('falls back to text chunking when the file does not parse', () => {
@@ -132,11 +134,12 @@ describe('python chunking', () => {
     expect(chunks[1]!.symbol).toBe('after');
   });
 
-  it('keeps \\r inside spans of a CRLF file and trims it at the ends', () => {
+  it('keeps \\r inside spans of a CRLF file, the blank line with the chunk above', () => {
     const text = 'import os\r\n\r\ndef f():\r\n    return os\r\n';
     const chunks = chunkText(text, 'm.py', 'python');
     expectValidChunks(text, chunks, { maxChunkSize: 2000 });
-    expect(chunks.map((c) => c.text)).toEqual(['import os', 'def f():\r\n    return os']);
+    expect(chunks.map((c) => c.text)).toEqual(['import os\r\n\r\n', 'def f():\r\n    return os']);
+    expect(chunks[0]).toMatchObject({ start_line: 1, end_line: 1 });
     expect(chunks[1]).toMatchObject({ first_character_index: 13, last_character_index: 36, start_line: 3, end_line: 4 });
   });
 
@@ -146,6 +149,22 @@ describe('python chunking', () => {
       { kind: 'function', symbol: 'fetch', lines: [1, 2] },
       { kind: 'module', symbol: '', lines: [4, 5] },
     ]);
+  });
+
+  it('makes code chunks meet, so neighbours concatenate into their joined span', () => {
+    const methods = ['get', 'put', 'drop'].map((name) => `    def ${name}(self, key):\n        return self.items.${name}(key)  # ${'x'.repeat(60)}\n`);
+    const text = `import os\n\n\nclass Store:\n    """Keeps things."""\n\n${methods.join('\n')}`;
+    const chunks = chunkText(text, 'm.py', 'python', { maxChunkSize: 150, targetChunkSize: 100 });
+    expectValidChunks(text, chunks, { maxChunkSize: 150 });
+    expect(chunks.length).toBeGreaterThan(2);
+    // Each chunk ends where the next starts; the blank lines go with the chunk above, the
+    // indentation with the chunk below; together they are the file, but for its last newline.
+    for (let i = 1; i < chunks.length; i++) expect(chunks[i]!.first_character_index).toBe(chunks[i - 1]!.last_character_index);
+    expect(chunks.map((c) => c.text).join('')).toBe(text.trimEnd());
+    const method = chunks.find((c) => c.symbol === 'Store.put')!;
+    expect(method.text.startsWith('    def put(self, key):')).toBe(true);
+    // Lines count what the chunk holds, not the blank lines it carries.
+    expect(text.split('\n')[method.end_line - 1]).toContain('items.put');
   });
 
   it('returns no chunks for an empty or blank file', () => {

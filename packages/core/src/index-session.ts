@@ -1,6 +1,7 @@
 import { join, relative, sep } from 'node:path';
 import { RagError } from './errors.js';
 import { verifyChecksums } from './index-integrity.js';
+import { chunkIdsOf, chunkOfHit } from './hit-chunks.js';
 import { retrieverDir, verifyRetrieverFiles, type GenerationPin, type IndexManifest } from './index-store.js';
 import type { IndexFileReader } from './shared-files.js';
 import { createFileStore, type IndexStore } from './store.js';
@@ -39,6 +40,7 @@ export interface IndexSessionOptions {
 export interface SessionHit {
   rank: number;
   score: number;
+  /** What the hit cites, read as one chunk (`chunkOfHit`: a hit that joins neighbours spans them). */
   chunk: Chunk;
   /** The chunk's path as written in outputs (relative to the session's path base). */
   file_path: string;
@@ -214,9 +216,9 @@ export async function openIndexSession(source: string | IndexStore, options: Ind
     async search(query, k, name) {
       const hits = await (await retriever(name)).search(query, { k });
       // Callers read the hits' texts: a store that fetches texts over the network does it now, at once.
-      await prefetchTexts?.(hits.map((hit) => hit.chunkId));
+      await prefetchTexts?.(hits.flatMap(chunkIdsOf));
       return hits.map((hit, i) => {
-        const chunk = index.chunks[hit.chunkId]!;
+        const chunk = chunkOfHit(hit, index.chunks);
         return { rank: i + 1, score: hit.score, chunk, file_path: outputPath(chunk.file_path) };
       });
     },

@@ -15,4 +15,5 @@ export * from './chunk-table.js';
 export * from './shared-files.js';
 export * from './store.js';
 export * from './select-hits.js';
+export * from './hit-chunks.js';
 export * from './file-ranges.js';

@@ -5,6 +5,12 @@ import type { Chunk, Explanation, Hit, ProgressFn } from './types.js';
 export interface SearchOptions {
   /** Number of hits to return, 1 or more. */
   k: number;
+  /**
+   * Whether a hit may join neighbouring chunks into one span (`Hit.joined`) where the
+   * retriever does that. `false` for a caller that fuses or selects candidates itself and
+   * needs every chunk as its own hit. Default `true`.
+   */
+  join?: boolean;
 }
 
 /**

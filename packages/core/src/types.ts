@@ -31,13 +31,21 @@ export interface Chunk {
   last_character_index: number;
   /** 1-based line of the first character. */
   start_line: number;
-  /** 1-based line of the last character (inclusive). */
+  /**
+   * 1-based line of the last character that is not whitespace (inclusive): the blank lines
+   * a code chunk carries up to the next chunk (see `text`) are not counted.
+   */
   end_line: number;
   kind: ChunkKind;
   /** Qualified symbol (`LLM.generate`) or heading path (`Install > GPU`); `''` if none. */
   symbol: string;
   language: Language;
-  /** The chunk's text: exactly the file's text between the two offsets. */
+  /**
+   * The chunk's text: exactly the file's text between the two offsets. Code chunks of one
+   * file meet (each starts at its first line's start and ends where the next begins), so
+   * the texts of neighbours concatenate into the text of their joined span; prose chunks
+   * are trimmed and may overlap.
+   */
   text: string;
 }
 
@@ -63,8 +71,22 @@ export interface FileRecord {
 
 /** A scored retrieval result: which chunk, and how well it matched. */
 export interface Hit {
+  /** The chunk that matched (for a joined hit, the one whose score this is). */
   chunkId: number;
   score: number;
+  /**
+   * Set when the hit joins neighbouring code chunks of one file into one span (see
+   * `SelectionLimits.joinSpan`): the ids of its first and last chunk, consecutive chunks
+   * that meet, `chunkId` among them. Absent: the hit is `chunkId` alone. `chunkOfHit`
+   * reads either kind as one chunk.
+   */
+  joined?: ChunkRange;
+}
+
+/** Chunks `first` to `last` (ids, inclusive). */
+export interface ChunkRange {
+  first: number;
+  last: number;
 }
 
 /**

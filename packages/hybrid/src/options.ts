@@ -37,6 +37,13 @@ export interface HybridOptions {
    * the balance its lexical component keeps. In (0, 1]; 1 = no limit. Default 1.
    */
   kindShare: number;
+  /**
+   * After fusing, join a code hit with the fused candidates right next to it in its file
+   * (chunks that meet) while the joined span stays within this many code points (as
+   * `@rag/bm25`'s `rerank.joinSpan`; components are asked for single chunks, so the fused
+   * list decides what joins). Needs the chunks. 0 turns it off. In [0, 1e6]. Default 2000.
+   */
+  joinSpan: number;
 }
 
 /** What callers may pass (e.g. as `BuildContext.settings`): any subset, plus per-component build settings. */
@@ -54,6 +61,7 @@ export const DEFAULT_HYBRID_OPTIONS: Readonly<HybridOptions> = Object.freeze({
   dropNonPositive: true,
   dedupe: true,
   kindShare: 1,
+  joinSpan: 2000,
 });
 
 const CONTEXT = { subject: 'hybrid', root: 'settings' } as const;
@@ -69,6 +77,7 @@ export const HYBRID_SETTINGS_SCHEMA = z.strictObject({
   dropNonPositive: z.optional(perComponent(z.boolean())),
   dedupe: z.optional(z.boolean()),
   kindShare: z.optional(z.number().check(z.gt(0), z.maximum(1))),
+  joinSpan: z.optional(z.int().check(z.minimum(0), z.maximum(1_000_000))),
   components: z.optional(z.record(z.string(), z.record(z.string(), z.unknown()))),
 });
 
@@ -90,6 +99,7 @@ export function resolveHybridOptions(settings: unknown = {}, base: Readonly<Hybr
     dropNonPositive: typeof drop === 'boolean' ? drop : { ...drop },
     dedupe: parsed.dedupe ?? base.dedupe,
     kindShare: parsed.kindShare ?? base.kindShare,
+    joinSpan: parsed.joinSpan ?? base.joinSpan,
   };
 }
 

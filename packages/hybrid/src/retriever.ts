@@ -38,7 +38,7 @@ export class HybridRetriever implements Retriever {
 
   /**
    * `chunks` (the ones the components search, ids equal to positions) let the fused list be
-   * drawn under `dedupe` and `kindShare`; without them the fused order is returned as is.
+   * drawn under `dedupe`, `kindShare` and `joinSpan`; without them the fused order is returned as is.
    */
   constructor(
     readonly components: readonly Retriever[],
@@ -66,7 +66,7 @@ export class HybridRetriever implements Retriever {
   async candidates(query: string, k: number): Promise<ComponentHits[]> {
     return Promise.all(
       this.components.map(async (component) => {
-        const hits = await component.search(query, { k: Math.max(k, poolOf(this.options, component.name)) });
+        const hits = await component.search(query, { k: Math.max(k, poolOf(this.options, component.name)), join: false });
         return {
           name: component.name,
           weight: weightOf(this.options, component.name),
@@ -87,9 +87,10 @@ export class HybridRetriever implements Retriever {
   async search(query: string, options: SearchOptions): Promise<Hit[]> {
     const fused = (await this.fuse(query, options.k)).map(({ chunkId, score }) => ({ chunkId, score }));
     const { dedupe, kindShare } = this.options;
-    if (!this.#chunks || !this.#flags || (!dedupe && kindShare >= 1)) return fused.slice(0, options.k);
-    // Selection only drops overlaps and reorders: every returned score is still its fused score.
-    return selectHits(fused, this.#chunks, this.#flags, options.k, { dedupe, fileShare: 1, kindShare });
+    const joinSpan = options.join === false ? 0 : this.options.joinSpan;
+    if (!this.#chunks || !this.#flags || (!dedupe && kindShare >= 1 && joinSpan === 0)) return fused.slice(0, options.k);
+    // Selection only drops overlaps, joins neighbours and reorders: every returned score is still its fused score.
+    return selectHits(fused, this.#chunks, this.#flags, options.k, { dedupe, fileShare: 1, kindShare, joinSpan });
   }
 
   /**

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { isRagError } from '@rag/core';
+import { isRagError, type Retriever } from '@rag/core';
 import { createHybridRetrieverFactory, HybridRetriever, resolveHybridOptions } from '../src/index.js';
 import { chunksOf, countingFactory, countWords, fixedRetriever, shareLetters, type CountingRetriever } from './components.js';
 
@@ -142,6 +142,20 @@ describe('drawing the fused list (dedupe, kind share)', () => {
     const fused = new Map((await hybrid.fuse('q', 4)).map((h) => [h.chunkId, h.score]));
     for (const hit of hits) expect(hit.score).toBe(fused.get(hit.chunkId));
     expect(() => hybrid.withOptions({ kindShare: 0 })).toThrow(/kindShare/);
+  });
+
+  test('code chunks that meet join after fusion; the components are asked for single chunks', async () => {
+    // The two functions of pkg/cache.py cut so that they meet (as the chunker cuts code).
+    const meeting = [...chunks.slice(0, 3), span(3, 'pkg/cache.py', code, 0, 62, 'python'), span(4, 'pkg/cache.py', code, 62, 115, 'python')];
+    const asked: (boolean | undefined)[] = [];
+    const recording = (name: string, inner: Retriever): Retriever => ({ ...inner, name, search: (query, options) => (asked.push(options.join), inner.search(query, options)) });
+    const hybrid = new HybridRetriever([recording('bm25', lexical), recording('embedding', dense)], { fusion: 'minmax' }, meeting);
+    const hits = await hybrid.search('q', { k: 4 });
+    expect(asked).toEqual([false, false]);
+    // Fused 0, (1 inside 0), 2, 3, 4: the lookup function joins evict, its neighbour, in one place.
+    expect(hits).toEqual([expect.objectContaining({ chunkId: 0 }), expect.objectContaining({ chunkId: 2 }), expect.objectContaining({ chunkId: 3, joined: { first: 3, last: 4 } })]);
+    expect((await hybrid.withOptions({ joinSpan: 0 }).search('q', { k: 4 })).map((h) => h.chunkId)).toEqual([0, 2, 3, 4]);
+    expect((await hybrid.search('q', { k: 4, join: false })).map((h) => h.joined)).toEqual([undefined, undefined, undefined, undefined]);
   });
 });
 

@@ -51,7 +51,8 @@ describe('the web page in Chromium', () => {
     await page.click('#search-button');
     await page.waitForSelector('#results .result[data-loaded="true"]');
     const first = page.locator('#source-1');
-    await expect.poll(() => first.locator('.path').textContent()).toBe('datasets/mini/corpus/tinyserve/defaults.py:1-25');
+    // The settings block and the `from_env` helper right after it are both candidates: one hit, joined.
+    await expect.poll(() => first.locator('.path').textContent()).toBe('datasets/mini/corpus/tinyserve/defaults.py:1-33');
     const code = await first.locator('code').textContent();
     expect(code).toContain('DEFAULT_PORT = 8421');
     // Query terms are marked and Python is coloured.
@@ -68,11 +69,18 @@ describe('the web page in Chromium', () => {
     expect(await page.textContent('#answer-meta')).toMatch(/extractive/);
     const citations = page.locator('#answer-text a.cite');
     expect(await citations.count()).toBeGreaterThan(0);
-    // The quoted lines of source 1 (the comment and the assignment) are flagged, and only they.
+    // The quoted lines of source 1 are flagged, and only they: the port's comment and
+    // assignment (the answer), then the headers table it also quotes (the other default the
+    // question's "tinyserve" names); not the `from_env` helper joined to the same hit.
     await page.waitForSelector('#source-1 .line.quoted');
     expect(await page.locator('#source-1 .line.quoted').allTextContents()).toEqual([
       '# TCP port the development server listens on when none is given.',
       'DEFAULT_PORT = 8421',
+      '# Header names are compared case-insensitively; these are always sent.',
+      'DEFAULT_HEADERS = {',
+      '    "Server": "tinyserve",',
+      '    "X-Content-Type-Options": "nosniff",',
+      '}',
     ]);
 
     // Open the last citation from the top of the page: the page scrolls to that source and highlights it.

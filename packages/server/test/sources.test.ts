@@ -81,7 +81,10 @@ describe('GET /sources', () => {
 
   it('serves every span /search returns, with the same text the index holds', async () => {
     const search = await postJson(`${server.url}/search`, { query: 'route handler methods', k: 5 });
-    for (const hit of search.body.hits) {
+    // Files this fixture changed after indexing (one became a symlink out) are flagged stale and may be refused.
+    const fresh = search.body.hits.filter((hit: { stale: boolean }) => !hit.stale);
+    expect(fresh.length).toBeGreaterThan(2);
+    for (const hit of fresh) {
       const { status, body } = await getJson(sourcesUrl(hit.file_path, hit.first_character_index, hit.last_character_index));
       expect(status).toBe(200);
       expect(body.start_line).toBe(hit.lines.start);

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { chunkCorpus, DEFAULT_IGNORED_DIRS, DEFAULT_MAX_CHUNK_SIZE, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_LENGTH, type WalkedFile } from '@rag/chunking';
+import { CHUNKER_REVISION, chunkCorpus, DEFAULT_IGNORED_DIRS, DEFAULT_MAX_CHUNK_SIZE, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_LENGTH, type WalkedFile } from '@rag/chunking';
 import { isRagError, OffsetMap, sliceCodePoints, retrieverDir, verifyRetrieverFiles, type Chunk, type FileRecord, type IndexStore, type IndexManifest, type LoadedIndex, type PreviousBuild, type ProgressFn, type RetrieverFactory, type RetrieverRegistry } from '@rag/core';
 import { createDefaultRetrieverRegistry } from './retrievers.js';
 import { openStore } from './stores.js';
@@ -249,7 +249,7 @@ async function buildOnce(options: BuildIndexOptions): Promise<BuildIndexReport> 
   // Everything that decides which files and chunks there are: a change means a full rebuild.
   const ignoredDirs = [...(options.ignoredDirs ?? DEFAULT_IGNORED_DIRS)];
   const ignoreFiles = options.ignoreFiles ?? true;
-  const chunking = { maxChunkSize, maxFileBytes, maxLineLength, ignoredDirs, ignoreFiles };
+  const chunking = { revision: CHUNKER_REVISION, maxChunkSize, maxFileBytes, maxLineLength, ignoredDirs, ignoreFiles };
   const factory = (options.retrievers ?? createDefaultRetrieverRegistry()).get(options.retriever);
   const store = openStore(options.indexDir);
   const previous = await openPrevious(store, options, chunking).catch(async (error: unknown) => {

@@ -14,7 +14,7 @@ export interface SpanText {
   last_character_index: number;
   /** 1-based line of the first character. */
   start_line: number;
-  /** 1-based line of the last character (inclusive). */
+  /** 1-based line of the last character that is not whitespace (inclusive; as a chunk's `end_line`); the first line for a blank span. */
   end_line: number;
   /** Length of the whole file in code points. */
   file_length: number;
@@ -137,12 +137,15 @@ export class CorpusReader {
     const from = file.map.toUtf16(start);
     const to = file.map.toUtf16(end);
     const startLine = lineAt(file.lineStarts, from);
+    // Trailing blank lines (a code chunk carries them up to the next chunk) are not counted.
+    let last = to;
+    while (last > from && /[ \t\n\r\v\f]/.test(file.text[last - 1]!)) last--;
     return {
       file_path: this.#outputPath(fileInCorpus),
       first_character_index: start,
       last_character_index: end,
       start_line: startLine,
-      end_line: to > from ? lineAt(file.lineStarts, to - 1) : startLine,
+      end_line: last > from ? lineAt(file.lineStarts, last - 1) : startLine,
       file_length: length,
       text: file.text.slice(from, to),
       stale: file.state !== 'fresh',

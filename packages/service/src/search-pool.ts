@@ -156,7 +156,7 @@ export class SearchPool {
           const pending = slot.pending.get(message.id);
           if (!pending) return;
           slot.pending.delete(message.id);
-          if (message.type === 'hits') pending.resolve(message.chunkIds.map((chunkId, i) => ({ chunkId, score: message.scores[i]! })));
+          if (message.type === 'hits') pending.resolve(message.hits);
           else pending.reject(toError(message.error));
         }
       });

@@ -1,4 +1,4 @@
-import type { GenerationPin, SharedIndexFiles } from '@rag/core';
+import type { GenerationPin, Hit, SharedIndexFiles } from '@rag/core';
 import type { RetrieverRegistryOptions } from './retrievers.js';
 
 /** What a search worker is started with: enough to open the main thread's very generation. */
@@ -42,7 +42,7 @@ export interface SerializedError {
 export type SearchWorkerMessage =
   | { type: 'ready' }
   | { type: 'failed'; error: SerializedError }
-  | { type: 'hits'; id: number; chunkIds: number[]; scores: number[] }
+  | { type: 'hits'; id: number; hits: Hit[] }
   | { type: 'error'; id: number; error: SerializedError };
 
 export function serializeError(error: unknown): SerializedError {

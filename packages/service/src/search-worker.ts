@@ -33,7 +33,7 @@ try {
       .retriever(request.retriever)
       .then((retriever) => retriever.search(request.query, { k: request.k }))
       .then(
-        (hits) => post({ type: 'hits', id: request.id, chunkIds: hits.map((h) => h.chunkId), scores: hits.map((h) => h.score) }),
+        (hits) => post({ type: 'hits', id: request.id, hits }),
         (error: unknown) => post({ type: 'error', id: request.id, error: serializeError(error) }),
       );
   });

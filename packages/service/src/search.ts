@@ -1,4 +1,4 @@
-import { openIndexSession, StalenessTracker, type Chunk, type IndexManifest, type Retriever, type RetrieverSource, type Source } from '@rag/core';
+import { chunkIdsOf, chunkOfHit, openIndexSession, StalenessTracker, type Chunk, type IndexManifest, type Retriever, type RetrieverSource, type Source } from '@rag/core';
 import { createDefaultRetrieverRegistry } from './retrievers.js';
 import { openStore } from './stores.js';
 
@@ -61,8 +61,13 @@ export async function openSearchSession(indexDir: string, options: SearchSession
 export interface RankedSource extends Source {
   /** The file's path inside the corpus (as the manifest records it). */
   fileInCorpus: string;
-  /** The chunk's id in the session (`session.chunks[chunkId]`, for its text). */
+  /** The id of the chunk that matched (`session.chunks[chunkId]`). */
   chunkId: number;
+  /**
+   * What the hit cites, read as one chunk (`chunkOfHit`): the matched chunk, or the
+   * neighbours it joins, offsets, lines and text spanning them all.
+   */
+  chunk: Chunk;
   rank: number;
   score: number;
   start_line: number;
@@ -74,13 +79,14 @@ export interface RankedSource extends Source {
 /** Runs one query and maps hits to cited sources in output paths. */
 export async function searchSources(session: SearchSession, query: string, k: number): Promise<RankedSource[]> {
   const hits = await session.retriever.search(query, { k });
-  await session.prefetchTexts(hits.map((hit) => hit.chunkId));
+  await session.prefetchTexts(hits.flatMap(chunkIdsOf));
   return hits.map((hit, i) => {
-    const chunk = session.chunks[hit.chunkId]!;
+    const chunk = chunkOfHit(hit, session.chunks);
     return {
       file_path: session.outputPath(chunk.file_path),
       fileInCorpus: chunk.file_path,
       chunkId: hit.chunkId,
+      chunk,
       first_character_index: chunk.first_character_index,
       last_character_index: chunk.last_character_index,
       rank: i + 1,

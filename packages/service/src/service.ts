@@ -1,4 +1,4 @@
-import { RagError, type Chunk, type Source } from '@rag/core';
+import { chunkIdsOf, chunkOfHit, RagError, type Chunk, type Source } from '@rag/core';
 import { toSourceForAnswer, type AnswerResult } from '@rag/generation';
 import { AnswerQueue, type QueueState, type Release } from './answer-queue.js';
 import { CorpusReader, type SpanRequest, type SpanText } from './corpus-reader.js';
@@ -315,9 +315,9 @@ export class RagService {
     if (!fromPool) return session.search(question, k, retriever);
     const { chunks, outputPath } = session;
     const hits = await fromPool;
-    await session.prefetchTexts(hits.map((hit) => hit.chunkId));
+    await session.prefetchTexts(hits.flatMap(chunkIdsOf));
     return hits.map((hit, i) => {
-      const chunk = chunks[hit.chunkId]!;
+      const chunk = chunkOfHit(hit, chunks);
       return { rank: i + 1, score: hit.score, chunk, file_path: outputPath(chunk.file_path) };
     });
   }

@@ -2,7 +2,7 @@ import { cp, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SETTLED_MS } from '@rag/chunking';
+import { CHUNKER_REVISION, SETTLED_MS } from '@rag/chunking';
 import { readIndex, readManifest, RetrieverRegistry, type RetrieverFactory } from '@rag/core';
 import { bm25RetrieverFactory } from '@rag/bm25';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -223,6 +223,9 @@ describe('incremental indexing', () => {
   it('rebuilds from scratch, saying why, when the settings, the tool version or the retriever changed, or when asked', async () => {
     const indexDir = join(work, 'reasons');
     await buildIndex({ corpusDir: MINI, indexDir, retriever: 'bm25', toolVersion: 'test' });
+    // The way files were cut is part of the chunking settings: an index cut by another
+    // revision of the chunker is rebuilt rather than mixed with chunks cut this way.
+    expect((await readManifest(indexDir)).chunking).toMatchObject({ revision: CHUNKER_REVISION });
     expect((await buildIndex({ corpusDir: MINI, indexDir, retriever: 'bm25', toolVersion: 'test', maxChunkSize: 1500 })).reason).toBe('the chunking settings changed');
     expect((await buildIndex({ corpusDir: MINI, indexDir, retriever: 'bm25', toolVersion: 'test-2', maxChunkSize: 1500 })).reason).toMatch(/written by rag test/);
     expect((await buildIndex({ corpusDir: MINI, indexDir, retriever: 'hybrid', toolVersion: 'test-2', maxChunkSize: 1500 })).reason).toMatch(/built with bm25/);

@@ -1,6 +1,6 @@
 import { RagError } from '@rag/core';
 import { answer, toSourceForAnswer, type AnswerResult } from '@rag/generation';
-import { findStaleFiles, toMinimalSource } from '@rag/service';
+import { findStaleFiles, searchSources, toMinimalSource } from '@rag/service';
 import { INDEX_DIR_FLAG, STORE_FLAG, JSON_FLAG, QUIET_FLAG, readQuery, showText, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { GENERATOR_FLAGS, openGenerator } from '../generators.js';
 import { openSessionFromFlags } from '../session.js';
@@ -40,12 +40,9 @@ export const answerCommand: Command = {
     const query = readQuery(flags);
     const k = (flags.k as number | undefined) ?? DEFAULT_ANSWER_K;
     const { indexDir, session } = await openSessionFromFlags(flags, { oneQuestion: true });
-    const hits = await session.retriever.search(query, { k });
-    const sources = hits.map((hit) => {
-      const chunk = session.chunks[hit.chunkId]!;
-      return toSourceForAnswer(chunk, session.outputPath(chunk.file_path));
-    });
-    const warning = describeStale(await findStaleFiles(session, hits.map((hit) => session.chunks[hit.chunkId]!.file_path)));
+    const ranked = await searchSources(session, query, k);
+    const sources = ranked.map((hit) => toSourceForAnswer(hit.chunk, hit.file_path));
+    const warning = describeStale(await findStaleFiles(session, ranked.map((hit) => hit.fileInCorpus)));
     if (warning) writeErr(warning, flags.quiet === true);
     const { generator } = await openGenerator(flags, indexDir, { k, retriever: session.retriever.name });
     const controller = abortOnInterrupt();

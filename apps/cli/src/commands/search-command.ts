@@ -58,7 +58,7 @@ export const searchCommand: Command = {
     if (warning) writeErr(warning, flags.quiet === true);
     if (flags.json) {
       const withText = flags.text === true;
-      writeOut(JSON.stringify({ question: query, retrieved_sources: sources.map((s) => jsonHit(s, withText ? session.chunks[s.chunkId]!.text : undefined)) }, null, 2));
+      writeOut(JSON.stringify({ question: query, retrieved_sources: sources.map((s) => jsonHit(s, withText ? s.chunk.text : undefined)) }, null, 2));
       return;
     }
     if (sources.length === 0) {
@@ -72,7 +72,7 @@ export const searchCommand: Command = {
       const changed = stale.has(s.file_path) ? '  (changed since indexing)' : '';
       const header = `${String(s.rank).padStart(2)}. ${where}${what}  [chars ${s.first_character_index}-${s.last_character_index}]  score ${s.score.toFixed(3)}${changed}`;
       // The lines around the best match, numbered as in the file, as ripgrep shows them.
-      const shown = matchLines(session.chunks[s.chunkId]!.text, query).map(({ line, text, matches }) => {
+      const shown = matchLines(s.chunk.text, query).map(({ line, text, matches }) => {
         const number = String(s.start_line + line).padStart(6);
         const shownText = mark ? markTerms(showText(text), query, mark) : showText(text);
         return `${number}${matches ? ':' : '-'}${shownText ? ` ${shownText}` : ''}`;

@@ -140,6 +140,17 @@ export interface RerankOptions {
    */
   kindShare: number;
   /**
+   * Join a code hit with the candidates of this search that lie right next to it in its
+   * file (chunks that meet) into one hit, while the joined span stays within this many code
+   * points: a function long enough to be cut in parts, or a method and the helper beside
+   * it, is then cited once, whole, and the place its second part took goes to the next
+   * candidate. Prose is never joined (a section's neighbours are other topics, and its
+   * nested pieces already offer finer spans). The joined hit keeps its best member's
+   * score. 0 turns it off. In [0, 1e6]. Default `2000`, the longest span the benchmark
+   * format accepts and the chunker's cap.
+   */
+  joinSpan: number;
+  /**
    * Score factor for a chunk outside the projects a question names, when the corpus holds
    * several projects side by side (top-level folders that each hold a Python package of
    * their own name, see `CorpusProjects`): "how does requests retry?" means the requests
@@ -167,5 +178,6 @@ export const DEFAULT_RERANK_OPTIONS: Readonly<RerankOptions> = Object.freeze({
   dedupe: true,
   fileShare: 1,
   kindShare: 0.7,
+  joinSpan: 2000,
   projectFactor: 0.5,
 });

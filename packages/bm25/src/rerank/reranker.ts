@@ -152,9 +152,10 @@ export class Reranker {
 
   /**
    * The best `k` of `candidates` (first-stage hits for `query`, best first) after
-   * re-scoring; `terms` are the query's resolved terms (`Bm25Index.resolveQuery`).
+   * re-scoring; `terms` are the query's resolved terms (`Bm25Index.resolveQuery`). `join`
+   * false keeps every hit one chunk (see `RerankOptions.joinSpan`).
    */
-  rerank(query: string, terms: readonly ResolvedQueryTerm[], candidates: readonly Hit[], k: number, projects: readonly number[] = []): Hit[] {
+  rerank(query: string, terms: readonly ResolvedQueryTerm[], candidates: readonly Hit[], k: number, projects: readonly number[] = [], join = true): Hit[] {
     if (candidates.length === 0) return [];
     const top = candidates[0]!.score;
     const prepared = this.#prepare(query, terms, projects);
@@ -166,7 +167,7 @@ export class Reranker {
       const rescored = candidates.map((hit, i) => ({ chunkId: hit.chunkId, score: this.#parts(prepared, hit.chunkId, hit.score, top, support?.[i] ?? 0).score }));
       rescored.sort((a, b) => b.score - a.score || a.chunkId - b.chunkId);
       const o = this.#options;
-      return selectHits(rescored, this.#chunks, this.#flags, k, { dedupe: o.dedupe, fileShare: o.fileShare, kindShare: o.kindShare });
+      return selectHits(rescored, this.#chunks, this.#flags, k, { dedupe: o.dedupe, fileShare: o.fileShare, kindShare: o.kindShare, joinSpan: join ? o.joinSpan : 0 });
     } finally {
       this.#release(prepared);
     }
