@@ -15,6 +15,10 @@ export interface QuestionKindRule {
   question: RegExp;
 }
 
+/** Who would choose a value, in "unless I change it", "when you do not pick one". */
+const ASKER = '(i|we|you|one|the (user|caller|application))';
+/** Verbs of choosing a value (in "unless I change it", "when I do not choose one"). */
+const CHOOSE = '(change|choose|pick|select|set|pass|give|specify|provide|configure|supply|override)';
 /** Verbs that say a caller supplied a value (in "when none is given"). */
 const GIVEN = '(given|set|specified|provided|passed|requested|named|chosen|configured|supplied)';
 
@@ -45,7 +49,8 @@ export const QUESTION_KIND_RULES: readonly QuestionKindRule[] = Object.freeze([
   },
   {
     // A default asked without the word: "when none is given", "when no bundle path is
-    // passed", "a header that names no charset", "unless configured otherwise", "is assumed".
+    // passed", "a header that names no charset", "unless configured otherwise", "unless I
+    // change it", "when you do not pick one", "is assumed".
     // After the place, how-to and list forms, which say more about the answer's shape.
     kind: 'default',
     question: new RegExp(
@@ -53,6 +58,8 @@ export const QUESTION_KIND_RULES: readonly QuestionKindRule[] = Object.freeze([
         `\\b(none|nothing|no(\\s+[\\w-]+){1,3})\\s+(is|are|was|were)\\s+${GIVEN}\\b`,
         `\\b(names?|gives?|specif(y|ies)|pass(es)?|sets?|requests?)\\s+(no|neither|none)\\b`,
         `\\bunless\\b[^?]{0,40}\\botherwise\\b`,
+        `\\bunless\\s+${ASKER}\\s+${CHOOSE}\\b`,
+        `\\b(when|if)\\s+${ASKER}\\s+(do|does|did)\\s*(not|n't)\\s+${CHOOSE}\\b`,
         `\\b(is|are)\\s+assumed\\b`,
       ].join('|'),
       'i',

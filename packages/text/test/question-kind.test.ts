@@ -31,6 +31,12 @@ describe('detectAnswerKind', () => {
     ['What status does a reply get when the caller names neither?', 'default'],
     ['How are slashes treated unless configured otherwise?', 'default'],
     ['What text encoding is assumed for a bare response?', 'default'],
+    ['Which timeout applies unless you override it?', 'default'],
+    ['What separator is used when I do not choose one?', 'default'],
+    ["Which log level does the worker use if the caller doesn't set it?", 'default'],
+    // Not about a value someone leaves out.
+    ['What happens unless the lock is released?', 'explain'],
+    ['Why does the build fail when I do not install the headers?', 'error'],
     // A place, a how-to or a list says more about the answer's shape than "when none is given".
     ['Where is the cache kept when no folder is given?', 'where'],
     ['How do I pick a port when none is set?', 'how'],
