@@ -189,8 +189,18 @@ export function hasName(features: ChunkFeatures, d: number, termId: number): boo
   return false;
 }
 
-/** Structural check of stored features against the index they belong to; a message when broken. */
-export function checkChunkFeatures(features: ChunkFeatures, docCount: number, termCount: number): string | undefined {
+/** Whether one chunk's name ids are term ids in strictly ascending order. */
+export function checkChunkNames(names: Uint32Array, termCount: number): boolean {
+  for (let i = 0; i < names.length; i++) if (names[i]! >= termCount || (i > 0 && names[i - 1]! >= names[i]!)) return false;
+  return true;
+}
+
+/**
+ * Structural check of stored features against the index they belong to; a message when
+ * broken. `namesDeferred`: the names are read chunk by chunk later (a paged index), so only
+ * their offsets are checked now and each chunk's names with {@link checkChunkNames} on arrival.
+ */
+export function checkChunkFeatures(features: ChunkFeatures, docCount: number, termCount: number, namesDeferred = false): string | undefined {
   const { evidence, types, descriptions, nameOffsets, names } = features;
   if (evidence.length !== docCount) return `it has evidence for ${evidence.length} chunks, not ${docCount}`;
   if (types.length !== docCount) return `it has answer types for ${types.length} chunks, not ${docCount}`;
@@ -198,9 +208,7 @@ export function checkChunkFeatures(features: ChunkFeatures, docCount: number, te
   if (nameOffsets.length !== docCount + 1 || nameOffsets[0] !== 0 || nameOffsets[docCount] !== names.length) return 'its name offsets do not span its names';
   for (let d = 0; d < docCount; d++) {
     if (nameOffsets[d]! > nameOffsets[d + 1]!) return 'its name offsets are out of order';
-    for (let i = nameOffsets[d]!; i < nameOffsets[d + 1]!; i++) {
-      if (names[i]! >= termCount || (i > nameOffsets[d]! && names[i - 1]! >= names[i]!)) return `the names of chunk ${d} are out of range or order`;
-    }
+    if (!namesDeferred && !checkChunkNames(names.subarray(nameOffsets[d]!, nameOffsets[d + 1]!), termCount)) return `the names of chunk ${d} are out of range or order`;
   }
   if (evidence.some((bits) => bits >= 1 << EVIDENCE_KINDS.length)) return 'its evidence has unknown bits';
   if (types.some((bits) => bits >= 1 << ANSWER_TYPE_RULES.length)) return 'its answer types have unknown bits';

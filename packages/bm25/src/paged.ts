@@ -1,5 +1,6 @@
 import { RagError, type ByteRange, type FileRanges } from '@rag/core';
 import { TERM_ID_MASK, type Bm25IndexData } from './build.js';
+import { checkChunkNames } from './chunk-features.js';
 import { FIELD_NAMES } from './options.js';
 import { allBelow, assembleIndexData, BYTES, corrupt, HEADER_PROBE_BYTES, MAGIC, readHeader, sectionEntry, type SectionSource, type SectionType } from './persist.js';
 import type { PostingSource, TermPostings } from './postings.js';
@@ -22,6 +23,22 @@ interface FieldLayout {
   /** Byte offsets of the field's `docs` and `tfs` sections. */
   docsAt: number;
   tfsAt: number;
+}
+
+/**
+ * Where the entries read on demand lie: a term's document frequency and, per field, the
+ * bounds of its list; a chunk's names. Their sections are held as arrays of full length
+ * whose entries arrive as searches ask for them (a one-shot search reads a dozen terms'
+ * entries, not the 2 MB of the sections whole).
+ */
+interface DeferredLayout {
+  docFrequencies: Uint32Array;
+  docFrequenciesAt: number;
+  /** Byte offset of each field's `offsets` section, in `FIELD_NAMES` order. */
+  offsetsAt: readonly number[];
+  nameOffsets: Uint32Array;
+  names: Uint32Array;
+  namesAt: number;
 }
 
 /** What `openPagedIndex` gives: the resident part of the index, and its source of lists. */
@@ -82,6 +99,11 @@ export class PagedPostings implements PostingSource {
   readonly #fields: readonly FieldLayout[];
   readonly #sequenceOffsets: Uint32Array;
   readonly #sequencesAt: number;
+  readonly #deferred: DeferredLayout;
+  /** 1 for a term whose document frequency and list bounds are in (they never leave). */
+  readonly #termKnown: Uint8Array;
+  /** 1 for a chunk whose names are in (they never leave). */
+  readonly #namesKnown: Uint8Array;
   readonly #cacheBytes: number;
   /** Insertion order is recency: a hit is moved to the end. */
   readonly #entries = new Map<number, Entry>();
@@ -92,7 +114,7 @@ export class PagedPostings implements PostingSource {
   constructor(
     ranges: FileRanges,
     label: string,
-    layout: { docCount: number; termCount: number; fields: readonly FieldLayout[]; sequenceOffsets: Uint32Array; sequencesAt: number },
+    layout: { docCount: number; termCount: number; fields: readonly FieldLayout[]; sequenceOffsets: Uint32Array; sequencesAt: number; deferred: DeferredLayout },
     cacheBytes: number,
   ) {
     this.#ranges = ranges;
@@ -102,10 +124,14 @@ export class PagedPostings implements PostingSource {
     this.#fields = layout.fields;
     this.#sequenceOffsets = layout.sequenceOffsets;
     this.#sequencesAt = layout.sequencesAt;
+    this.#deferred = layout.deferred;
+    this.#termKnown = new Uint8Array(layout.termCount);
+    this.#namesKnown = new Uint8Array(layout.docCount);
     this.#cacheBytes = cacheBytes;
   }
 
   postings(field: number, term: number): TermPostings {
+    if (this.#termKnown[term] !== 1) throw this.#notFetched(`the list bounds of term ${term}`);
     const { offsets } = this.#fields[field]!;
     if (offsets[term + 1] === offsets[term]) return EMPTY_LIST;
     const lists = this.#entries.get(term)?.lists;
@@ -121,7 +147,11 @@ export class PagedPostings implements PostingSource {
   }
 
   async prefetch(terms: readonly number[], chunks: readonly number[]): Promise<() => void> {
-    const keys = [...new Set([...terms.filter((t) => t >= 0 && t < this.#termCount), ...chunks.filter((d) => d >= 0 && d < this.#docCount).map(chunkKey)])];
+    const wantedTerms = terms.filter((t) => t >= 0 && t < this.#termCount);
+    const wantedChunks = chunks.filter((d) => d >= 0 && d < this.#docCount);
+    // First what says where the lists lie (the lists' ranges depend on it), with the chunks' names.
+    await this.#fetchEntries(wantedTerms, wantedChunks);
+    const keys = [...new Set([...wantedTerms, ...wantedChunks.map(chunkKey)])];
     const missing: number[] = [];
     // Pinned as soon as present, so no other search's eviction takes them meanwhile.
     const pinned: number[] = [];
@@ -170,6 +200,59 @@ export class PagedPostings implements PostingSource {
       this.#unpin(keys);
       this.#evict();
     };
+  }
+
+  /**
+   * Reads, in one read of the store, the document frequency and list bounds of each term of
+   * `terms` and the names of each chunk of `chunks` not yet in, checking each as it arrives:
+   * bounds within the field's lists, a frequency within the corpus, names that are term ids in
+   * order. Once in, they stay (a few bytes each).
+   */
+  async #fetchEntries(terms: readonly number[], chunks: readonly number[]): Promise<void> {
+    const { docFrequencies, docFrequenciesAt, offsetsAt, nameOffsets, names, namesAt } = this.#deferred;
+    const newTerms = [...new Set(terms.filter((t) => this.#termKnown[t] !== 1))];
+    const newChunks = [...new Set(chunks.filter((d) => this.#namesKnown[d] !== 1 && nameOffsets[d + 1]! > nameOffsets[d]!))];
+    if (newTerms.length === 0 && newChunks.length === 0) return;
+    const ranges: ByteRange[] = [];
+    for (const term of newTerms) {
+      ranges.push({ offset: docFrequenciesAt + term * 4, length: 4 });
+      for (const at of offsetsAt) ranges.push({ offset: at + term * 4, length: 8 });
+    }
+    for (const doc of newChunks) ranges.push({ offset: namesAt + nameOffsets[doc]! * 4, length: (nameOffsets[doc + 1]! - nameOffsets[doc]!) * 4 });
+    const parts = await this.#ranges.read(ranges);
+    this.#reads++;
+    let next = 0;
+    const word = (part: Uint8Array | undefined, index: number): number => {
+      if (!part || part.byteLength < (index + 1) * 4) throw corrupt(this.#label, 'a read came back short');
+      return new DataView(part.buffer, part.byteOffset, part.byteLength).getUint32(index * 4, true);
+    };
+    for (const term of newTerms) {
+      const docFrequency = word(parts[next++], 0);
+      const bounds = this.#fields.map(({ offsets }) => {
+        const part = parts[next++];
+        return [word(part, 0), word(part, 1), offsets[offsets.length - 1]!] as const;
+      });
+      if (docFrequency > this.#docCount || bounds.some(([start, end, total]) => start > end || end > total || (term === 0 && start !== 0))) {
+        throw corrupt(this.#label, `the list bounds of term ${term} are inconsistent`);
+      }
+      docFrequencies[term] = docFrequency;
+      bounds.forEach(([start, end], f) => {
+        const { offsets } = this.#fields[f]!;
+        offsets[term] = start;
+        offsets[term + 1] = end;
+      });
+      this.#fetchedBytes += 4 + 8 * bounds.length;
+      this.#termKnown[term] = 1;
+    }
+    for (const doc of newChunks) {
+      const part = parts[next++]!;
+      const count = nameOffsets[doc + 1]! - nameOffsets[doc]!;
+      const ids = copyAs(part, 'u32') as Uint32Array;
+      if (ids.length !== count || !checkChunkNames(ids, this.#termCount)) throw corrupt(this.#label, `the names of chunk ${doc} are out of range or order`);
+      names.set(ids, nameOffsets[doc]!);
+      this.#fetchedBytes += ids.byteLength;
+      this.#namesKnown[doc] = 1;
+    }
   }
 
   stats(): PagedPostingsStats {
@@ -249,25 +332,32 @@ function isStrictlyAscending(docs: Uint32Array): boolean {
   return true;
 }
 
-/** Sections held in memory; posting lists (`*.docs`, `*.tfs`) and `sequences.terms` are read on demand. */
+/**
+ * Sections held in memory once opened: the dictionary, the chunks' lengths and features.
+ * Posting lists (`*.docs`, `*.tfs`) and `sequences.terms` are read per search and cached;
+ * the {@link DEFERRED_SECTIONS} entry by entry.
+ */
 function residentSections(): [string, SectionType][] {
   const sections: [string, SectionType][] = [
     ['vocabulary', 'u8'],
     ['termOffsets', 'u32'],
-    ['docFrequencies', 'u32'],
   ];
-  for (const name of FIELD_NAMES) sections.push([`${name}.offsets`, 'u32'], [`${name}.lengths`, 'u32']);
-  sections.push(['sequences.offsets', 'u32'], ['features.evidence', 'u8'], ['features.types', 'u8'], ['features.descriptions', 'u8'], ['features.nameOffsets', 'u32'], ['features.names', 'u32']);
+  for (const name of FIELD_NAMES) sections.push([`${name}.lengths`, 'u32']);
+  sections.push(['sequences.offsets', 'u32'], ['features.evidence', 'u8'], ['features.types', 'u8'], ['features.descriptions', 'u8'], ['features.nameOffsets', 'u32']);
   return sections;
 }
+
+/** Sections whose entries are read when a search first needs them (see `DeferredLayout`). */
+const DEFERRED_SECTIONS: ReadonlySet<string> = new Set(['docFrequencies', ...FIELD_NAMES.map((name) => `${name}.offsets`), 'features.names']);
 
 const EMPTY: Record<SectionType, Uint8Array | Uint16Array | Uint32Array> = { u8: new Uint8Array(0), u16: EMPTY_TFS, u32: EMPTY_DOCS };
 
 /**
  * Opens a `bm25.bin` that a store serves in parts (see `FileRanges`): reads its header and
- * the sections every search needs (about a fifth of the file), and leaves the posting lists
- * and term sequences to be fetched as searches ask for them. The structure is checked as
- * `decodeIndex` checks it (`assembleIndexData`), each list when it arrives; the bytes are
+ * the sections every search needs (about a tenth of the file), and leaves the posting
+ * lists, term sequences and {@link DEFERRED_SECTIONS} to be fetched as searches ask for them.
+ * The structure is checked as `decodeIndex` checks it (`assembleIndexData`), each list and
+ * entry when it arrives; the bytes are
  * checked by the store's page checksums, not by the file's own checksum (which covers the
  * whole file).
  */
@@ -284,11 +374,19 @@ export async function openPagedIndex(ranges: FileRanges, label: string, cacheByt
   const entries = wanted.map(([name, type]) => sectionEntry(header, name, type, size, label));
   const parts = await ranges.read(entries.map((entry, i) => ({ offset: entry.offset, length: entry.length * BYTES[wanted[i]![1]] })));
   const resident = new Map(wanted.map(([name, type], i) => [name, viewAs(parts[i]!, type)]));
+  // Deferred sections start as zeros the size of the section (memory not touched until an
+  // entry arrives); a field's last list bound is the length of its lists, known now.
+  for (const name of DEFERRED_SECTIONS) {
+    const array = new Uint32Array(sectionEntry(header, name, 'u32', size, label).length);
+    if (name.endsWith('.offsets') && array.length > 0) array[array.length - 1] = sectionEntry(header, name.replace(/\.offsets$/, '.docs'), 'u32', size, label).length;
+    resident.set(name, array);
+  }
   const source = {
     read(name: string, type: SectionType) {
       return resident.get(name) ?? (sectionEntry(header, name, type, size, label), EMPTY[type]);
     },
     length: (name: string, type: SectionType) => sectionEntry(header, name, type, size, label).length,
+    deferred: (name: string) => DEFERRED_SECTIONS.has(name),
   } as SectionSource;
   const data = assembleIndexData(header, source, label);
   const layouts: FieldLayout[] = FIELD_NAMES.map((name, f) => ({
@@ -297,6 +395,14 @@ export async function openPagedIndex(ranges: FileRanges, label: string, cacheByt
     tfsAt: sectionEntry(header, `${name}.tfs`, 'u16', size, label).offset,
   }));
   const sequencesAt = sectionEntry(header, 'sequences.terms', 'u32', size, label).offset;
-  const postings = new PagedPostings(ranges, label, { docCount: data.docCount, termCount: data.dictionary.size, fields: layouts, sequenceOffsets: data.sequences.offsets, sequencesAt }, cacheBytes);
+  const deferred: DeferredLayout = {
+    docFrequencies: data.docFrequencies,
+    docFrequenciesAt: sectionEntry(header, 'docFrequencies', 'u32', size, label).offset,
+    offsetsAt: FIELD_NAMES.map((name) => sectionEntry(header, `${name}.offsets`, 'u32', size, label).offset),
+    nameOffsets: data.features.nameOffsets,
+    names: data.features.names,
+    namesAt: sectionEntry(header, 'features.names', 'u32', size, label).offset,
+  };
+  const postings = new PagedPostings(ranges, label, { docCount: data.docCount, termCount: data.dictionary.size, fields: layouts, sequenceOffsets: data.sequences.offsets, sequencesAt, deferred }, cacheBytes);
   return { data, postings };
 }

@@ -230,6 +230,13 @@ export interface SectionSource {
   read(name: string, type: 'u32'): Uint32Array;
   /** Elements in section `name` (its header entry checked as `read` checks it). */
   length(name: string, type: SectionType): number;
+  /**
+   * True for a section whose entries are read later, each when a search first needs it (a
+   * paged index: a term's document frequency and list bounds, a chunk's names): `read` gives
+   * an array of the right length whose entries are not there yet, so only its length and the
+   * entries `read` did fill are checked now; the rest are checked as they arrive.
+   */
+  deferred?(name: string): boolean;
 }
 
 /** Typed-array views of the sections, checked against the file's bounds and checksum. */
@@ -302,7 +309,7 @@ function readField(reader: SectionSource, name: string, termCount: number, docCo
     field.offsets[termCount] === postings &&
     reader.length(`${name}.tfs`, 'u16') === postings &&
     field.lengths.length === docCount &&
-    isAscending(field.offsets) &&
+    (reader.deferred?.(`${name}.offsets`) === true || isAscending(field.offsets)) &&
     allBelow(field.docs, docCount);
   if (!consistent) throw corrupt(label, `the ${name} postings are inconsistent`);
   return field;
@@ -388,7 +395,7 @@ function readFeatures(reader: SectionSource, termCount: number, docCount: number
     nameOffsets: reader.read('features.nameOffsets', 'u32'),
     names: reader.read('features.names', 'u32'),
   };
-  const broken = checkChunkFeatures(features, docCount, termCount);
+  const broken = checkChunkFeatures(features, docCount, termCount, reader.deferred?.('features.names') === true);
   if (broken !== undefined) throw corrupt(label, `its chunk features are inconsistent: ${broken}`);
   return features;
 }

@@ -55,12 +55,15 @@ describe('a bm25 index read in pages', () => {
     const ranges = rangesOver(bytes);
     const paged = await loadBm25Retriever('/idx/bm25', chunks, { verified: true, openRanges: () => ranges });
     const opened = ranges.readBytes;
-    // A first read for the header (16 KB at most), then the dictionary, offsets, lengths and
-    // features: not one byte of the lists or sequences.
-    const { fields, sequences } = whole.index.data;
+    // A first read for the header (16 KB at most), then the dictionary, lengths and chunk
+    // features: not one byte of the lists or sequences, nor of the entries read per term
+    // (document frequencies, list bounds) or per chunk (names).
+    const { fields, sequences, docFrequencies, features } = whole.index.data;
     const bulk = fields.reduce((sum, field) => sum + field.docs.byteLength + field.tfs.byteLength, 0) + sequences.terms.byteLength;
+    const perEntry = docFrequencies.byteLength + fields.reduce((sum, field) => sum + field.offsets.byteLength, 0) + features.names.byteLength;
     expect(bulk).toBeGreaterThan(0);
-    expect(opened - Math.min(bytes.byteLength, 16 << 10)).toBeLessThanOrEqual(bytes.byteLength - bulk);
+    expect(features.names.length).toBeGreaterThan(0);
+    expect(opened - Math.min(bytes.byteLength, 16 << 10)).toBeLessThanOrEqual(bytes.byteLength - bulk - perEntry);
     for (const query of queries) {
       for (const k of [1, 5, 10]) expect(await paged.search(query, { k }), `${query} @${k}`).toEqual(whole.searchSync(query, { k }));
     }
@@ -111,6 +114,9 @@ describe('a bm25 index read in pages', () => {
     expect(opened.postings.stats().cachedBytes).toBeLessThanOrEqual(4096);
     release(); // twice is harmless
     expect(opened.postings.stats().cachedBytes).toBeLessThanOrEqual(4096);
+    // A term or chunk's entries stay once fetched (a few bytes each); a term never fetched is refused, not read as empty.
+    expect(whole.index.data.dictionary.size).toBeGreaterThan(200);
+    expect(() => opened.postings.postings(0, whole.index.data.dictionary.size - 1)).toThrow(/was not fetched/);
     // Fetched again, each list is the one the index holds whole.
     const again = await opened.postings.prefetch([3, 7], []);
     for (const term of [3, 7]) {
@@ -131,6 +137,8 @@ describe('a bm25 index read in pages', () => {
     armed = true;
     const error = await paged.search(queries[0]!, { k: 5 }).catch((e: unknown) => e);
     expect(isRagError(error) && error.code).toBe('INDEX_CORRUPT');
+    // The first bytes a search reads are its terms' bounds: all bits set lies past every list.
+    expect(isRagError(error) && error.message).toMatch(/list bounds of term \d+ are inconsistent/);
     expect(body.offsets.length).toBe(data.dictionary.size + 1);
     await expect(paged.save('/nowhere')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     // A file cut short is refused when opened.

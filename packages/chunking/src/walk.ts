@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { extname, join, relative, resolve, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { RagError, codePointLength, optionError } from '@rag/core';
+import { RagError, codePointLength, optionError, statSignature } from '@rag/core';
 import type { FileRecord, Language } from '@rag/core';
 import { MAX_MARKDOWN_NESTING, markdownNesting } from './nesting.js';
 import { DEFAULT_EXTENSIONS, DEFAULT_IGNORED_DIRS, DEFAULT_STUBS } from './options.js';
@@ -111,11 +111,6 @@ export type WalkedFile = CorpusFile | UnreadFile;
  * was. Past this, any later write gives a later modification time. Git calls such files racy.
  */
 export const SETTLED_MS = 2_000;
-
-/** A file's identity and version as the file system reports it: inode, size, modification and change times (ns). */
-export function statSignature(stats: BigIntStats): string {
-  return `${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
-}
 
 /** Whether a file last changed long enough before `now` (ms) for its signature to be trusted later. */
 function isSettled(stats: BigIntStats, now: number): boolean {

@@ -4,7 +4,8 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { chunkCorpus, DEFAULT_EXTENSIONS, SETTLED_MS, statSignature, walkCorpus } from '../src/index.js';
+import { statSignature } from '@rag/core';
+import { chunkCorpus, DEFAULT_EXTENSIONS, SETTLED_MS, walkCorpus } from '../src/index.js';
 import type { ProgressEvent } from '@rag/core';
 
 let root: string;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { statSync, type Stats } from 'node:fs';
+import { statSync, type BigIntStats } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileRecord } from './types.js';
@@ -24,6 +24,15 @@ interface Observation {
 
 /** Files `report` checks between two yields to the event loop. */
 const REPORT_BATCH = 256;
+
+/**
+ * A file's identity and version as the file system reports it: inode, size, modification
+ * and change times (ns). The indexer records it (`FileRecord.stat`) only for a file that had
+ * settled before it was read, so an equal signature later means the bytes are the ones indexed.
+ */
+export function statSignature(stats: BigIntStats): string {
+  return `${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
+}
 
 export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
@@ -98,20 +107,25 @@ export class StalenessTracker {
     const record = this.#records.get(fileInCorpus);
     if (!record) return 'fresh';
     const path = join(this.#root, fileInCorpus);
-    let info: Stats | undefined;
+    let info: BigIntStats | undefined;
     try {
-      info = statSync(path, { throwIfNoEntry: false });
+      info = statSync(path, { bigint: true, throwIfNoEntry: false });
     } catch {
       info = undefined;
     }
     const checkedAt = performance.now();
+    const mtimeMs = Number(info?.mtimeMs ?? 0n);
+    const size = Number(info?.size ?? 0n);
     const note = (state: FileState): FileState => {
-      this.#seen.set(fileInCorpus, { checkedAt, mtimeMs: info?.mtimeMs ?? 0, size: info?.size ?? 0, state });
+      this.#seen.set(fileInCorpus, { checkedAt, mtimeMs, size, state });
       return state;
     };
     if (!info?.isFile()) return note('missing');
-    if (previous && previous.state !== 'missing' && previous.mtimeMs === info.mtimeMs && previous.size === info.size) return note(previous.state);
-    if (info.size !== record.bytes) return note('changed');
+    if (previous && previous.state !== 'missing' && previous.mtimeMs === mtimeMs && previous.size === size) return note(previous.state);
+    if (size !== record.bytes) return note('changed');
+    // The signature the indexer recorded for a settled file: unchanged, so are the bytes
+    // (what a re-index trusts too), and a one-shot search need not read and hash its hits' files.
+    if (record.stat !== undefined && statSignature(info) === record.stat) return note('fresh');
     return readFile(path).then(
       (bytes) => note(sha256Hex(bytes) === record.sha256 ? 'fresh' : 'changed'),
       () => note('missing'),

@@ -62,7 +62,7 @@ export interface FileRecord {
   language: Language;
   /**
    * The file's stat signature when it was read (inode, size, modification and change times;
-   * see `statSignature` of @rag/chunking), recorded only when the file had last changed well
+   * see `statSignature`), recorded only when the file had last changed well
    * before it was read: a later write then always changes the signature, so a re-index takes
    * a file whose signature is unchanged as it was, without reading it. Absent otherwise.
    */

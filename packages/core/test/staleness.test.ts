@@ -1,8 +1,9 @@
+import { statSync } from 'node:fs';
 import { mkdtemp, rm, unlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { sha256Hex, StalenessTracker, type FileRecord } from '../src/index.js';
+import { sha256Hex, StalenessTracker, statSignature, type FileRecord } from '../src/index.js';
 
 let root: string;
 beforeEach(async () => {
@@ -52,6 +53,27 @@ it('answers from a stat alone while size and mtime hold, and reads the bytes aga
   expect(await again).toBe('changed');
   await unlink(path);
   expect(tracker.state('a.py')).toBe('missing');
+});
+
+it('takes a file whose stat signature is the one recorded at indexing as fresh without reading it, and hashes any other', async () => {
+  const path = join(root, 'a.py');
+  await writeFile(path, 'x = 1\n');
+  const signed = { ...record('a.py', 'x = 1\n'), stat: statSignature(statSync(path, { bigint: true })) };
+  // Known at once: no read, no promise.
+  expect(new StalenessTracker(root, [signed], 0).state('a.py')).toBe('fresh');
+  // The signature vouches for the bytes the index recorded: a record whose hash differs is
+  // still fresh by it (what a re-index trusts too), so the check does not read the file.
+  expect(new StalenessTracker(root, [{ ...signed, sha256: sha256Hex(Buffer.from('x = 2\n')) }], 0).state('a.py')).toBe('fresh');
+  // Rewritten with the same size and bytes: the change time moved, so the signature no longer
+  // matches and the bytes are hashed (and found unchanged).
+  await writeFile(path, 'x = 1\n');
+  await utimes(path, new Date(), new Date(Date.now() + 5_000));
+  const hashed = new StalenessTracker(root, [signed], 0).state('a.py');
+  expect(hashed).toBeInstanceOf(Promise);
+  expect(await hashed).toBe('fresh');
+  await writeFile(path, 'x = 3\n');
+  await utimes(path, new Date(), new Date(Date.now() + 10_000));
+  expect(await new StalenessTracker(root, [signed], 0).state('a.py')).toBe('changed');
 });
 
 it('reports over many files in batches, with every changed and missing file', async () => {
