@@ -174,6 +174,19 @@ describe('the extractive answer leads with the fact the question asks for', () =
     expect(first).not.toContain('dashboard');
   });
 
+  it('a lead that points back ("This is …", "It …") comes after the sentence it points to, within its paragraph only', () => {
+    const page = source(
+      'Reloader\n\n- The default ``poll`` backend checks the modification time of every file each second. This is enough for small projects, however, it is known to keep the disk awake.\n\nThe reloader restarts the server.\n',
+      { file_path: 'docs/serving.rst' },
+    );
+    const { first } = lead('Which file-change detection is known to keep the disk awake?', [page, readme]);
+    // Without the sentence before, "This" names nothing: the backend is in that sentence.
+    expect(first).toMatch(/^The default `poll` backend checks the modification time of every file each second\. This is enough for small projects, however, it is known to keep the disk awake\. \[1\]$/);
+    // A sentence across a blank line is another paragraph: it is not what "This" points to.
+    const split = source('The default ``poll`` backend checks every file each second.\n\nThis is known to keep the disk awake.\n', { file_path: 'docs/serving.rst' });
+    expect(lead('Which file-change detection is known to keep the disk awake?', [split, readme]).first).toMatch(/^This is known to keep the disk awake\. \[1\]$/);
+  });
+
   it('a condition that leads comes with the lines of its block: what happens then', () => {
     const pool = source(
       [

@@ -10,11 +10,11 @@ import { detectAnswerKind, type AnswerKind } from '../answer-kind.js';
 import { describeSource } from '../sources.js';
 import { collectStatistics, COVERAGE_IDF_FLOOR, inverseFrequency, queryTerms, scoreUnits, unitTerms, type ScoredUnit, type ScoringStatistics } from './score.js';
 import { isCodePath, splitIntoUnits } from './units.js';
-import { assignmentsUsedBy, introducedLines, leadCompletion } from './lead.js';
+import { antecedentOf, assignmentsUsedBy, introducedLines, leadCompletion } from './lead.js';
 import { compressSentence } from './compress.js';
 
 /** Bumped whenever the algorithm changes what it answers (part of the cache key). */
-const EXTRACTIVE_VERSION = 20;
+const EXTRACTIVE_VERSION = 21;
 /**
  * Below this share of the question's idf-weighted terms, the best sentence or line is only
  * near the question, not an answer to it: say so and list the closest sources instead of
@@ -250,6 +250,16 @@ export function answerExtractively(question: string, sources: readonly SourceFor
   // Body lines join the lead (a picked one moves there from the supporting quotes).
   let leadQuote = formatQuote(lead, leadBudget, asked);
   const joined = new Set<ScoredUnit>();
+  // A lead that points back ("This is …") comes after the sentence it points to.
+  const antecedent = antecedentOf(lead, units, leadSource);
+  if (antecedent) {
+    const before = formatQuote(antecedent, leadBudget, asked);
+    if (before.length + leadQuote.length + 1 <= leadBudget) {
+      leadQuote = `${before} ${leadQuote}`;
+      lead.unit.start = Math.min(lead.unit.start, antecedent.unit.start);
+      joined.add(antecedent);
+    }
+  }
   for (const unit of body) {
     const next = formatQuote(unit, leadBudget, asked);
     if (leadQuote.length + next.length + 1 > leadBudget) break;

@@ -170,6 +170,28 @@ export function leadCompletion(lead: ScoredUnit, units: readonly ScoredUnit[], s
   return [next];
 }
 
+/**
+ * A sentence that opens by pointing back ("This is sufficient for most cases, however, it is
+ * known to drain a laptop's battery.", "It requires the module …") names its subject in the
+ * sentence before: English, not any corpus's wording.
+ */
+const ANAPHOR = /^(this|that|these|those|it|its|they|their|such)\b/i;
+
+/**
+ * The sentence a prose `lead` points back to: the one right before it in the same paragraph
+ * of its source, when the lead opens with a pronoun or demonstrative ({@link ANAPHOR}).
+ */
+export function antecedentOf(lead: ScoredUnit, units: readonly ScoredUnit[], source: SourceForAnswer): ScoredUnit | undefined {
+  if (lead.unit.kind !== 'prose' || !ANAPHOR.test(lead.unit.display)) return undefined;
+  let before: ScoredUnit | undefined;
+  for (const unit of units) {
+    if (unit.sourceIndex !== lead.sourceIndex || unit.unit.end > lead.unit.start) continue;
+    if (!before || unit.unit.start > before.unit.start) before = unit;
+  }
+  if (!before || before.unit.kind !== 'prose' || BLANK_LINE.test(source.text.slice(before.unit.end, lead.unit.start))) return undefined;
+  return before;
+}
+
 /** For each quoted sentence that introduces something (ends in a colon), the code line right after it. */
 export function introducedLines(quoted: readonly ScoredUnit[], units: readonly ScoredUnit[]): ScoredUnit[] {
   const lines: ScoredUnit[] = [];
