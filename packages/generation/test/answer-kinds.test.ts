@@ -285,6 +285,32 @@ describe('the extractive answer leads with the fact the question asks for', () =
     expect(first).toMatch(/^In `send`: `client\.post\(SERVER_URL, json=data\)` `except requests\.RequestException:` `logging\.debug\("could not send the data"\)`/);
   });
 
+  it('a code line that leads comes after the condition or handler it runs under, when it is among its first lines', () => {
+    const code = source(
+      [
+        'def report(data):',
+        '    try:',
+        '        client.post(SERVER_URL, json=data)',
+        '    except requests.RequestException:',
+        '        # Swallowed: only logged in debug mode.',
+        '        logging.debug("Failed to send usage data to server")',
+        '    finally:',
+        '        data.clear()',
+        '',
+      ].join('\n'),
+      { file_path: 'tiny/usage.py', symbol: 'report' },
+    );
+    // The debug line matches best; the handler above it says which failure it follows.
+    const { first } = lead('Is a failure to send usage data to the server logged?', [code]);
+    expect(first).toMatch(/`except requests\.RequestException:` `logging\.debug\("Failed to send usage data to server"\)`/);
+    // A line deep in a long block stands alone: its condition is too far above to be its "when".
+    const long = source(
+      ['def report(data):', '    if data:', '        a = 1', '        b = 2', '        c = 3', '        d = 4', '        logging.debug("Failed to send usage data to server")', ''].join('\n'),
+      { file_path: 'tiny/usage.py', symbol: 'report' },
+    );
+    expect(lead('Is a failure to send usage data to the server logged?', [long]).first).not.toContain('if data:');
+  });
+
   it('names the function or class a quoted code line belongs to, unless the quote names it', () => {
     const guard = source('def safe_join(base, *parts):\n    """Join untrusted parts onto a trusted base."""\n    if any(p.startswith("..") for p in parts):\n        return None\n    return "/".join([base, *parts])\n', {
       file_path: 'tiny/paths.py',

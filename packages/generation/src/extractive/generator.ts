@@ -10,7 +10,7 @@ import { detectAnswerKind, type AnswerKind } from '../answer-kind.js';
 import { describeSource } from '../sources.js';
 import { collectStatistics, COVERAGE_IDF_FLOOR, inverseFrequency, queryTerms, scoreUnits, unitTerms, type ScoredUnit, type ScoringStatistics } from './score.js';
 import { isCodePath, splitIntoUnits } from './units.js';
-import { antecedentOf, assignmentsUsedBy, introducedLines, leadCompletion } from './lead.js';
+import { antecedentOf, assignmentsUsedBy, conditionOf, introducedLines, leadCompletion } from './lead.js';
 import { compressSentence } from './compress.js';
 
 /** Bumped whenever the algorithm changes what it answers (part of the cache key). */
@@ -250,8 +250,9 @@ export function answerExtractively(question: string, sources: readonly SourceFor
   // Body lines join the lead (a picked one moves there from the supporting quotes).
   let leadQuote = formatQuote(lead, leadBudget, asked);
   const joined = new Set<ScoredUnit>();
-  // A lead that points back ("This is …") comes after the sentence it points to.
-  const antecedent = antecedentOf(lead, units, leadSource);
+  // A lead that points back ("This is …") comes after the sentence it points to; a code
+  // line, after the condition or handler it runs under.
+  const antecedent = antecedentOf(lead, units, leadSource) ?? conditionOf(lead, units, leadSource);
   if (antecedent) {
     const before = formatQuote(antecedent, leadBudget, asked);
     if (before.length + leadQuote.length + 1 <= leadBudget) {

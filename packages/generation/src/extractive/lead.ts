@@ -192,6 +192,32 @@ export function antecedentOf(lead: ScoredUnit, units: readonly ScoredUnit[], sou
   return before;
 }
 
+/** A condition or handler line: what says when the lines of its block run. */
+const CONDITION_OPENER = /^(if|elif|except|while)\b.*:$/;
+/** Code lines between a block's condition and a leading line that still count as its first lines. */
+const OPENER_REACH = 3;
+
+/**
+ * The condition or handler (`if …:`, `except …:`) whose block a code `lead` opens with: the
+ * nearest line above it that is indented less, when that line is one and the lead is among
+ * the first lines of its block. "What happens if posting the data fails?" is answered by
+ * `logging.debug("Failed to send …")` under `except requests.RequestException:`, and
+ * the handler says which failure.
+ */
+export function conditionOf(lead: ScoredUnit, units: readonly ScoredUnit[], source: SourceForAnswer): ScoredUnit | undefined {
+  if (lead.unit.kind !== 'code' || HEADER.test(lead.unit.display) || BLOCK_OPENER.test(lead.unit.display)) return undefined;
+  const depth = indentAt(source.text, lead.unit.start);
+  const above = units
+    .filter((u) => u.sourceIndex === lead.sourceIndex && u.unit.kind === 'code' && u.unit.end <= lead.unit.start)
+    .sort((a, b) => b.unit.start - a.unit.start);
+  for (let i = 0; i < above.length && i <= OPENER_REACH; i++) {
+    const unit = above[i]!;
+    if (indentAt(source.text, unit.unit.start) >= depth) continue;
+    return CONDITION_OPENER.test(unit.unit.display) ? unit : undefined;
+  }
+  return undefined;
+}
+
 /** For each quoted sentence that introduces something (ends in a colon), the code line right after it. */
 export function introducedLines(quoted: readonly ScoredUnit[], units: readonly ScoredUnit[]): ScoredUnit[] {
   const lines: ScoredUnit[] = [];
