@@ -100,6 +100,8 @@ export class PagedPostings implements PostingSource {
   readonly #sequenceOffsets: Uint32Array;
   readonly #sequencesAt: number;
   readonly #deferred: DeferredLayout;
+  /** Each field's per-chunk lengths (resident): a chunk's sequence is as long as their sum. */
+  readonly #fieldLengths: readonly Uint32Array[];
   /** 1 for a term whose document frequency and list bounds are in (they never leave). */
   readonly #termKnown: Uint8Array;
   /** 1 for a chunk whose names are in (they never leave). */
@@ -114,7 +116,7 @@ export class PagedPostings implements PostingSource {
   constructor(
     ranges: FileRanges,
     label: string,
-    layout: { docCount: number; termCount: number; fields: readonly FieldLayout[]; sequenceOffsets: Uint32Array; sequencesAt: number; deferred: DeferredLayout },
+    layout: { docCount: number; termCount: number; fields: readonly FieldLayout[]; sequenceOffsets: Uint32Array; sequencesAt: number; deferred: DeferredLayout; fieldLengths: readonly Uint32Array[] },
     cacheBytes: number,
   ) {
     this.#ranges = ranges;
@@ -125,6 +127,7 @@ export class PagedPostings implements PostingSource {
     this.#sequenceOffsets = layout.sequenceOffsets;
     this.#sequencesAt = layout.sequencesAt;
     this.#deferred = layout.deferred;
+    this.#fieldLengths = layout.fieldLengths;
     this.#termKnown = new Uint8Array(layout.termCount);
     this.#namesKnown = new Uint8Array(layout.docCount);
     this.#cacheBytes = cacheBytes;
@@ -312,6 +315,11 @@ export class PagedPostings implements PostingSource {
 
   #decodeSequence(doc: number, part: Uint8Array | undefined): { entry: Entry; used: number } {
     const length = this.#sequenceOffsets[doc + 1]! - this.#sequenceOffsets[doc]!;
+    // A sequence holds the chunk's terms of every field (what `assembleIndexData` checks for
+    // every chunk of a file held whole, checked here for the chunks a search reads).
+    let fieldsLength = 0;
+    for (let f = 0; f < this.#fieldLengths.length; f++) fieldsLength += this.#fieldLengths[f]![doc]!;
+    if (length !== fieldsLength) throw corrupt(this.#label, `the term sequence of chunk ${doc} is inconsistent`);
     if (length === 0) return { entry: { lists: undefined, sequence: EMPTY_DOCS, bytes: 0, pins: 1 }, used: 0 };
     const sequence = copyAs(part!, 'u32') as Uint32Array;
     let consistent = sequence.length === length;
@@ -387,6 +395,7 @@ export async function openPagedIndex(ranges: FileRanges, label: string, cacheByt
     },
     length: (name: string, type: SectionType) => sectionEntry(header, name, type, size, label).length,
     deferred: (name: string) => DEFERRED_SECTIONS.has(name),
+    checkedOnUse: true,
   } as SectionSource;
   const data = assembleIndexData(header, source, label);
   const layouts: FieldLayout[] = FIELD_NAMES.map((name, f) => ({
@@ -403,6 +412,6 @@ export async function openPagedIndex(ranges: FileRanges, label: string, cacheByt
     names: data.features.names,
     namesAt: sectionEntry(header, 'features.names', 'u32', size, label).offset,
   };
-  const postings = new PagedPostings(ranges, label, { docCount: data.docCount, termCount: data.dictionary.size, fields: layouts, sequenceOffsets: data.sequences.offsets, sequencesAt, deferred }, cacheBytes);
+  const postings = new PagedPostings(ranges, label, { docCount: data.docCount, termCount: data.dictionary.size, fields: layouts, sequenceOffsets: data.sequences.offsets, sequencesAt, deferred, fieldLengths: data.fields.map((field) => field.lengths) }, cacheBytes);
   return { data, postings };
 }

@@ -237,6 +237,14 @@ export interface SectionSource {
    * entries `read` did fill are checked now; the rest are checked as they arrive.
    */
   deferred?(name: string): boolean;
+  /**
+   * True when the checks of the whole file's structure that cost a pass over every entry (a
+   * vocabulary's offsets in order, every chunk's sequence length against its field lengths)
+   * are left to the reads that use the entries: a paged index, whose pages carry checksums and
+   * whose one-shot searches read a few dozen entries. A term found in the dictionary is its
+   * own bytes whatever the order of the rest; a sequence is checked when it is fetched.
+   */
+  checkedOnUse?: boolean;
 }
 
 /** Typed-array views of the sections, checked against the file's bounds and checksum. */
@@ -319,7 +327,7 @@ function readSequences(reader: SectionSource, fields: readonly FieldPostings[], 
   const sequences: TermSequences = { offsets: reader.read('sequences.offsets', 'u32'), terms: reader.read('sequences.terms', 'u32') };
   const { offsets, terms } = sequences;
   let consistent = offsets.length === docCount + 1 && offsets[0] === 0 && offsets[docCount] === reader.length('sequences.terms', 'u32');
-  for (let d = 0; consistent && d < docCount; d++) {
+  for (let d = 0; consistent && reader.checkedOnUse !== true && d < docCount; d++) {
     let length = 0;
     for (const field of fields) length += field.lengths[d]!;
     consistent = offsets[d + 1]! - offsets[d]! === length;
@@ -362,7 +370,7 @@ export function assembleIndexData(header: Bm25FileHeader, reader: SectionSource,
   }
   const offsets = reader.read('termOffsets', 'u32');
   const vocabulary = reader.read('vocabulary', 'u8');
-  if (offsets.length !== termCount + 1 || offsets[termCount] !== vocabulary.length || !isAscending(offsets)) {
+  if (offsets.length !== termCount + 1 || offsets[termCount] !== vocabulary.length || (reader.checkedOnUse !== true && !isAscending(offsets))) {
     throw corrupt(label, 'its vocabulary does not match its term offsets');
   }
   const docFrequencies = reader.read('docFrequencies', 'u32');

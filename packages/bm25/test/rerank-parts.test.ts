@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createBm25Retriever, resolveBm25Options } from '../src/index.js';
-import { Bm25Index, isAuxiliaryPath, tableHeaderContexts } from '../src/internals.js';
+import { AUXILIARY_DIRS, Bm25Index, isAuxiliaryPath, tableHeaderContexts } from '../src/internals.js';
 import { definesName, explainsName, foldDerivation, isIdentifierSpelling, stemWord, tokenizeQuery } from '@rag/text';
 import { chunkFlags, PROSE, termModalities } from '../src/rerank/priors.js';
 import { ChunkScan, coverageScore, phraseScore } from '../src/rerank/proximity.js';
@@ -80,6 +81,25 @@ describe('priors', () => {
     for (const path of ['vllm/engine/llm_engine.py', 'vllm/testing_utils_impl.py', 'docs/usage/faq.md', 'vllm/benchmark_utils.py']) {
       expect(isAuxiliaryPath(path), path).toBe(false);
     }
+    for (const path of ['Tests/helpers.py', 'pkg/EXAMPLES/run.py']) expect(isAuxiliaryPath(path), path).toBe(true);
+  });
+
+  it('judges a path as its folders and file name say, whatever else it holds', () => {
+    // The rule stated part by part: a folder named as in AUXILIARY_DIRS (any case), or a
+    // test module's file name.
+    const byParts = (path: string): boolean => {
+      const parts = path.split('/');
+      const name = parts.pop() ?? '';
+      return /^(test_.*|.*_test|conftest)\.pyi?$/.test(name) || parts.some((part) => AUXILIARY_DIRS.has(part.toLowerCase()));
+    };
+    const part = fc.oneof(fc.constantFrom(...AUXILIARY_DIRS, 'Tests', 'src', 'pkg', 'test_x.py', 'x_test.py', 'conftest.py', 'tests.py', 'a.py', 'latest', 'examples_x'), fc.stringMatching(/^[a-z_.]{1,8}$/));
+    fc.assert(
+      fc.property(fc.array(part, { minLength: 1, maxLength: 5 }), (parts) => {
+        const path = parts.join('/');
+        expect(isAuxiliaryPath(path), path).toBe(byParts(path));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('learns which terms lean to prose and which to code from the corpus', () => {

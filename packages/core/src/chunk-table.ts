@@ -262,10 +262,23 @@ export interface FileRuns {
 /**
  * The runs of chunks that share a file, in chunk order: what per-file facts (a path's
  * project, whether it is a test) are computed over. An array from {@link chunkArrayOf} or
- * {@link storedChunkList} answers from its file column without reading a chunk; any other
- * array is read chunk by chunk.
+ * {@link storedChunkList} answers from its file column without reading a chunk (and once:
+ * later calls get the same runs, to be read, not changed); any other array is read chunk by
+ * chunk.
  */
 export function fileRunsOf(chunks: readonly Chunk[]): FileRuns {
+  // Chunks read from an index never change, and a session asks for their runs more than once.
+  const known = storedRuns.get(chunks);
+  if (known) return known;
+  const runs = computeFileRuns(chunks);
+  if (storedSources.has(chunks)) storedRuns.set(chunks, runs);
+  return runs;
+}
+
+/** The runs of stored chunk lists, made once each (see {@link fileRunsOf}). */
+const storedRuns = new WeakMap<readonly Chunk[], FileRuns>();
+
+function computeFileRuns(chunks: readonly Chunk[]): FileRuns {
   const stored = storedSources.get(chunks);
   const starts: number[] = [];
   const files: Pick<FileRecord, 'file_path' | 'language'>[] = [];

@@ -133,9 +133,8 @@ export function openTexts(indexDir: string, dir: string, count: number, table: U
     throw corrupt(indexDir, TEXTS_FILE, 'is missing or unreadable', error);
   }
   const size = fstatSync(fd).size;
-  for (let i = 0; i < count; i++) {
-    if (!(offsets[i]! <= offsets[i + 1]!)) throw corrupt(indexDir, TEXT_OFFSETS_FILE, `is out of order at chunk ${i}`);
-  }
+  // Each text's bounds are checked when it is read (a one-shot search reads a few dozen of
+  // the table's entries; a pass over all of them, cold, costs more than the search).
   if (offsets[0] !== 0 || offsets[count] !== size) {
     closeSync(fd);
     throw corrupt(indexDir, TEXT_OFFSETS_FILE, `does not span ${TEXTS_FILE}`);
@@ -170,6 +169,7 @@ export function openTexts(indexDir: string, dir: string, count: number, table: U
   const rangeOf = (i: number): Buffer => {
     const start = offsets[i]!;
     const end = offsets[i + 1]!;
+    if (!(start <= end && end <= size)) throw corrupt(indexDir, TEXT_OFFSETS_FILE, `is out of order at chunk ${i}`);
     const sequential = start >= lastEnd && start - lastEnd < NEAR;
     lastEnd = end;
     if (start >= blockStart && end <= blockStart + blockLength) return block.subarray(start - blockStart, end - blockStart);

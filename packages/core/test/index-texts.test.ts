@@ -78,4 +78,21 @@ describe('chunk texts on disk', () => {
     }
     expect(() => store.text(0)).toThrow(/closed/);
   });
+
+  it('offsets out of order fail with INDEX_CORRUPT when the text they bound is read, not when opened', async () => {
+    const dir = join(work, 'disordered');
+    await mkdir(dir);
+    const texts = ['alpha', 'beta', 'gamma', 'delta'];
+    await writeTexts(dir, texts);
+    const table = await readFile(join(dir, TEXT_OFFSETS_FILE));
+    // Chunk 2 now starts after it ends (offsets are float64s; the ends of the table still span the file).
+    table.writeDoubleLE(20, 2 * 8);
+    const store = openTexts(dir, dir, texts.length, table);
+    try {
+      expect(store.text(0)).toBe('alpha');
+      expect(() => store.text(2)).toThrow(expect.objectContaining({ code: 'INDEX_CORRUPT', message: expect.stringContaining('out of order at chunk 2') }));
+    } finally {
+      store.close();
+    }
+  });
 });

@@ -26,13 +26,13 @@ export const AUXILIARY_QUERY_WORDS = 'test tests testing tested example examples
  */
 export const DOCUMENTATION_QUERY_WORDS = 'doc docs documented documentation documenting explained explanation described description guide tutorial manual readme';
 
-const TEST_FILE = /^(test_.*|.*_test|conftest)\.pyi?$/;
+const TEST_FILE = /(^|\/)(test_[^/]*|[^/]*_test|conftest)\.pyi?$/;
+/** A folder of {@link AUXILIARY_DIRS} anywhere in a path: one regular expression, not a split per path (a one-shot search asks it of every file). */
+const AUXILIARY_DIR = new RegExp(`(^|/)(${[...AUXILIARY_DIRS].join('|')})/`, 'i');
 
 /** True for a file in a test, example or benchmark folder, or a test module by pytest's naming rules. */
 export function isAuxiliaryPath(filePath: string): boolean {
-  const parts = filePath.split('/');
-  const name = parts.pop() ?? '';
-  return TEST_FILE.test(name) || parts.some((part) => AUXILIARY_DIRS.has(part.toLowerCase()));
+  return TEST_FILE.test(filePath) || AUXILIARY_DIR.test(filePath);
 }
 
 /** `PROSE` / `AUXILIARY` flags per chunk: facts of its file, so computed once per file. */
