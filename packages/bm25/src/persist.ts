@@ -1,9 +1,10 @@
+import { isDeepStrictEqual } from 'node:util';
 import { RagError } from '@rag/core';
 import { TERM_ID_MASK, type Bm25IndexData, type FieldPostings, type TermSequences } from './build.js';
 import { CHECKSUM_SEED, checksumWords } from './checksum.js';
 import { TermDictionary } from './dictionary.js';
 import { checkChunkFeatures, type ChunkFeatures } from './chunk-features.js';
-import { FIELD_NAMES, resolveBm25Options, type Bm25Options } from './options.js';
+import { DEFAULT_BM25_OPTIONS, FIELD_NAMES, resolveBm25Options, type Bm25Options } from './options.js';
 
 /**
  * On-disk layout of `bm25.bin` (all integers little-endian):
@@ -364,7 +365,9 @@ export function assembleIndexData(header: Bm25FileHeader, reader: SectionSource,
   if (JSON.stringify(header.fields) !== JSON.stringify(FIELD_NAMES)) throw corrupt(label, `its fields are ${JSON.stringify(header.fields)}`);
   let options: Bm25Options;
   try {
-    options = resolveBm25Options(header.options);
+    // Most indexes are built with the defaults: stored settings equal to them are them, and
+    // need no pass through the validator (a one-shot search's slowest step to open them).
+    options = isDeepStrictEqual(header.options, DEFAULT_BM25_OPTIONS) ? DEFAULT_BM25_OPTIONS : resolveBm25Options(header.options);
   } catch (error) {
     throw corrupt(label, 'its stored options are invalid', error);
   }
