@@ -182,8 +182,16 @@ export class Bm25Index {
   }
 
   /**
-   * Ids of every indexed term `query` can search, expansions included whether or not the
-   * expansion gate keeps them: what a paged index fetches before `resolveQuery` and `search`.
+   * Every term `query` can search, expansions included whether or not the expansion gate
+   * keeps them: what a paged index's dictionary fetches before `termIdsOf`.
+   */
+  termStringsOf(query: string): string[] {
+    return this.#tokenizeQuery(query).map((term) => term.term);
+  }
+
+  /**
+   * Ids of the terms of {@link termStringsOf} that the index holds: what a paged index fetches
+   * before `resolveQuery` and `search`.
    */
   termIdsOf(query: string): number[] {
     const ids: number[] = [];

@@ -69,9 +69,14 @@ export class TermDictionary {
 
   /** Id of `term`, or -1 when it is not in the dictionary. */
   lookup(term: string): number {
+    return this.lookupWithin(term, 0, this.size);
+  }
+
+  /** Id of `term` among ids `first` … `end` − 1 (a block the caller knows holds it if anything does), or -1. */
+  lookupWithin(term: string, first: number, end: number): number {
     this.#setProbe(term);
-    let lo = 0;
-    let hi = this.size - 1;
+    let lo = first;
+    let hi = end - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       const order = this.#compare(mid);
@@ -101,6 +106,27 @@ export class TermDictionary {
     }
     return length - this.#probeLength;
   }
+}
+
+/**
+ * Every `every`-th term of `dictionary` (ids 0, every, 2 · every, …), as a dictionary of their
+ * own: where a reader that holds only these finds which block of `every` terms to read for a
+ * term (see `openPagedIndex`).
+ */
+export function sampleTerms(dictionary: TermDictionary, every: number): TermDictionary {
+  const count = Math.ceil(dictionary.size / every);
+  const offsets = new Uint32Array(count + 1);
+  let length = 0;
+  for (let b = 0; b < count; b++) length += dictionary.offsets[b * every + 1]! - dictionary.offsets[b * every]!;
+  const bytes = new Uint8Array(length);
+  let at = 0;
+  for (let b = 0; b < count; b++) {
+    const id = b * every;
+    bytes.set(dictionary.bytes.subarray(dictionary.offsets[id]!, dictionary.offsets[id + 1]!), at);
+    at += dictionary.offsets[id + 1]! - dictionary.offsets[id]!;
+    offsets[b + 1] = at;
+  }
+  return new TermDictionary(bytes, offsets);
 }
 
 /**

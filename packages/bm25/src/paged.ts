@@ -1,8 +1,9 @@
 import { RagError, type ByteRange, type FileRanges } from '@rag/core';
 import { TERM_ID_MASK, type Bm25IndexData } from './build.js';
 import { checkChunkNames } from './chunk-features.js';
+import { TermDictionary } from './dictionary.js';
 import { FIELD_NAMES } from './options.js';
-import { allBelow, assembleIndexData, BYTES, corrupt, HEADER_PROBE_BYTES, MAGIC, readHeader, sectionEntry, type SectionSource, type SectionType } from './persist.js';
+import { allBelow, assembleIndexData, BYTES, corrupt, HEADER_PROBE_BYTES, MAGIC, readHeader, sectionEntry, VOCABULARY_BLOCK, type SectionSource, type SectionType } from './persist.js';
 import type { PostingSource, TermPostings } from './postings.js';
 
 /**
@@ -32,6 +33,10 @@ interface FieldLayout {
  * entries, not the 2 MB of the sections whole).
  */
 interface DeferredLayout {
+  dictionary: PagedTermDictionary;
+  /** Byte offsets of the `termOffsets` and `vocabulary` sections. */
+  termOffsetsAt: number;
+  vocabularyAt: number;
   docFrequencies: Uint32Array;
   docFrequenciesAt: number;
   /** Byte offset of each field's `offsets` section, in `FIELD_NAMES` order. */
@@ -80,6 +85,84 @@ function viewAs(bytes: Uint8Array, type: SectionType): Uint8Array | Uint16Array 
   if (type === 'u8') return bytes;
   const length = bytes.byteLength / BYTES[type];
   return type === 'u16' ? new Uint16Array(bytes.buffer, bytes.byteOffset, length) : new Uint32Array(bytes.buffer, bytes.byteOffset, length);
+}
+
+/**
+ * The dictionary of an index read in pages: every term's bytes and offsets have their place,
+ * but only the blocks of {@link VOCABULARY_BLOCK} terms that searches asked for are there. The
+ * stored samples (each block's first term) say which block a term would be in; a lookup in a
+ * block not fetched is refused, never answered "not in the dictionary".
+ */
+export class PagedTermDictionary extends TermDictionary {
+  readonly #samples: TermDictionary;
+  /** 1 for a block whose offsets and bytes are in (they never leave). */
+  readonly #loaded: Uint8Array;
+  readonly #notFetched: (what: string) => RagError;
+
+  constructor(bytes: Uint8Array, offsets: Uint32Array, samples: TermDictionary, notFetched: (what: string) => RagError) {
+    super(bytes, offsets);
+    this.#samples = samples;
+    this.#loaded = new Uint8Array(samples.size);
+    this.#notFetched = notFetched;
+  }
+
+  /** Terms of block `block`: ids `block · VOCABULARY_BLOCK` … before the next block's first. */
+  blockRange(block: number): { first: number; end: number } {
+    const first = block * VOCABULARY_BLOCK;
+    return { first, end: Math.min(this.size, first + VOCABULARY_BLOCK) };
+  }
+
+  /** The block `term` is in if the dictionary holds it: the last whose first term is not above it. */
+  blockOf(term: string): number {
+    const at = this.#samples.lowerBound(term);
+    if (at < this.#samples.size && this.#samples.lookupWithin(term, at, at + 1) === at) return at;
+    return Math.max(0, at - 1);
+  }
+
+  /** The blocks of `terms` not fetched yet, ascending. */
+  missingBlocks(terms: Iterable<string>): number[] {
+    const blocks = new Set<number>();
+    for (const term of terms) {
+      const block = this.blockOf(term);
+      if (this.#loaded[block] !== 1) blocks.add(block);
+    }
+    return [...blocks].sort((a, b) => a - b);
+  }
+
+  /**
+   * Puts block `block` in: `offsets` are its terms' offsets and the one after its last (into
+   * the whole vocabulary), `bytes` the vocabulary between the first and the last of them.
+   * False, and nothing put in, when they are not such a block: offsets out of order or past
+   * the vocabulary, or a first term that is not the block's stored sample.
+   */
+  fill(block: number, offsets: Uint32Array, bytes: Uint8Array): boolean {
+    const { first, end } = this.blockRange(block);
+    if (offsets.length !== end - first + 1 || offsets[offsets.length - 1]! - offsets[0]! !== bytes.byteLength || offsets[offsets.length - 1]! > this.bytes.byteLength) return false;
+    for (let i = 1; i < offsets.length; i++) if (offsets[i]! < offsets[i - 1]!) return false;
+    const sample = this.#samples.bytes.subarray(this.#samples.offsets[block]!, this.#samples.offsets[block + 1]!);
+    const head = bytes.subarray(0, offsets[1]! - offsets[0]!);
+    if (sample.byteLength !== head.byteLength || sample.some((byte, i) => byte !== head[i])) return false;
+    this.offsets.set(offsets, first);
+    this.bytes.set(bytes, offsets[0]!);
+    this.#loaded[block] = 1;
+    return true;
+  }
+
+  override lookup(term: string): number {
+    const block = this.blockOf(term);
+    if (this.#loaded[block] !== 1) throw this.#notFetched(`the dictionary block of "${term}"`);
+    const { first, end } = this.blockRange(block);
+    return this.lookupWithin(term, first, end);
+  }
+
+  override termAt(id: number): string {
+    if (this.#loaded[Math.floor(id / VOCABULARY_BLOCK)] !== 1) throw this.#notFetched(`the dictionary block of term ${id}`);
+    return super.termAt(id);
+  }
+
+  override lowerBound(): number {
+    throw this.#notFetched('the whole dictionary');
+  }
 }
 
 /** A key per cached item in one LRU map: term ids as they are, chunk ids below zero. */
@@ -147,6 +230,33 @@ export class PagedPostings implements PostingSource {
     const sequence = this.#entries.get(chunkKey(doc))?.sequence;
     if (!sequence) throw this.#notFetched(`the term sequence of chunk ${doc}`);
     return sequence;
+  }
+
+  /**
+   * Makes `terms` (strings, as a query tokenizes them) resolvable by the dictionary: fetches
+   * the blocks they fall in, their offsets in one read and their bytes in a second.
+   */
+  async prefetchVocabulary(terms: Iterable<string>): Promise<void> {
+    const { dictionary, termOffsetsAt, vocabularyAt } = this.#deferred;
+    const blocks = dictionary.missingBlocks(terms);
+    if (blocks.length === 0) return;
+    const offsetParts = await this.#ranges.read(
+      blocks.map((block) => {
+        const { first, end } = dictionary.blockRange(block);
+        return { offset: termOffsetsAt + first * 4, length: (end - first + 1) * 4 };
+      }),
+    );
+    const offsets = offsetParts.map((part) => copyAs(part, 'u32') as Uint32Array);
+    const vocabularyBytes = dictionary.bytes.byteLength;
+    for (const [i, slice] of offsets.entries()) {
+      if (!(slice[0]! <= slice[slice.length - 1]! && slice[slice.length - 1]! <= vocabularyBytes)) throw corrupt(this.#label, `block ${blocks[i]} of its dictionary is inconsistent`);
+    }
+    const byteParts = await this.#ranges.read(offsets.map((slice) => ({ offset: vocabularyAt + slice[0]!, length: slice[slice.length - 1]! - slice[0]! })));
+    this.#reads += 2;
+    blocks.forEach((block, i) => {
+      if (!dictionary.fill(block, offsets[i]!, byteParts[i]!)) throw corrupt(this.#label, `block ${block} of its dictionary is inconsistent`);
+      this.#fetchedBytes += offsets[i]!.byteLength + byteParts[i]!.byteLength;
+    });
   }
 
   async prefetch(terms: readonly number[], chunks: readonly number[]): Promise<() => void> {
@@ -347,8 +457,8 @@ function isStrictlyAscending(docs: Uint32Array): boolean {
  */
 function residentSections(): [string, SectionType][] {
   const sections: [string, SectionType][] = [
-    ['vocabulary', 'u8'],
-    ['termOffsets', 'u32'],
+    ['vocabulary.samples', 'u8'],
+    ['vocabulary.sampleOffsets', 'u32'],
   ];
   for (const name of FIELD_NAMES) sections.push([`${name}.lengths`, 'u32']);
   sections.push(['sequences.offsets', 'u32'], ['features.evidence', 'u8'], ['features.types', 'u8'], ['features.descriptions', 'u8'], ['features.nameOffsets', 'u32']);
@@ -356,7 +466,13 @@ function residentSections(): [string, SectionType][] {
 }
 
 /** Sections whose entries are read when a search first needs them (see `DeferredLayout`). */
-const DEFERRED_SECTIONS: ReadonlySet<string> = new Set(['docFrequencies', ...FIELD_NAMES.map((name) => `${name}.offsets`), 'features.names']);
+const DEFERRED_SECTIONS: ReadonlyMap<string, SectionType> = new Map<string, SectionType>([
+  ['vocabulary', 'u8'],
+  ['termOffsets', 'u32'],
+  ['docFrequencies', 'u32'],
+  ...FIELD_NAMES.map((name): [string, SectionType] => [`${name}.offsets`, 'u32']),
+  ['features.names', 'u32'],
+]);
 
 const EMPTY: Record<SectionType, Uint8Array | Uint16Array | Uint32Array> = { u8: new Uint8Array(0), u16: EMPTY_TFS, u32: EMPTY_DOCS };
 
@@ -384,9 +500,11 @@ export async function openPagedIndex(ranges: FileRanges, label: string, cacheByt
   const resident = new Map(wanted.map(([name, type], i) => [name, viewAs(parts[i]!, type)]));
   // Deferred sections start as zeros the size of the section (memory not touched until an
   // entry arrives); a field's last list bound is the length of its lists, known now.
-  for (const name of DEFERRED_SECTIONS) {
-    const array = new Uint32Array(sectionEntry(header, name, 'u32', size, label).length);
+  for (const [name, type] of DEFERRED_SECTIONS) {
+    const length = sectionEntry(header, name, type, size, label).length;
+    const array = type === 'u8' ? new Uint8Array(length) : new Uint32Array(length);
     if (name.endsWith('.offsets') && array.length > 0) array[array.length - 1] = sectionEntry(header, name.replace(/\.offsets$/, '.docs'), 'u32', size, label).length;
+    if (name === 'termOffsets' && array.length > 0) array[array.length - 1] = sectionEntry(header, 'vocabulary', 'u8', size, label).length;
     resident.set(name, array);
   }
   const source = {
@@ -397,7 +515,14 @@ export async function openPagedIndex(ranges: FileRanges, label: string, cacheByt
     deferred: (name: string) => DEFERRED_SECTIONS.has(name),
     checkedOnUse: true,
   } as SectionSource;
-  const data = assembleIndexData(header, source, label);
+  const assembled = assembleIndexData(header, source, label);
+  const notFetched = (what: string): RagError =>
+    new RagError('INVALID_ARGUMENT', `The bm25 index ${label} is read in pages, and ${what} was not fetched.`, {
+      hint: '`explain` reads what recent searches fetched: run `search` with the same query first.',
+    });
+  const samples = new TermDictionary(resident.get('vocabulary.samples') as Uint8Array, resident.get('vocabulary.sampleOffsets') as Uint32Array);
+  const dictionary = new PagedTermDictionary(assembled.dictionary.bytes, assembled.dictionary.offsets, samples, notFetched);
+  const data: Bm25IndexData = { ...assembled, dictionary };
   const layouts: FieldLayout[] = FIELD_NAMES.map((name, f) => ({
     offsets: data.fields[f]!.offsets,
     docsAt: sectionEntry(header, `${name}.docs`, 'u32', size, label).offset,
@@ -405,6 +530,9 @@ export async function openPagedIndex(ranges: FileRanges, label: string, cacheByt
   }));
   const sequencesAt = sectionEntry(header, 'sequences.terms', 'u32', size, label).offset;
   const deferred: DeferredLayout = {
+    dictionary,
+    termOffsetsAt: sectionEntry(header, 'termOffsets', 'u32', size, label).offset,
+    vocabularyAt: sectionEntry(header, 'vocabulary', 'u8', size, label).offset,
     docFrequencies: data.docFrequencies,
     docFrequenciesAt: sectionEntry(header, 'docFrequencies', 'u32', size, label).offset,
     offsetsAt: FIELD_NAMES.map((name) => sectionEntry(header, `${name}.offsets`, 'u32', size, label).offset),

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { RagError } from '@rag/core';
 import { TERM_ID_MASK, type Bm25IndexData, type FieldPostings, type TermSequences } from './build.js';
 import { CHECKSUM_SEED, checksumWords } from './checksum.js';
-import { TermDictionary } from './dictionary.js';
+import { sampleTerms, TermDictionary } from './dictionary.js';
 import { checkChunkFeatures, type ChunkFeatures } from './chunk-features.js';
 import { DEFAULT_BM25_OPTIONS, FIELD_NAMES, resolveBm25Options, type Bm25Options } from './options.js';
 
@@ -14,7 +14,8 @@ import { DEFAULT_BM25_OPTIONS, FIELD_NAMES, resolveBm25Options, type Bm25Options
  *   12  H bytes   header, UTF-8 JSON (`Bm25FileHeader`), then zero padding to 8 bytes
  *   …             sections, each starting at a multiple of 8 so it loads as a typed-array
  *                 view with no copy: the vocabulary (all terms joined, UTF-8), term start
- *                 byte offsets, document frequencies, per field its posting offsets,
+ *                 byte offsets, every 64th term again (its bytes and offsets), document
+ *                 frequencies, per field its posting offsets,
  *                 chunk ids, term frequencies and field lengths, and the chunks' term
  *                 sequences (offsets and entries) and features (evidence bits, answer-
  *                 type bits, description marks, name offsets and name term ids) that the second stage
@@ -35,9 +36,13 @@ export const BM25_FORMAT = 'rag-bm25';
  * 8 = term offsets count bytes of the UTF-8 vocabulary, not UTF-16 code units (the
  *     dictionary is searched as bytes, never decoded whole);
  * 9 = each chunk's answer types are stored (`ChunkFeatures.types`);
- * 10 = whether each code chunk reads as a description is stored (`ChunkFeatures.descriptions`).
+ * 10 = whether each code chunk reads as a description is stored (`ChunkFeatures.descriptions`);
+ * 11 = every 64th term is stored again on its own (`vocabulary.samples`), so a reader can find
+ *      a term's block of the dictionary without holding the dictionary.
  */
-export const BM25_FORMAT_VERSION = 10;
+export const BM25_FORMAT_VERSION = 11;
+/** Terms per block of the dictionary that `vocabulary.samples` indexes (its first term is the sample). */
+export const VOCABULARY_BLOCK = 64;
 /** File name of the index inside a retriever directory. */
 export const BM25_FILE_NAME = 'bm25.bin';
 
@@ -84,9 +89,12 @@ function typeOf(array: SectionArray): SectionType {
 const alignUp = (n: number): number => Math.ceil(n / ALIGN) * ALIGN;
 
 function namedSections(data: Bm25IndexData): [string, SectionArray][] {
+  const samples = sampleTerms(data.dictionary, VOCABULARY_BLOCK);
   const sections: [string, SectionArray][] = [
     ['vocabulary', data.dictionary.bytes],
     ['termOffsets', data.dictionary.offsets],
+    ['vocabulary.samples', samples.bytes],
+    ['vocabulary.sampleOffsets', samples.offsets],
     ['docFrequencies', data.docFrequencies],
   ];
   data.fields.forEach((field, f) => {
@@ -375,6 +383,10 @@ export function assembleIndexData(header: Bm25FileHeader, reader: SectionSource,
   const vocabulary = reader.read('vocabulary', 'u8');
   if (offsets.length !== termCount + 1 || offsets[termCount] !== vocabulary.length || (reader.checkedOnUse !== true && !isAscending(offsets))) {
     throw corrupt(label, 'its vocabulary does not match its term offsets');
+  }
+  const sampleOffsets = reader.read('vocabulary.sampleOffsets', 'u32');
+  if (sampleOffsets.length !== Math.ceil(termCount / VOCABULARY_BLOCK) + 1 || sampleOffsets[sampleOffsets.length - 1] !== reader.length('vocabulary.samples', 'u8')) {
+    throw corrupt(label, 'its vocabulary samples do not match its vocabulary');
   }
   const docFrequencies = reader.read('docFrequencies', 'u32');
   if (docFrequencies.length !== termCount) throw corrupt(label, 'its document frequencies do not match its vocabulary');

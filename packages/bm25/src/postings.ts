@@ -22,6 +22,8 @@ export interface PostingSource {
    * synchronously until the returned release is called; absent when everything always is.
    */
   prefetch?(terms: readonly number[], chunks: readonly number[]): Promise<() => void>;
+  /** Makes the dictionary resolve `terms` (strings) synchronously; absent when it always can. */
+  prefetchVocabulary?(terms: Iterable<string>): Promise<void>;
 }
 
 /** Views of an index held whole: no copies, nothing to fetch. */

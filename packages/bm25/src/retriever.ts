@@ -107,6 +107,7 @@ export class Bm25Retriever implements Retriever {
     const postings = this.index.postings;
     const reranker = this.reranker;
     const scope = reranker ? reranker.scope(text) : { text, projects: [] };
+    await postings.prefetchVocabulary?.(this.index.termStringsOf(scope.text));
     const releases = [await postings.prefetch!(this.index.termIdsOf(scope.text), [])];
     try {
       const terms = this.index.resolveQuery(scope.text);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareUtf8Units, TermDictionary } from '../src/dictionary.js';
+import { compareUtf8Units, sampleTerms, TermDictionary } from '../src/dictionary.js';
 
 // One, two, three and four UTF-8 bytes, and the two ranges whose UTF-16 order differs from
 // their code-point order: U+E000–U+FFFF (lead byte EE/EF) sorts after the surrogate pairs
@@ -47,6 +47,24 @@ describe('TermDictionary', () => {
     expect(loaded.lookup('naive')).toBe(-1);
     // A term longer than the reusable probe buffer.
     expect(loaded.lookup('x'.repeat(1000))).toBe(-1);
+  });
+
+  it('samples every n-th term, and finds a term among a range of ids only', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(term, { minLength: 1, maxLength: 60 }), fc.integer({ min: 1, max: 9 }), (words, every) => {
+        const dictionary = TermDictionary.fromSorted([...words].sort());
+        const samples = sampleTerms(dictionary, every);
+        expect(samples.size).toBe(Math.ceil(dictionary.size / every));
+        for (let b = 0; b < samples.size; b++) expect(samples.termAt(b)).toBe(dictionary.termAt(b * every));
+        for (let id = 0; id < dictionary.size; id++) {
+          const term = dictionary.termAt(id);
+          const block = Math.floor(id / every);
+          expect(dictionary.lookupWithin(term, block * every, Math.min(dictionary.size, block * every + every))).toBe(id);
+          // Outside its range it is not found, even though the dictionary holds it.
+          if (id > 0) expect(dictionary.lookupWithin(term, 0, id)).toBe(-1);
+        }
+      }),
+    );
   });
 
   it('orders lead bytes as UTF-16 code units order their characters', () => {

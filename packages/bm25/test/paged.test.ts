@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isRagError, type ByteRange, type Chunk, type FileRanges } from '@rag/core';
@@ -5,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Bm25Retriever, createBm25Retriever } from '../src/index.js';
 import { Bm25Index } from '../src/bm25-index.js';
 import { openPagedIndex } from '../src/paged.js';
-import { encodeIndex } from '../src/persist.js';
+import { encodeIndex, readHeader, VOCABULARY_BLOCK } from '../src/persist.js';
 import { loadBm25Retriever } from '../src/retriever.js';
 import { miniChunks } from './mini-corpus.js';
 
@@ -60,7 +61,9 @@ describe('a bm25 index read in pages', () => {
     // (document frequencies, list bounds) or per chunk (names).
     const { fields, sequences, docFrequencies, features } = whole.index.data;
     const bulk = fields.reduce((sum, field) => sum + field.docs.byteLength + field.tfs.byteLength, 0) + sequences.terms.byteLength;
-    const perEntry = docFrequencies.byteLength + fields.reduce((sum, field) => sum + field.offsets.byteLength, 0) + features.names.byteLength;
+    const { dictionary } = whole.index.data;
+    const perEntry =
+      dictionary.bytes.byteLength + dictionary.offsets.byteLength + docFrequencies.byteLength + fields.reduce((sum, field) => sum + field.offsets.byteLength, 0) + features.names.byteLength;
     expect(bulk).toBeGreaterThan(0);
     expect(features.names.length).toBeGreaterThan(0);
     expect(opened - Math.min(bytes.byteLength, 16 << 10)).toBeLessThanOrEqual(bytes.byteLength - bulk - perEntry);
@@ -125,6 +128,40 @@ describe('a bm25 index read in pages', () => {
     again();
   });
 
+  it('finds every term its dictionary holds once the block of the term is fetched, and refuses a lookup in a block it has not', async () => {
+    const { data, postings } = await openPagedIndex(rangesOver(bytes), 'bm25.bin');
+    const held = whole.index.data.dictionary;
+    const known = [...held.terms()];
+    expect(known.length).toBeGreaterThan(2 * VOCABULARY_BLOCK);
+    expect(() => data.dictionary.lookup(known[0]!)).toThrow(/was not fetched/);
+    const term = fc.oneof(fc.constantFrom(...known), fc.string({ maxLength: 12 }), fc.constantFrom('', '\u{10FFFF}', 'zzzz', known.at(-1)! + 'z'));
+    await fc.assert(
+      fc.asyncProperty(fc.array(term, { minLength: 1, maxLength: 8 }), async (terms) => {
+        await postings.prefetchVocabulary(terms);
+        for (const t of terms) expect(data.dictionary.lookup(t), t).toBe(held.lookup(t));
+        for (const t of terms) if (held.lookup(t) >= 0) expect(data.dictionary.termAt(held.lookup(t))).toBe(t);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('refuses a damaged term bound or chunk name as INDEX_CORRUPT, naming what it read', async () => {
+    const header = readHeader(bytes, 'bm25.bin');
+    const within = (name: string, range: ByteRange) => range.offset >= header.sections[name]!.offset && range.offset < header.sections[name]!.offset + header.sections[name]!.length * 4;
+    for (const [name, message] of [
+      ['body.offsets', /list bounds of term \d+ are inconsistent/],
+      ['features.names', /names of chunk \d+ are out of range or order/],
+    ] as const) {
+      const broken = rangesOver(bytes, (range, part) => {
+        if (within(name, range)) part.fill(0xff);
+      });
+      const paged = await loadBm25Retriever('/idx/bm25', chunks, { verified: true, openRanges: () => broken });
+      const errors = await Promise.all(queries.map((query) => paged.search(query, { k: 5 }).then(() => undefined, (error: unknown) => error)));
+      const error = errors.find((e) => e !== undefined);
+      expect(isRagError(error) && [error.code, error.message], name).toEqual(['INDEX_CORRUPT', expect.stringMatching(message)]);
+    }
+  });
+
   it('refuses damaged lists and sequences as INDEX_CORRUPT, and never saves itself', async () => {
     const { data } = await openPagedIndex(rangesOver(bytes), 'bm25.bin');
     const body = data.fields[0]!;
@@ -137,8 +174,9 @@ describe('a bm25 index read in pages', () => {
     armed = true;
     const error = await paged.search(queries[0]!, { k: 5 }).catch((e: unknown) => e);
     expect(isRagError(error) && error.code).toBe('INDEX_CORRUPT');
-    // The first bytes a search reads are its terms' bounds: all bits set lies past every list.
-    expect(isRagError(error) && error.message).toMatch(/list bounds of term \d+ are inconsistent/);
+    // The first bytes a search reads are its terms' dictionary blocks: offsets with all bits
+    // set lie past the vocabulary.
+    expect(isRagError(error) && error.message).toMatch(/block \d+ of its dictionary is inconsistent/);
     expect(body.offsets.length).toBe(data.dictionary.size + 1);
     await expect(paged.save('/nowhere')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     // A file cut short is refused when opened.
