@@ -478,7 +478,7 @@ const EMPTY: Record<SectionType, Uint8Array | Uint16Array | Uint32Array> = { u8:
 
 /**
  * Opens a `bm25.bin` that a store serves in parts (see `FileRanges`): reads its header and
- * the sections every search needs (about a tenth of the file), and leaves the posting
+ * the sections every search needs (under a thirtieth of the file), and leaves the posting
  * lists, term sequences and {@link DEFERRED_SECTIONS} to be fetched as searches ask for them.
  * The structure is checked as `decodeIndex` checks it (`assembleIndexData`), each list and
  * entry when it arrives; the bytes are
