@@ -2,7 +2,7 @@ import { RagError, type Chunk, type Explanation, type Hit, type ProgressFn } fro
 import { buildIndexData, type Bm25IndexData, type ReusableBuild } from './build.js';
 import { explainChunk, type ResolvedQueryTerm } from './explain.js';
 import { FIELD_NAMES, resolveBm25Options, type Bm25Options } from './options.js';
-import { fieldTermWeight, inverseDocumentFrequency, lengthNorm, saturate } from './scoring.js';
+import { fieldTermWeight, inverseDocumentFrequency, inverseLengthNorm, saturate } from './scoring.js';
 import { createQueryTokenizer, type QueryTerm } from '@rag/text';
 import { selectTopK, takeTopKDense } from './top-k.js';
 import { BlockSearch, blockTableBytes, DEFAULT_BLOCK_SHIFT, tabulateBlocks, type BlockedList } from './block-max.js';
@@ -86,13 +86,24 @@ function averageOf(lengths: Uint32Array): number {
  * touches the chunks in its terms' postings and allocates nothing proportional to the
  * corpus. Not safe for concurrent use from several threads (JS has none sharing it).
  */
+/** What field f's length norm B_f(d) is made of (see `lengthNorm`). */
+interface LengthNorms {
+  b: number;
+  average: number;
+  lengths: Uint32Array;
+}
+
 export class Bm25Index {
   readonly data: Bm25IndexData;
   /** Where posting lists and term sequences are read (views of `data`, or pages fetched from a store). */
   readonly postings: PostingSource;
   readonly averageFieldLengths: number[];
-  /** 1 / B_f(d) per field. */
-  readonly #inverseNorms: Float64Array[];
+  /**
+   * Per field what its length norm B_f(d) is made of: b, the average length and each chunk's
+   * length. 1 / B_f(d) is computed where a posting is read (`inverseLengthNorm`, the same
+   * number whenever computed), so opening an index makes no per-chunk table.
+   */
+  readonly #norms: readonly LengthNorms[];
   readonly #tokenizeQuery: (text: string) => QueryTerm[];
   #expansionGate: ((terms: QueryTerm[]) => QueryTerm[]) | undefined;
   /**
@@ -118,27 +129,23 @@ export class Bm25Index {
     this.postings = postings;
     const { docCount, options } = data;
     this.averageFieldLengths = data.fields.map((field) => averageOf(field.lengths));
-    this.#inverseNorms = data.fields.map((field, f) => {
-      const b = options.fields[FIELD_NAMES[f]!].b;
-      const average = this.averageFieldLengths[f]!;
-      const inverse = new Float64Array(docCount);
-      if (!(average > 0)) return inverse.fill(1 / lengthNorm(b, 0, average));
-      // `lengthNorm` written out: the same operations in the same order, so the same numbers;
-      // a call per chunk costs more than the arithmetic while the loop still runs cold.
-      const { lengths } = field;
-      for (let d = 0; d < docCount; d++) inverse[d] = 1 / (1 - b + (b * lengths[d]!) / average);
-      return inverse;
-    });
+    this.#norms = data.fields.map((field, f) => ({ b: options.fields[FIELD_NAMES[f]!].b, average: this.averageFieldLengths[f]!, lengths: field.lengths }));
+    const norms = this.#norms;
     this.#tokenizeQuery = createQueryTokenizer(options.tokenizer, options.query);
     this.#scores = new Float64Array(docCount);
     this.#termWeights = new Float64Array(docCount);
     this.#touched = new Uint32Array(docCount);
     this.#termDocs = new Uint32Array(docCount);
     this.#blockSearch = new BlockSearch(docCount, DEFAULT_BLOCK_SHIFT);
+    let tables: Float64Array[] | undefined;
     this.#view = {
       fieldCount: data.fields.length,
       postings: (f, id) => postings.postings(f, id),
-      inverseNorms: this.#inverseNorms,
+      // The pruned first stage (opt-in) reads norms by chunk in its inner loop: tables, made once.
+      get inverseNorms() {
+        tables ??= norms.map(({ b, average, lengths }) => Float64Array.from(lengths, (length) => inverseLengthNorm(b, length, average)));
+        return tables;
+      },
       fieldWeights: FIELD_NAMES.map((name) => options.fields[name].weight),
       k1: options.k1,
     };
@@ -276,9 +283,9 @@ export class Bm25Index {
       // One field holds every posting (the common case: body only): its chunk ids are a view.
       const weight = fieldOptions[FIELD_NAMES[only]!].weight;
       const { docs, tfs } = this.postings.postings(only, id);
-      const inverseNorm = this.#inverseNorms[only]!;
+      const { b, average, lengths } = this.#norms[only]!;
       const impacts = new Float64Array(docs.length);
-      for (let p = 0; p < docs.length; p++) impacts[p] = saturate(fieldTermWeight(weight, tfs[p]!, inverseNorm[docs[p]!]!), k1);
+      for (let p = 0; p < docs.length; p++) impacts[p] = saturate(fieldTermWeight(weight, tfs[p]!, inverseLengthNorm(b, lengths[docs[p]!]!, average)), k1);
       // A paged index's lists are copies the cache must count; an index held whole lends views.
       made = withBlockTable(docs, impacts, this.#blockSearch.blockCount, this.postings.prefetch !== undefined);
     } else {
@@ -289,11 +296,11 @@ export class Bm25Index {
         const weight = fieldOptions[FIELD_NAMES[f]!].weight;
         if (weight === 0) continue;
         const { docs, tfs } = this.postings.postings(f, id);
-        const inverseNorm = this.#inverseNorms[f]!;
+        const { b, average, lengths } = this.#norms[f]!;
         for (let p = 0; p < docs.length; p++) {
           const d = docs[p]!;
           if (termWeights[d] === 0) termDocs[count++] = d;
-          termWeights[d]! += fieldTermWeight(weight, tfs[p]!, inverseNorm[d]!);
+          termWeights[d]! += fieldTermWeight(weight, tfs[p]!, inverseLengthNorm(b, lengths[d]!, average));
         }
       }
       // Ascending, as a single field's lists are: the block tables cut lists by chunk id.
@@ -346,9 +353,10 @@ export class Bm25Index {
     return 0;
   }
 
-  /** 1 / B_f(doc): the precomputed inverse length norm of field `f` of chunk `doc`. */
+  /** 1 / B_f(doc): the inverse length norm of field `f` of chunk `doc`. */
   inverseNorm(f: number, doc: number): number {
-    return this.#inverseNorms[f]![doc]!;
+    const { b, average, lengths } = this.#norms[f]!;
+    return inverseLengthNorm(b, lengths[doc]!, average);
   }
 
   /** Why chunk `chunkId` scores what it does for `query`; `value` equals its search score. */

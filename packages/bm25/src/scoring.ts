@@ -17,6 +17,14 @@ export function lengthNorm(b: number, length: number, averageLength: number): nu
   return averageLength > 0 ? 1 - b + (b * length) / averageLength : 1;
 }
 
+/**
+ * 1 / B: the inverse of {@link lengthNorm} in one expression — the same operations in the
+ * same order, so the same number wherever and whenever it is computed.
+ */
+export function inverseLengthNorm(b: number, length: number, averageLength: number): number {
+  return averageLength > 0 ? 1 / (1 - b + (b * length) / averageLength) : 1;
+}
+
 /** One field's share of tf̃: weight · tf / B. */
 export function fieldTermWeight(weight: number, tf: number, inverseNorm: number): number {
   return weight * tf * inverseNorm;
