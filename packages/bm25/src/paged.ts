@@ -27,10 +27,10 @@ interface FieldLayout {
 }
 
 /**
- * Where the entries read on demand lie: a term's document frequency and, per field, the
- * bounds of its list; a chunk's names. Their sections are held as arrays of full length
- * whose entries arrive as searches ask for them (a one-shot search reads a dozen terms'
- * entries, not the 2 MB of the sections whole).
+ * Where the entries read on demand lie: the dictionary's blocks (offsets and bytes); a
+ * term's document frequency and, per field, the bounds of its list; a chunk's names. Their
+ * sections are held as arrays of full length whose entries arrive as searches ask for them
+ * (a one-shot search reads a dozen terms' entries, not the 4 MB of the sections whole).
  */
 interface DeferredLayout {
   dictionary: PagedTermDictionary;
@@ -439,10 +439,15 @@ export class PagedPostings implements PostingSource {
   }
 
   #notFetched(what: string): RagError {
-    return new RagError('INVALID_ARGUMENT', `The bm25 index ${this.#label} is read in pages, and ${what} was not fetched.`, {
-      hint: '`explain` reads what recent searches fetched: run `search` with the same query first.',
-    });
+    return notFetchedError(this.#label, what);
   }
+}
+
+/** What reading a part of a paged index that no search fetched is: refused, with what to do. */
+function notFetchedError(label: string, what: string): RagError {
+  return new RagError('INVALID_ARGUMENT', `The bm25 index ${label} is read in pages, and ${what} was not fetched.`, {
+    hint: '`explain` reads what recent searches fetched: run `search` with the same query first.',
+  });
 }
 
 function isStrictlyAscending(docs: Uint32Array): boolean {
@@ -516,10 +521,7 @@ export async function openPagedIndex(ranges: FileRanges, label: string, cacheByt
     checkedOnUse: true,
   } as SectionSource;
   const assembled = assembleIndexData(header, source, label);
-  const notFetched = (what: string): RagError =>
-    new RagError('INVALID_ARGUMENT', `The bm25 index ${label} is read in pages, and ${what} was not fetched.`, {
-      hint: '`explain` reads what recent searches fetched: run `search` with the same query first.',
-    });
+  const notFetched = (what: string): RagError => notFetchedError(label, what);
   const samples = new TermDictionary(resident.get('vocabulary.samples') as Uint8Array, resident.get('vocabulary.sampleOffsets') as Uint32Array);
   const dictionary = new PagedTermDictionary(assembled.dictionary.bytes, assembled.dictionary.offsets, samples, notFetched);
   const data: Bm25IndexData = { ...assembled, dictionary };

@@ -241,7 +241,8 @@ export interface SectionSource {
   length(name: string, type: SectionType): number;
   /**
    * True for a section whose entries are read later, each when a search first needs it (a
-   * paged index: a term's document frequency and list bounds, a chunk's names): `read` gives
+   * paged index: the dictionary's blocks, a term's document frequency and list bounds, a
+   * chunk's names): `read` gives
    * an array of the right length whose entries are not there yet, so only its length and the
    * entries `read` did fill are checked now; the rest are checked as they arrive.
    */

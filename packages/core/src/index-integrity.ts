@@ -31,12 +31,15 @@ export interface FileChecksum {
   pages?: PageChecksums;
 }
 
+/** Stored sums are little-endian: on such a machine they are copied, not read one by one. */
+const LITTLE_ENDIAN = endianness() === 'LE';
+
 /** The CRC-32 of each page, in order. */
 export function decodePageChecksums(pages: PageChecksums): Uint32Array {
   const bytes = Buffer.from(pages.crc32, 'base64');
   const sums = new Uint32Array(bytes.byteLength >>> 2);
   // One copy of the bytes on a little-endian machine (a read per sum, cold, boxes each one above 2^30).
-  if (endianness() === 'LE') new Uint8Array(sums.buffer).set(bytes.subarray(0, sums.byteLength));
+  if (LITTLE_ENDIAN) new Uint8Array(sums.buffer).set(bytes.subarray(0, sums.byteLength));
   else for (let i = 0; i < sums.length; i++) sums[i] = bytes.readUInt32LE(i * 4);
   return sums;
 }
