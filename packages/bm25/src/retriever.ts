@@ -10,6 +10,7 @@ import {
   type Explanation,
   type Hit,
   type LoadContext,
+  type CurrentBuildCheck,
   type PreviousBuild,
   type ProgressFn,
   type Retriever,
@@ -234,10 +235,10 @@ export const bm25RetrieverFactory: RetrieverFactory = {
     return createBm25Retriever(chunks, settings, context.onProgress, previous, context.collectGarbage);
   },
   load: loadBm25Retriever,
-  async isCurrent(previous: PreviousBuild, context: Pick<BuildContext, 'settings'> = {}): Promise<boolean> {
+  async isCurrent(previous: CurrentBuildCheck, context: Pick<BuildContext, 'settings'> = {}): Promise<boolean> {
     try {
       const header = readHeader(readHead(join(previous.dir, BM25_FILE_NAME)), BM25_FILE_NAME);
-      return header.docCount === previous.chunks.length && isDeepStrictEqual(resolveBm25Options(header.options), resolveBm25Options(context.settings ?? {}));
+      return header.docCount === previous.chunkCount && isDeepStrictEqual(resolveBm25Options(header.options), resolveBm25Options(context.settings ?? {}));
     } catch {
       return false;
     }

@@ -194,12 +194,12 @@ describe('readReusableBuild', () => {
     const dir = await mkdtemp(join(tmpdir(), 'bm25-current-'));
     try {
       await createBm25Retriever(chunks).save(dir);
-      expect(await bm25RetrieverFactory.isCurrent!({ dir, chunks, sourceOf })).toBe(true);
-      expect(await bm25RetrieverFactory.isCurrent!({ dir, chunks, sourceOf }, { settings: { k1: 1.5 } })).toBe(false);
-      expect(await bm25RetrieverFactory.isCurrent!({ dir, chunks: chunks.slice(1), sourceOf })).toBe(false);
-      expect(await bm25RetrieverFactory.isCurrent!({ dir: join(dir, 'missing'), chunks, sourceOf })).toBe(false);
+      expect(await bm25RetrieverFactory.isCurrent!({ dir, chunkCount: chunks.length })).toBe(true);
+      expect(await bm25RetrieverFactory.isCurrent!({ dir, chunkCount: chunks.length }, { settings: { k1: 1.5 } })).toBe(false);
+      expect(await bm25RetrieverFactory.isCurrent!({ dir, chunkCount: chunks.length - 1 })).toBe(false);
+      expect(await bm25RetrieverFactory.isCurrent!({ dir: join(dir, 'missing'), chunkCount: chunks.length })).toBe(false);
       await writeFile(join(dir, 'bm25.bin'), 'not an index');
-      expect(await bm25RetrieverFactory.isCurrent!({ dir, chunks, sourceOf })).toBe(false);
+      expect(await bm25RetrieverFactory.isCurrent!({ dir, chunkCount: chunks.length })).toBe(false);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -20,6 +20,12 @@ export interface ChunkCorpusOptions extends ChunkerOptions, WalkOptions {
    * this gives undefined for it. Default: chunk every file.
    */
   reuse?: (file: WalkedFile) => Chunk[] | undefined;
+  /**
+   * The files of `dir` as `walkCorpus` found them with these options (a caller that looked
+   * at them first, as an update deciding whether anything changed does): they are used
+   * instead of walking again. Default: `dir` is walked.
+   */
+  walked?: readonly WalkedFile[];
 }
 
 export interface ChunkedCorpus {
@@ -34,7 +40,7 @@ export interface ChunkedCorpus {
   counts: { chunked: number; reused: number; unread: number };
 }
 
-/** Walks `dir` (see walkCorpus) and chunks every file; chunk ids are global and dense. */
+/** Walks `dir` (see walkCorpus; or takes `options.walked`) and chunks every file; chunk ids are global and dense. */
 export async function chunkCorpus(dir: string, options: ChunkCorpusOptions = {}): Promise<ChunkedCorpus> {
   // Bad options fail before any file is read; workers get only these plain values.
   const { maxChunkSize, targetChunkSize, minChunkSize, textOverlap, nestedChunkSize } = options;
@@ -43,7 +49,7 @@ export async function chunkCorpus(dir: string, options: ChunkCorpusOptions = {})
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) {
     throw optionError({ subject: 'chunking' }, ['concurrency'], 'an integer in [1, 64]', concurrency);
   }
-  const walked = await walkCorpus(dir, options);
+  const walked = options.walked ?? (await walkCorpus(dir, options));
   const reused: (Chunk[] | undefined | null)[] = walked.map((file) => options.reuse?.(file));
   const corpus: WalkedFile[] = [];
   const toChunk: CorpusFile[] = [];

@@ -108,6 +108,14 @@ export interface PreviousBuild {
   verified?: boolean;
 }
 
+/** What `RetrieverFactory.isCurrent` is asked about: a previous build kept whole. */
+export interface CurrentBuildCheck {
+  /** The folder the previous `Retriever.save` wrote. */
+  dir: string;
+  /** How many chunks it was built over (the manifest's count). */
+  chunkCount: number;
+}
+
 /** Builds a retriever over chunks, or loads one saved by `Retriever.save`. */
 export interface RetrieverFactory {
   readonly name: string;
@@ -117,12 +125,13 @@ export interface RetrieverFactory {
   load(dir: string, chunks: readonly Chunk[], context?: LoadContext): Promise<Retriever>;
   /**
    * Whether the build in `previous.dir` is exactly what `build` would write, with `context`'s
-   * settings, over chunks that all copy the previous ones in order (`previous.sourceOf` the
-   * identity): same settings, same file format. When it is and nothing in the corpus changed,
-   * an update keeps the index as it is instead of writing it again. Reads as little as it
-   * can (the store verifies the files); any doubt is `false`. Absent: never assumed.
+   * settings, over the `previous.chunkCount` chunks it was made from, all kept as they were:
+   * same settings, same file format. When it is and nothing in the corpus changed, an update
+   * keeps the index as it is instead of writing it again. Reads as little as it can (the
+   * store verifies the files) and is handed no chunks: an update that finds nothing changed
+   * never loads them. Any doubt is `false`. Absent: never assumed.
    */
-  isCurrent?(previous: PreviousBuild, context?: Pick<BuildContext, 'settings'>): Promise<boolean>;
+  isCurrent?(previous: CurrentBuildCheck, context?: Pick<BuildContext, 'settings'>): Promise<boolean>;
 }
 
 /** A span of bytes inside a file. */

@@ -35,7 +35,7 @@ describe('RetrieverRegistry', () => {
 });
 
 describe('deferRetrieverFactory', () => {
-  const previous = { dir: '/nowhere', chunks: [], sourceOf: new Int32Array(0) };
+  const previous = { dir: '/nowhere', chunkCount: 0 };
 
   it('imports the implementation once, on first use, and delegates to it', async () => {
     let imports = 0;

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { CHUNKER_REVISION, chunkCorpus, DEFAULT_IGNORED_DIRS, DEFAULT_MAX_CHUNK_SIZE, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_LENGTH, type WalkedFile } from '@rag/chunking';
+import { CHUNKER_REVISION, chunkCorpus, DEFAULT_IGNORED_DIRS, DEFAULT_MAX_CHUNK_SIZE, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_LENGTH, walkCorpus, type WalkedFile, type WalkOptions } from '@rag/chunking';
 import { isRagError, OffsetMap, sliceCodePoints, retrieverDir, verifyRetrieverFiles, type Chunk, type FileRecord, type IndexStore, type IndexManifest, type LoadedIndex, type PreviousBuild, type ProgressFn, type RetrieverFactory, type RetrieverRegistry } from '@rag/core';
 import { createDefaultRetrieverRegistry } from './retrievers.js';
 import { openStore } from './stores.js';
@@ -160,21 +160,72 @@ async function isUpToDate(
   old: LoadedIndex,
   factory: RetrieverFactory,
   corpus: { files: readonly FileRecord[]; chunks: readonly Chunk[] },
-  oldFiles: ReadonlyMap<string, FileRecord>,
   sourceOf: Int32Array,
 ): Promise<boolean> {
-  if (!factory.isCurrent || corpus.files.length !== oldFiles.size || corpus.chunks.length !== old.chunks.length) return false;
+  if (corpus.chunks.length !== old.chunks.length) return false;
   for (let i = 0; i < sourceOf.length; i++) if (sourceOf[i] !== i) return false;
+  return sameFiles(corpus.files, old.manifest.files) && isKeptWhole(store, old.manifest, old.dir, factory);
+}
+
+/** The retriever's build in the old generation is what this update would write, and the generation is still published and verifies whole. */
+async function isKeptWhole(store: IndexStore, manifest: IndexManifest, dir: string, factory: RetrieverFactory): Promise<boolean> {
+  if (!factory.isCurrent || !manifest.retrievers.some((entry) => entry.name === factory.name)) return false;
+  if (!(await factory.isCurrent({ dir: retrieverDir(dir, factory.name), chunkCount: manifest.counts.chunks }))) return false;
+  return (await store.verify()).generation === manifest.generation;
+}
+
+/** Whether `walked` are the files `recorded` lists, each with the content recorded, and at most the allowed share of new stat signatures (see `MAX_UNRECORDED_SIGNATURES_SHARE`). */
+function sameFiles(walked: readonly FileRecord[], recorded: readonly FileRecord[]): boolean {
+  if (walked.length !== recorded.length) return false;
   let unrecorded = 0;
-  for (const file of corpus.files) {
-    const before = oldFiles.get(file.file_path);
-    if (!before || before.sha256 !== file.sha256 || before.bytes !== file.bytes) return false;
-    if (before.stat !== file.stat) unrecorded++;
+  for (let i = 0; i < walked.length; i++) {
+    const [now, before] = [walked[i]!, recorded[i]!];
+    if (now.file_path !== before.file_path || now.sha256 !== before.sha256 || now.bytes !== before.bytes) return false;
+    if (now.stat !== before.stat) unrecorded++;
   }
-  if (unrecorded > MAX_UNRECORDED_SIGNATURES_SHARE * corpus.files.length) return false;
-  if (!old.manifest.retrievers.some((entry) => entry.name === factory.name)) return false;
-  if (!(await factory.isCurrent({ dir: retrieverDir(old.dir, factory.name), chunks: old.chunks, sourceOf }))) return false;
-  return (await store.verify()).generation === old.manifest.generation;
+  return unrecorded <= MAX_UNRECORDED_SIGNATURES_SHARE * walked.length;
+}
+
+/** What `lookBeforeLoading` found: the old manifest when the index is up to date, and the walk of the corpus made to find out. */
+interface FirstLook {
+  /** Set when nothing changed: the published manifest, verified with its generation. */
+  unchanged?: IndexManifest;
+  /** The corpus walked against the old manifest's records, and the generation they came from. */
+  walked?: { files: WalkedFile[]; generation: string };
+}
+
+/**
+ * Decides from the manifest and a walk of the corpus alone whether the index is up to date,
+ * before any chunk of it is loaded: an unchanged update (what an agent's `rag index` before
+ * each search mostly is) then never builds the old generation's chunk table, which on vLLM
+ * is 28,836 objects and most of the update's garbage collection. The walk uses the old
+ * records (files whose stat signature is as recorded are not read) and is handed on to the
+ * update when something changed, so the corpus is walked once either way. Only for folder
+ * stores: a database store reads every file (see `unchanged` in `buildOnce`).
+ */
+async function lookBeforeLoading(
+  store: IndexStore,
+  options: BuildIndexOptions,
+  chunking: Record<string, unknown>,
+  factory: RetrieverFactory,
+  walkOptions: WalkOptions,
+): Promise<FirstLook> {
+  if (options.full || store.kind !== 'file') return {};
+  const opened = await store.open().catch(() => undefined);
+  // A missing or unreadable index, or one to rebuild: the update itself says why.
+  if (!opened || rebuildReason(opened.manifest, options, chunking)) return {};
+  const { manifest } = opened;
+  const records = new Map(manifest.files.map((f) => [f.file_path, f]));
+  const files = await walkCorpus(options.corpusDir, {
+    ...walkOptions,
+    unchanged: (path, stat) => {
+      const record = records.get(path);
+      return record?.stat !== undefined && record.stat === stat ? record : undefined;
+    },
+  });
+  const walked = { files, generation: manifest.generation };
+  if (!sameFiles(files, manifest.files) || !(await isKeptWhole(store, manifest, opened.dir, factory))) return { walked };
+  return { unchanged: manifest, walked };
 }
 
 /** Where a lazy copy's text comes from (see `lazyCopyOf`). */
@@ -221,6 +272,22 @@ function round(seconds: number): number {
   return Math.round(seconds * 1000) / 1000;
 }
 
+/** The report of an update that found nothing changed (see `lookBeforeLoading`). */
+function unchangedReport(manifest: IndexManifest, files: readonly WalkedFile[], started: number): BuildIndexReport {
+  const total = round((performance.now() - started) / 1000);
+  const unread = files.filter((file) => file.text === undefined).length;
+  return {
+    mode: 'unchanged',
+    reason: undefined,
+    notes: [],
+    files: { added: 0, changed: 0, removed: 0, unchanged: files.length, unread, total: files.length },
+    chunks: manifest.counts.chunks,
+    reusedChunks: manifest.counts.chunks,
+    seconds: { chunk: total, fit: 0, save: 0, total },
+    manifest,
+  };
+}
+
 /**
  * Builds the index of `corpusDir` into `indexDir`. When an index of the same corpus, tool
  * version, chunking settings and retriever is there (and `full` is not set), files whose
@@ -252,11 +319,29 @@ async function buildOnce(options: BuildIndexOptions): Promise<BuildIndexReport> 
   const chunking = { revision: CHUNKER_REVISION, maxChunkSize, maxFileBytes, maxLineLength, ignoredDirs, ignoreFiles };
   const factory = (options.retrievers ?? createDefaultRetrieverRegistry()).get(options.retriever);
   const store = openStore(options.indexDir);
-  const previous = await openPrevious(store, options, chunking).catch(async (error: unknown) => {
+  const walkOptions: WalkOptions = {
+    maxFileBytes,
+    maxLineLength,
+    ignoredDirs,
+    ignoreFiles,
+    ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+  };
+  let look: FirstLook;
+  let previous: Awaited<ReturnType<typeof openPrevious>>;
+  try {
+    look = await lookBeforeLoading(store, options, chunking, factory, walkOptions);
+    if (look.unchanged) {
+      await store.close();
+      return unchangedReport(look.unchanged, look.walked!.files, started);
+    }
+    previous = await openPrevious(store, options, chunking);
+  } catch (error) {
     await store.close();
     throw error;
-  });
+  }
   const old = previous.index;
+  // The first look's walk stands for this update's when it was made against the same old generation.
+  const walked = old && look.walked?.generation === old.manifest.generation ? look.walked.files : undefined;
   try {
     const oldFiles = new Map(old?.manifest.files.map((f) => [f.file_path, f]) ?? []);
     const oldHashes = new Map(old?.manifest.files.map((f) => [f.file_path, f.sha256]) ?? []);
@@ -296,16 +381,13 @@ async function buildOnce(options: BuildIndexOptions): Promise<BuildIndexReport> 
     };
     const corpus = await chunkCorpus(options.corpusDir, {
       maxChunkSize,
-      maxFileBytes,
-      maxLineLength,
-      ignoredDirs,
-      ignoreFiles,
+      ...walkOptions,
+      ...(walked ? { walked } : {}),
       ...(options.threads === undefined ? {} : { concurrency: options.threads }),
       // Unread files' chunks read their texts from the old generation when asked, which a
       // store that must prefetch texts (over the network) cannot do synchronously: there every file is read.
       ...(old ? { reuse, ...(old.texts.prefetch ? {} : { unchanged }) } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-      ...(options.onWarning ? { onWarning: options.onWarning } : {}),
     });
     const chunkedAt = performance.now();
     const seen = new Set(corpus.files.map((f) => f.file_path));
@@ -319,7 +401,7 @@ async function buildOnce(options: BuildIndexOptions): Promise<BuildIndexReport> 
       total: corpus.files.length,
     };
     const sourceOf = old ? copiedChunks(old, corpus.chunks, reusedFiles) : undefined;
-    if (old && (await isUpToDate(store, old, factory, corpus, oldFiles, sourceOf!))) {
+    if (old && (await isUpToDate(store, old, factory, corpus, sourceOf!))) {
       const total = round((performance.now() - started) / 1000);
       return {
         mode: 'unchanged',
