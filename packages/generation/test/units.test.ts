@@ -232,9 +232,22 @@ describe('splitIntoUnits for docs', () => {
     // An API page lists its classes as autodoc directives: they are the page's list, not markup.
     const api = 'Loaders\n-------\n\n.. autoclass:: FileSystemLoader\n    :members: get_source\n\n.. autoclass:: PackageLoader\n\n.. autofunction:: select_autoescape\n\n.. note:: Loaders are cached.\n';
     const units = splitIntoUnits(api, 'docs/api.rst');
-    expect(units.map((u) => u.display)).toEqual(['class `FileSystemLoader`', 'class `PackageLoader`', 'function `select_autoescape`']);
-    expect(units.every((u) => u.item === true && u.kind === 'prose')).toBe(true);
+    expect(units.map((u) => u.display)).toEqual(['class `FileSystemLoader`', 'class `PackageLoader`', 'function `select_autoescape`', 'Loaders are cached.']);
+    expect(units.slice(0, 3).every((u) => u.item === true && u.kind === 'prose')).toBe(true);
     expect(api.slice(units[0]!.start, units[0]!.end)).toBe('.. autoclass:: FileSystemLoader');
+  });
+
+  it('skips the page list of a toctree (and contents and index entries), which says nothing as a sentence', () => {
+    const text = 'API Reference\n=============\n\nThis part documents the public API.\n\n.. toctree::\n   :maxdepth: 2\n\n   core\n   dates\n   messages/index\n\n.. index::\n   single: locale\n\nAfter the list.\n';
+    expect(splitIntoUnits(text, 'docs/api/index.rst').map((u) => u.display)).toEqual(['This part documents the public API.', 'After the list.']);
+  });
+
+  it("quotes a note's words on the directive line as prose, with the lines that continue it", () => {
+    const text = 'Certificates\n------------\n\n.. warning:: The private key *must* be unencrypted.\n   Encrypted keys are not supported.\n\n.. versionadded:: 2.1\n\n.. deprecated:: 17.1.0 Use `evolve` instead.\n';
+    const units = splitIntoUnits(text, 'docs/advanced.rst');
+    expect(units.map((u) => u.display)).toEqual(['The private key *must* be unencrypted.', 'Encrypted keys are not supported.', '2.1', '17.1.0 Use `evolve` instead.']);
+    // The quote's span starts at the note's first word, not at the directive.
+    expect(text.slice(units[0]!.start, units[0]!.end)).toBe('The private key *must* be unencrypted.');
   });
 
   it('treats CMakeLists.txt as code', () => {

@@ -14,7 +14,7 @@ import { antecedentOf, assignmentsUsedBy, conditionOf, introducedLines, leadComp
 import { compressSentence } from './compress.js';
 
 /** Bumped whenever the algorithm changes what it answers (part of the cache key). */
-const EXTRACTIVE_VERSION = 21;
+const EXTRACTIVE_VERSION = 22;
 /**
  * Below this share of the question's idf-weighted terms, the best sentence or line is only
  * near the question, not an answer to it: say so and list the closest sources instead of

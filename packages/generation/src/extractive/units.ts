@@ -42,6 +42,21 @@ const MARKUP_ONLY =
  */
 const API_DIRECTIVE = /^\s*\.\.\s+(?:py:)?(?:auto)?(class|function|method|attribute|data|exception|decorator|module|property)::\s+(\S.*?)\s*$/;
 
+/**
+ * Directives whose body lists pages or index entries, not sentences: a `toctree`'s page
+ * names read as one run-on "sentence" (`core dates languages lists …`) that says nothing.
+ * Their options and indented body are skipped whole.
+ */
+const NAVIGATION_DIRECTIVE = /^\s*\.\.\s+(toctree|contents|index)::/;
+
+/**
+ * An admonition or version note whose first words stand on the directive's line
+ * (`.. note:: Loaders are cached.`, `.. deprecated:: 2.1 Use \`evolve\` instead.`): those
+ * words are the note itself, prose like the indented lines that may follow, and start a
+ * paragraph. Group 1 is the text after the `::`.
+ */
+const INLINE_NOTE = /^\s*\.\.\s+(?:note|warning|tip|hint|important|caution|attention|danger|error|seealso|deprecated|versionadded|versionchanged|admonition)::[ \t]+(\S.*)$/;
+
 /** The unit an API directive line reads as, or undefined for any other line. */
 function apiObjectUnit(source: string, line: Line): TextUnit | undefined {
   const found = API_DIRECTIVE.exec(line.text);
@@ -170,6 +185,22 @@ function docUnits(text: string): TextUnit[] {
       while (close < lines.length && !FENCE.test(lines[close]!.text)) close++;
       codeUnits(text, lines, i + 1, close, out);
       i = close + 1;
+      continue;
+    }
+    if (NAVIGATION_DIRECTIVE.test(line.text)) {
+      endParagraph();
+      const indent = line.text.length - line.text.trimStart().length;
+      let j = i + 1;
+      while (j < lines.length && (lines[j]!.text.trim() === '' || lines[j]!.text.length - lines[j]!.text.trimStart().length > indent)) j++;
+      i = j;
+      continue;
+    }
+    const note = INLINE_NOTE.exec(line.text);
+    if (note) {
+      endParagraph();
+      paragraphStart = line.end - note[1]!.length;
+      paragraphEnd = line.end;
+      i++;
       continue;
     }
     if (CODE_DIRECTIVE.test(line.text)) {
