@@ -340,8 +340,9 @@ async function buildOnce(options: BuildIndexOptions): Promise<BuildIndexReport> 
     throw error;
   }
   const old = previous.index;
-  // The first look's walk stands for this update's when it was made against the same old generation.
-  const walked = old && look.walked?.generation === old.manifest.generation ? look.walked.files : undefined;
+  // The first look's walk stands for this update's when it was made against the same old
+  // generation, and when unread files may be left unread (see `unchanged` below).
+  const walked = old && !old.texts.prefetch && look.walked?.generation === old.manifest.generation ? look.walked.files : undefined;
   try {
     const oldFiles = new Map(old?.manifest.files.map((f) => [f.file_path, f]) ?? []);
     const oldHashes = new Map(old?.manifest.files.map((f) => [f.file_path, f.sha256]) ?? []);
