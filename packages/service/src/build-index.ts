@@ -190,8 +190,12 @@ function sameFiles(walked: readonly FileRecord[], recorded: readonly FileRecord[
 interface FirstLook {
   /** Set when nothing changed: the published manifest, verified with its generation. */
   unchanged?: IndexManifest;
-  /** The corpus walked against the old manifest's records, and the generation they came from. */
-  walked?: { files: WalkedFile[]; generation: string };
+  /**
+   * The corpus walked against the old manifest's records, the generation they came from, and
+   * the walk's warnings (said only if this walk is the one the update uses, so that a file
+   * skipped is reported once even when the update walks again).
+   */
+  walked?: { files: WalkedFile[]; generation: string; warnings: string[] };
 }
 
 /**
@@ -216,14 +220,16 @@ async function lookBeforeLoading(
   if (!opened || rebuildReason(opened.manifest, options, chunking)) return {};
   const { manifest } = opened;
   const records = new Map(manifest.files.map((f) => [f.file_path, f]));
+  const warnings: string[] = [];
   const files = await walkCorpus(options.corpusDir, {
     ...walkOptions,
+    onWarning: (message) => warnings.push(message),
     unchanged: (path, stat) => {
       const record = records.get(path);
       return record?.stat !== undefined && record.stat === stat ? record : undefined;
     },
   });
-  const walked = { files, generation: manifest.generation };
+  const walked = { files, generation: manifest.generation, warnings };
   if (!sameFiles(files, manifest.files) || !(await isKeptWhole(store, manifest, opened.dir, factory))) return { walked };
   return { unchanged: manifest, walked };
 }
@@ -332,6 +338,7 @@ async function buildOnce(options: BuildIndexOptions): Promise<BuildIndexReport> 
     look = await lookBeforeLoading(store, options, chunking, factory, walkOptions);
     if (look.unchanged) {
       await store.close();
+      for (const warning of look.walked!.warnings) options.onWarning?.(warning);
       return unchangedReport(look.unchanged, look.walked!.files, started);
     }
     previous = await openPrevious(store, options, chunking);
@@ -343,6 +350,7 @@ async function buildOnce(options: BuildIndexOptions): Promise<BuildIndexReport> 
   // The first look's walk stands for this update's when it was made against the same old
   // generation, and when unread files may be left unread (see `unchanged` below).
   const walked = old && !old.texts.prefetch && look.walked?.generation === old.manifest.generation ? look.walked.files : undefined;
+  if (walked) for (const warning of look.walked!.warnings) options.onWarning?.(warning);
   try {
     const oldFiles = new Map(old?.manifest.files.map((f) => [f.file_path, f]) ?? []);
     const oldHashes = new Map(old?.manifest.files.map((f) => [f.file_path, f.sha256]) ?? []);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SETTLED_MS } from '@rag/chunking';
-import type { IndexStore } from '@rag/core';
+import { readIndex, type IndexStore } from '@rag/core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildIndex } from '../src/index.js';
 
@@ -73,6 +73,14 @@ describe('an update looks at the manifest and the corpus before loading the old 
     expect(skipped()).toHaveLength(1);
     await writeFile(join(corpus, 'docs', 'added.md'), '# Added\n\nA page added later.\n');
     expect((await buildIndex(options)).mode).toBe('incremental');
+    expect(skipped()).toHaveLength(1);
+    // A damaged index is found by the first look's check and rebuilt from a walk of its own: still one warning.
+    const { dir } = await readIndex(indexDir).then((index) => (index.texts.close(), index));
+    const bm25 = join(dir, 'retrievers', 'bm25', 'bm25.bin');
+    const bytes = await readFile(bm25);
+    bytes[bytes.length - 5]! ^= 0x01;
+    await writeFile(bm25, bytes);
+    expect(await buildIndex(options)).toMatchObject({ mode: 'full', reason: expect.stringMatching(/old index is damaged/) });
     expect(skipped()).toHaveLength(1);
   });
 });
