@@ -31,6 +31,8 @@ const FLOORS = {
   dev_attrs_docs: 0.5,
   dev_babel_code: 0.55,
   dev_babel_docs: 0.9,
+  dev_jinja2_code: 0.5,
+  dev_jinja2_docs: 0.85,
 };
 
 const flags = parseBenchArgs(process.argv.slice(2));

@@ -29,6 +29,7 @@ SUITES = [
     (DEV, "werkzeug", ["dev_werkzeug_code", "dev_werkzeug_docs"]),
     (DEV, "attrs", ["dev_attrs_code", "dev_attrs_docs"]),
     (DEV, "babel", ["dev_babel_code", "dev_babel_docs"]),
+    (DEV, "jinja2", ["dev_jinja2_code", "dev_jinja2_docs"]),
 ]
 
 

@@ -20,6 +20,7 @@ export function questionCorpora(repoRoot, shared) {
     werkzeug: { base: dev, dir: 'werkzeug' },
     attrs: { base: dev, dir: 'attrs' },
     babel: { base: dev, dir: 'babel' },
+    jinja2: { base: dev, dir: 'jinja2' },
   };
 }
 
@@ -38,6 +39,8 @@ const SETS = [
   ['dev_attrs_docs', 'dev', 'attrs'],
   ['dev_babel_code', 'dev', 'babel'],
   ['dev_babel_docs', 'dev', 'babel'],
+  ['dev_jinja2_code', 'dev', 'jinja2'],
+  ['dev_jinja2_docs', 'dev', 'jinja2'],
 ];
 
 /** Every set as `{ name, group: 'public' | 'dev', corpus, path }`, in the order the tables print them. */

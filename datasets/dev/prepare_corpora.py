@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Assemble the development corpora of other codebases from installed Debian packages.
 
-The development question sets (see README.md) are about six codebases: vLLM (read in
-place from ../shared/data/raw) and five more that install offline from Debian:
+The development question sets (see README.md) are about seven codebases: vLLM (read in
+place from ../shared/data/raw) and six more that install offline from Debian:
 
   click     python3-click (code)     + python-click-doc (Sphinx sources, RST)
   requests  python3-requests (code)  + python-requests-doc (Sphinx sources, RST)
   werkzeug  python3-werkzeug (code)  + python-werkzeug-doc (Sphinx sources, RST)
   attrs     python3-attr (code)      + python-attr-doc (Sphinx sources, mostly Markdown)
   babel     python3-babel (code)     + python-babel-doc (Sphinx sources, RST)
+  jinja2    python3-jinja2 (code)    + python-jinja2-doc (Sphinx sources, RST)
 
 Debian ships the Sphinx sources as `_sources/<page>.rst.txt`; they are copied as
 `docs/<page>.rst`, the name they have in the projects' repositories, so the RST chunker
@@ -64,6 +65,14 @@ PACKAGES = {
         "docs": Path("/usr/share/doc/python-babel-doc/html/_sources"),
         "apt": ["python3-babel", "python-babel-doc"],
         "root": "babel",
+    },
+    # A template engine: a lexer, parser and compiler to Python, a sandbox, loaders and
+    # bytecode caches; its docs are long reference pages (the template language, the API).
+    "jinja2": {
+        "code": [(SITE / "jinja2", "src/jinja2")],
+        "docs": Path("/usr/share/doc/python-jinja2-doc/html/_sources"),
+        "apt": ["python3-jinja2", "python-jinja2-doc"],
+        "root": "jinja2",
     },
 }
 
