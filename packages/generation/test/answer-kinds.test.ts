@@ -262,6 +262,29 @@ describe('the extractive answer leads with the fact the question asks for', () =
     expect(first).toContain('application/x-www-form-urlencoded');
   });
 
+  it('the line that states a value of the asked type is quoted even when it shares no word with the question', () => {
+    // "which HTTP status … redirect" matches the class and its docstring; `code = 308` repeats
+    // none of the question's words, but a status is what was asked.
+    const redirect = source(
+      'class RequestRedirect(HTTPException):\n    """Raised when the router redirects a URL that lacks its trailing slash."""\n\n    code = 308\n\n    def __init__(self, new_url):\n        self.new_url = new_url\n',
+      { file_path: 'tiny/routing.py', symbol: 'RequestRedirect' },
+    );
+    const question = 'When a URL lacks the trailing slash its route requires, which HTTP status does the redirect use?';
+    expect(answerExtractively(question, [redirect]).lines.join('\n')).toContain('code = 308');
+    // Without an asked type (a status, an encoding, …) nothing is added for it.
+    const untyped = answerExtractively('When a URL lacks the trailing slash its route requires, what does the router do?', [redirect]);
+    expect(untyped.lines.join('\n')).not.toContain('code = 308');
+  });
+
+  it('a line past the two best sources is not quoted for the asked type; in the second it is', () => {
+    const question = 'Which HTTP status tells whether a response redirects the client?';
+    const helper = (n: number) =>
+      source(`def helper_${n}(response):\n    """Whether the response redirects the client."""\n    return response.ok\n`, { file_path: `tiny/h${n}.py`, symbol: `helper_${n}` });
+    const gone = source('class Gone(HTTPException):\n    code = 410\n', { file_path: 'tiny/gone.py', symbol: 'Gone' });
+    expect(answerExtractively(question, [helper(1), helper(2), gone]).lines.join('\n')).not.toContain('code = 410');
+    expect(answerExtractively(question, [helper(1), gone, helper(2)]).lines.join('\n')).toContain('code = 410');
+  });
+
   it('a joined sentence that introduces a line brings that line too', () => {
     // The lead only restates the question, so the next sentence joins it; that one ends in
     // "::" and the line it introduces is the fix.

@@ -12,9 +12,10 @@ import { collectStatistics, COVERAGE_IDF_FLOOR, inverseFrequency, queryTerms, sc
 import { isCodePath, splitIntoUnits } from './units.js';
 import { antecedentOf, assignmentsUsedBy, conditionOf, introducedLines, leadCompletion } from './lead.js';
 import { compressSentence } from './compress.js';
+import { findTypedValueLine } from './typed-line.js';
 
 /** Bumped whenever the algorithm changes what it answers (part of the cache key). */
-const EXTRACTIVE_VERSION = 22;
+const EXTRACTIVE_VERSION = 23;
 /**
  * Below this share of the question's idf-weighted terms, the best sentence or line is only
  * near the question, not an answer to it: say so and list the closest sources instead of
@@ -220,8 +221,16 @@ export function answerExtractively(question: string, sources: readonly SourceFor
   const query = queryTerms(question);
   const statistics = collectStatistics(units);
   addIntroducedTerms(units, kind);
-  scoreUnits(units, query, statistics, kind, answerTypesOf(question), namesSpelledInWords(question));
+  const types = answerTypesOf(question);
+  scoreUnits(units, query, statistics, kind, types, namesSpelledInWords(question));
   const picked = pickUnits(units, resolved);
+  // The line that states the asked value may share no word with the question (`code = 308`
+  // for "which HTTP status…"): it is quoted, in place of the weakest supporting quote.
+  const typedLine = findTypedValueLine(units, types);
+  if (typedLine && picked.length > 0 && !picked.includes(typedLine)) {
+    if (picked.length < resolved.maxQuotes) picked.push(typedLine);
+    else if (picked.length > 1) picked[picked.length - 1] = typedLine;
+  }
   // "Where is X?" is answered by the place that defines X: a sentence that mentions it does
   // not lead over that definition.
   // (A docs example that assigns the name is a use of it, not its place.)
