@@ -1,6 +1,7 @@
 import type { Chunk, Language } from '@rag/core';
 import { createChunker, type Chunker } from './chunker.js';
 import type { ChunkerOptions } from './options.js';
+import { parsedSoFar } from './parsers.js';
 import { releaseParseTrees, TREE_RELEASE_CHARS } from './release-trees.js';
 
 /** What chunking one file needs: the worker protocol and the in-thread path share it. */
@@ -35,20 +36,20 @@ export function chunkFiles(files: readonly FileToChunk[], options: ChunkerOption
 
 /**
  * {@link chunkFiles} for whole corpora: the same chunks, with parse trees released every
- * {@link TREE_RELEASE_CHARS} characters so memory stays flat however many files there are.
+ * {@link TREE_RELEASE_CHARS} characters parsed, so memory stays flat however many files
+ * there are (files cut without a tree — scanned Python, RST, plain text — count nothing).
  */
 export async function chunkFilesReleasing(files: readonly FileToChunk[], options: ChunkerOptions, onFile?: (index: number, chunks: Chunk[]) => void): Promise<Chunk[][]> {
   const chunkerFor = chunkerCache(options);
   const out: Chunk[][] = new Array(files.length);
-  let sinceRelease = 0;
+  let releasedAt = parsedSoFar();
   for (let index = 0; index < files.length; index++) {
     const file = files[index]!;
     const chunks = chunkerFor(file.language).chunk(file.text, file.file_path);
     out[index] = chunks;
     onFile?.(index, chunks);
-    sinceRelease += file.text.length;
-    if (sinceRelease >= TREE_RELEASE_CHARS) {
-      sinceRelease = 0;
+    if (parsedSoFar() - releasedAt >= TREE_RELEASE_CHARS) {
+      releasedAt = parsedSoFar();
       await releaseParseTrees();
     }
   }

@@ -8,9 +8,11 @@ export {
   DEFAULT_NESTED_CHUNK_SIZE,
   DEFAULT_TARGET_CHUNK_SIZE,
   DEFAULT_TEXT_OVERLAP,
+  DEFAULT_PYTHON_READER,
+  PYTHON_READERS,
   resolveChunkerOptions,
 } from './options.js';
-export type { ChunkerOptions, ResolvedChunkerOptions } from './options.js';
+export type { ChunkerOptions, PythonReader, ResolvedChunkerOptions } from './options.js';
 export { createChunker, chunkText } from './chunker.js';
 export type { Chunker } from './chunker.js';
 export { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_LENGTH, readUnreadFile, SETTLED_MS, walkCorpus } from './walk.js';

@@ -6,9 +6,10 @@ import type { Language } from '@rag/core';
  * Which way of cutting files this is. Raised whenever the same options cut a file
  * differently, so that an index records it with its chunking settings and an update of an
  * index cut another way is rebuilt instead of mixing old and new chunks. 2: code chunks
- * of a file meet (indentation and blank lines included).
+ * of a file meet (indentation and blank lines included). 3: Python statements are scanned
+ * (`pythonReader` `'scan'`), which cuts a file tree-sitter rejects by its statements.
  */
-export const CHUNKER_REVISION = 2;
+export const CHUNKER_REVISION = 3;
 
 /** Hard cap on a chunk's length in code points: the benchmark rejects longer sources. */
 export const DEFAULT_MAX_CHUNK_SIZE = 2000;
@@ -98,7 +99,22 @@ export interface ChunkerOptions {
    * Default {@link DEFAULT_NESTED_CHUNK_SIZE} (600).
    */
   nestedChunkSize?: number;
+  /**
+   * How Python files are read into statements. `'scan'`: from their lines, brackets,
+   * strings, comments and indentation, which finds the statements tree-sitter would (checked
+   * on whole corpora by `packages/chunking/scripts/compare-python-readers.mjs`) at a fraction
+   * of the cost; a file whose structure it cannot read is parsed instead. `'parse'`: every
+   * file parsed with tree-sitter-python. They differ only on a file tree-sitter rejects for
+   * an expression: parsed, it is cut as plain text; scanned, by its statements. Default
+   * {@link DEFAULT_PYTHON_READER} (`'scan'`).
+   */
+  pythonReader?: PythonReader;
 }
+
+/** The ways of reading Python files into statements (see `ChunkerOptions.pythonReader`). */
+export const PYTHON_READERS = ['scan', 'parse'] as const;
+export type PythonReader = (typeof PYTHON_READERS)[number];
+export const DEFAULT_PYTHON_READER: PythonReader = 'scan';
 
 export type ResolvedChunkerOptions = Required<ChunkerOptions>;
 
@@ -111,6 +127,7 @@ export const CHUNKER_OPTIONS_SCHEMA = z.strictObject({
   minChunkSize: z.optional(z.int()),
   textOverlap: z.optional(z.int()),
   nestedChunkSize: z.optional(z.int()),
+  pythonReader: z.optional(z.enum(PYTHON_READERS)),
 });
 
 /** `value` (or `fallback`) when it lies in [min, max]; the same error shape as the schema's otherwise. */
@@ -131,5 +148,6 @@ export function resolveChunkerOptions(options: ChunkerOptions = {}): ResolvedChu
     minChunkSize: withinCap('minChunkSize', parsed.minChunkSize, Math.min(DEFAULT_MIN_CHUNK_SIZE, maxChunkSize), 0, maxChunkSize),
     textOverlap: withinCap('textOverlap', parsed.textOverlap, Math.min(DEFAULT_TEXT_OVERLAP, half), 0, half),
     nestedChunkSize: withinCap('nestedChunkSize', parsed.nestedChunkSize, Math.min(DEFAULT_NESTED_CHUNK_SIZE, maxChunkSize), 0, maxChunkSize),
+    pythonReader: parsed.pythonReader ?? DEFAULT_PYTHON_READER,
   };
 }

@@ -8,12 +8,19 @@ import type { ChunkerOptions } from './options.js';
 
 /**
  * Below this much text a worker costs more than it saves: starting one and loading the
- * tree-sitter grammars takes ~0.1 s, about what one thread chunks 0.5 MB of Python in.
+ * tree-sitter grammars takes ~0.1 s, about what one thread chunks 2 MB of Python in since
+ * Python is scanned rather than parsed (it was 0.5 MB parsed).
  */
-export const PARALLEL_MIN_CHARS = 2_000_000;
+export const PARALLEL_MIN_CHARS = 8_000_000;
 
-/** Fewest cores on which chunking uses worker threads by default. */
-export const WORKERS_MIN_CORES = 2;
+/**
+ * Fewest cores on which chunking uses worker threads by default. On two cores the workers
+ * no longer pay since Python is scanned: on the vLLM corpus chunking took 1.5–2.2 s in one
+ * thread and 1.8–2.0 s in two (+0.9 s CPU, +30 MB), and on four hard-linked copies of it
+ * 4.4–5.1 s against 4.3–4.4 s (+1.3 s CPU, +65 MB). With a third core the walk and the
+ * workers stop competing; that case was not measured here.
+ */
+export const WORKERS_MIN_CORES = 3;
 
 /**
  * Default thread count: every core, at most 4 (parsing scales little beyond, memory does).

@@ -1,6 +1,7 @@
 import type { ResolvedChunkerOptions } from './options.js';
 import type { TextLayout } from './layout.js';
 import { parseText, type TreeCursor } from './parsers.js';
+import { scanPythonStatements, SkeletonCursor } from './python-scan.js';
 import { cutRegions, type Piece, type Region } from './regions.js';
 import { windowText } from './text.js';
 import { tilePieces } from './tile.js';
@@ -247,15 +248,34 @@ function pythonBreakCost(layout: TextLayout, facts: LineFacts): (line: number, r
  * Python pieces: top-level definitions (with decorators and the comment lines right
  * above) one each, big classes split into header/fields and methods, other statements
  * packed, oversized definitions split at statement boundaries; the pieces meet (see
- * `tilePieces`). A file tree-sitter cannot parse cleanly is cut as plain text.
+ * `tilePieces`). A file whose statements cannot be read (see `readStatements`) is cut as
+ * plain text.
  */
 export function chunkPython(layout: TextLayout, options: ResolvedChunkerOptions): Piece[] {
-  const tree = parseText('python', layout.text);
-  if (tree.rootNode.hasError) return windowText(layout, options, 0);
-  const reader = new StatementReader(layout, tree.walk());
-  const items = groupItems(layout, reader.readChildren(0));
+  const read = readStatements(layout, options.pythonReader === 'scan');
+  if (!read) return windowText(layout, options, 0);
+  const items = groupItems(layout, read.statements);
   const regions = regionsOfItems(layout, options, items, layout.lineCount, '', 0);
   if (regions.length > 0) regions[0]!.from = 0;
   const limits = { max: options.maxChunkSize, target: options.targetChunkSize };
-  return tilePieces(layout, cutRegions(layout, regions, pythonBreakCost(layout, reader.facts), limits), options.maxChunkSize);
+  return tilePieces(layout, cutRegions(layout, regions, pythonBreakCost(layout, read.facts), limits), options.maxChunkSize);
+}
+
+/**
+ * The module's statements and line facts: from the scanned skeleton when `scan` and the
+ * scanner can read the file, else from tree-sitter's tree; undefined when tree-sitter finds
+ * an error (the file is then cut as plain text).
+ */
+function readStatements(layout: TextLayout, scan: boolean): { statements: Statement[]; facts: LineFacts } | undefined {
+  const skeleton = scan ? scanPythonStatements(layout.text) : undefined;
+  let cursor: TreeCursor;
+  if (skeleton) {
+    cursor = new SkeletonCursor(skeleton).asTreeCursor();
+  } else {
+    const tree = parseText('python', layout.text);
+    if (tree.rootNode.hasError) return undefined;
+    cursor = tree.walk();
+  }
+  const reader = new StatementReader(layout, cursor);
+  return { statements: reader.readChildren(0), facts: reader.facts };
 }

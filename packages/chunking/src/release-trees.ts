@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /**
- * Characters of source chunked between two releases of parse trees. The tree-sitter
+ * Characters of source parsed into trees between two releases of them. The tree-sitter
  * binding frees a tree only in a finalizer, which runs after a garbage collection and an
  * event-loop turn; a loop that never yields keeps every tree it parsed (~450 MB for the
  * vLLM corpus). A young-generation collection plus a yield every ~0.5 M characters keeps

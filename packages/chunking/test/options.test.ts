@@ -3,6 +3,7 @@ import type { Language } from '@rag/core';
 import {
   createChunker,
   DEFAULT_MAX_CHUNK_SIZE,
+  DEFAULT_PYTHON_READER,
   DEFAULT_MIN_CHUNK_SIZE,
   DEFAULT_NESTED_CHUNK_SIZE,
   DEFAULT_TARGET_CHUNK_SIZE,
@@ -18,12 +19,14 @@ describe('chunker options', () => {
       minChunkSize: DEFAULT_MIN_CHUNK_SIZE,
       textOverlap: DEFAULT_TEXT_OVERLAP,
       nestedChunkSize: DEFAULT_NESTED_CHUNK_SIZE,
+      pythonReader: DEFAULT_PYTHON_READER,
     });
     expect(DEFAULT_MAX_CHUNK_SIZE).toBe(2000);
+    expect(DEFAULT_PYTHON_READER).toBe('scan');
   });
 
   it('scales defaults that would not fit a small cap', () => {
-    expect(resolveChunkerOptions({ maxChunkSize: 100 })).toEqual({ maxChunkSize: 100, targetChunkSize: 100, minChunkSize: 100, textOverlap: 50, nestedChunkSize: 100 });
+    expect(resolveChunkerOptions({ maxChunkSize: 100 })).toEqual({ maxChunkSize: 100, targetChunkSize: 100, minChunkSize: 100, textOverlap: 50, nestedChunkSize: 100, pythonReader: 'scan' });
   });
 
   it.each([
@@ -37,6 +40,10 @@ describe('chunker options', () => {
     expect(() => resolveChunkerOptions(options)).toThrow(
       expect.objectContaining({ code: 'INVALID_ARGUMENT', hint: expect.stringMatching(/between/) }),
     );
+  });
+
+  it('rejects an unknown way of reading Python, naming the valid ones', () => {
+    expect(() => resolveChunkerOptions({ pythonReader: 'regex' as never })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/pythonReader/) }));
   });
 
   it('rejects an unknown language', () => {

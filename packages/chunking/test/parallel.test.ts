@@ -64,18 +64,20 @@ describe('parallel chunking', () => {
   }, 60_000);
 
   it('releasing parse trees as it goes changes no chunk (many releases on a small budget of characters)', async () => {
-    // Eight copies of the sample (~1.1 M characters) cross TREE_RELEASE_CHARS more than once.
+    // Eight copies of the sample (~1.1 M characters), every file parsed (Python too), cross
+    // TREE_RELEASE_CHARS more than once.
     const files = Array.from({ length: 8 }, () => sampleFiles()).flat();
     expect(files.reduce((n, f) => n + f.text.length, 0)).toBeGreaterThan(2 * TREE_RELEASE_CHARS);
     let seen = 0;
-    const got = await chunkFilesReleasing(files, {}, () => seen++);
+    const got = await chunkFilesReleasing(files, { pythonReader: 'parse' }, () => seen++);
+    expect(got).toEqual(chunkFiles(files, { pythonReader: 'parse' }));
     expect(got).toEqual(chunkFiles(files, {}));
     expect(seen).toBe(files.length);
   });
 
-  it('chunks on every core by default, at most 4, and in one thread on one core', () => {
-    expect(WORKERS_MIN_CORES).toBe(2);
-    expect([1, 2, 3, 4, 8, 64].map((cores) => defaultConcurrency(cores))).toEqual([1, 2, 3, 4, 4, 4]);
+  it('chunks on every core by default from three cores on, at most 4, and in one thread on one or two', () => {
+    expect(WORKERS_MIN_CORES).toBe(3);
+    expect([1, 2, 3, 4, 8, 64].map((cores) => defaultConcurrency(cores))).toEqual([1, 1, 3, 4, 4, 4]);
   });
 
   it('refuses a concurrency outside [1, 64], naming the option', async () => {
