@@ -2,7 +2,7 @@
 // (`pythonReader: 'scan'`) and parsed by tree-sitter (`'parse'`) — and reports the files
 // whose chunks differ, with the first difference, and the time each reader took.
 //
-//   node packages/chunking/scripts/compare-python-readers.mjs DIR [DIR …] [--show 5]
+//   node scripts/compare-python-readers.mjs DIR [DIR …] [--show 5]   (from packages/chunking)
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createChunker } from '../dist/index.js';
@@ -11,7 +11,7 @@ const args = process.argv.slice(2);
 const showAt = args.indexOf('--show');
 const show = showAt >= 0 ? Number(args.splice(showAt, 2)[1]) : 5;
 if (args.length === 0) {
-  console.error('usage: node packages/chunking/scripts/compare-python-readers.mjs DIR [DIR …] [--show N]');
+  console.error('usage: node scripts/compare-python-readers.mjs DIR [DIR …] [--show N]');
   process.exit(2);
 }
 const files = [];
