@@ -200,7 +200,7 @@ describe('scanned Python statements', () => {
         body.map((a) => [`${pad}for item in items:`, ...a]),
         body.map((a) => [`${pad}with open(p) as f:`, ...a]),
         body.map((a) => [`${pad}match value:`, `${pad}    case [x, *rest]:`, ...a.map((row) => (row ? `    ${row}` : row))]),
-        fc.constant([`${pad}if x: pass  # inline`]),
+        fc.constant<Block>([`${pad}if x: pass  # inline`]),
       );
     };
     fc.assert(
