@@ -430,7 +430,9 @@ export function scanPythonStatements(text: string): SkeletonNode | undefined {
   try {
     return buildSkeleton(text);
   } catch (error) {
-    if (error instanceof Unreadable) return undefined;
+    // f-strings nested thousands deep exhaust the stack of the recursive string reader: the
+    // parser gets the file, as for any other form the scan does not read.
+    if (error instanceof Unreadable || error instanceof RangeError) return undefined;
     throw error;
   }
 }

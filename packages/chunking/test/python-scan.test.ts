@@ -147,6 +147,17 @@ describe('scanned Python statements', () => {
     }
   });
 
+  it('reads hostile shapes (deep brackets and blocks, 200,000 statements), and hands what it cannot to the parser', () => {
+    const deepBrackets = `x = ${'('.repeat(50_000)}1${')'.repeat(50_000)}\n`;
+    expect(scanPythonStatements(deepBrackets)).toBeDefined();
+    const deepFStrings = `x = ${'f"{'.repeat(20_000)}1${'}"'.repeat(20_000)}\n`;
+    expect(scanPythonStatements(deepFStrings)).toBeUndefined();
+    const manyStatements = 'a = 1; '.repeat(100_000) + '\n' + '# note\n'.repeat(100_000);
+    expect(scanPythonStatements(manyStatements)!.children).toHaveLength(200_000);
+    const deepBlocks = Array.from({ length: 200 }, (_, i) => `${' '.repeat(i)}if x:`).join('\n') + `\n${' '.repeat(200)}pass\n`;
+    expect(scanPythonStatements(deepBlocks)).toBeDefined();
+  }, 60_000);
+
   it('reads random programs of every statement form as tree-sitter does', () => {
     const simple = fc.constantFrom(
       'x = 1',
