@@ -8,8 +8,9 @@ export interface ChunkCorpusOptions extends ChunkerOptions, WalkOptions {
   onProgress?: ProgressFn;
   /**
    * Threads that chunk at once, this one included (worker threads; output is identical).
-   * Integer in [1, 64]. Default: `defaultConcurrency()` (the cores, at most 4). Corpora under ~2 M
-   * characters are always chunked in this thread.
+   * Integer in [1, 64]. Default: `defaultConcurrency()` (one thread on one or two cores, else
+   * the cores, at most 4). Corpora under ~8 M characters (`PARALLEL_MIN_CHARS`) are always
+   * chunked in this thread.
    */
   concurrency?: number;
   /**

@@ -24,7 +24,7 @@ export const indexCommand: Command = {
     { name: 'max_line_length', type: 'integer', metavar: 'N', min: 0, max: 1_000_000_000, description: 'Skip files with a longer line, which look minified or generated (0: no limit)', defaultLabel: String(DEFAULT_MAX_LINE_LENGTH) },
     { name: 'skip_dirs', type: 'string', metavar: 'NAMES', description: 'Comma-separated folder names never walked (replaces the default list; "" walks every folder)', defaultLabel: DEFAULT_IGNORED_DIRS.join(',') },
     { name: 'no_ignore', type: 'boolean', description: 'Also index files that .gitignore and .ignore files exclude' },
-    { name: 'threads', type: 'integer', metavar: 'N', min: 1, max: 64, description: 'Threads that chunk at once (more: faster on an idle machine, more memory)', defaultLabel: 'the cores, at most 4' },
+    { name: 'threads', type: 'integer', metavar: 'N', min: 1, max: 64, description: 'Threads that chunk at once (more: faster on three or more idle cores, more memory)', defaultLabel: '1 on one or two cores, else the cores, at most 4' },
     { name: 'full', type: 'boolean', description: 'Rebuild from scratch instead of re-chunking only added and changed files' },
     JSON_FLAG,
     QUIET_FLAG,
