@@ -33,6 +33,8 @@ const FLOORS = {
   dev_babel_docs: 0.9,
   dev_jinja2_code: 0.5,
   dev_jinja2_docs: 0.85,
+  dev_doit_code: 0.25,
+  dev_doit_docs: 0.6,
 };
 
 const flags = parseBenchArgs(process.argv.slice(2));

@@ -30,6 +30,7 @@ SUITES = [
     (DEV, "attrs", ["dev_attrs_code", "dev_attrs_docs"]),
     (DEV, "babel", ["dev_babel_code", "dev_babel_docs"]),
     (DEV, "jinja2", ["dev_jinja2_code", "dev_jinja2_docs"]),
+    (DEV, "doit", ["dev_doit_code", "dev_doit_docs"]),
 ]
 
 

@@ -21,6 +21,7 @@ export function questionCorpora(repoRoot, shared) {
     attrs: { base: dev, dir: 'attrs' },
     babel: { base: dev, dir: 'babel' },
     jinja2: { base: dev, dir: 'jinja2' },
+    doit: { base: dev, dir: 'doit' },
   };
 }
 
@@ -41,6 +42,8 @@ const SETS = [
   ['dev_babel_docs', 'dev', 'babel'],
   ['dev_jinja2_code', 'dev', 'jinja2'],
   ['dev_jinja2_docs', 'dev', 'jinja2'],
+  ['dev_doit_code', 'dev', 'doit'],
+  ['dev_doit_docs', 'dev', 'doit'],
 ];
 
 /** Every set as `{ name, group: 'public' | 'dev', corpus, path }`, in the order the tables print them. */

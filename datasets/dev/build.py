@@ -43,6 +43,7 @@ CORPORA = {
     "attrs": (REPO / ".bench" / "dev-corpora" / "attrs", "attrs/"),
     "babel": (REPO / ".bench" / "dev-corpora" / "babel", "babel/"),
     "jinja2": (REPO / ".bench" / "dev-corpora" / "jinja2", "jinja2/"),
+    "doit": (REPO / ".bench" / "dev-corpora" / "doit", "doit/"),
 }
 
 # output set -> spec files that feed it
@@ -67,6 +68,8 @@ SETS = {
     # template engine (lexer, compiler, sandbox, loaders, caches) with long RST reference pages.
     "dev_jinja2_code": ["jinja2_code.json"],
     "dev_jinja2_docs": ["jinja2_docs.json"],
+    "dev_doit_code": ["doit_code.json"],
+    "dev_doit_docs": ["doit_docs.json"],
 }
 
 
@@ -153,7 +156,7 @@ def build_set(name, seen_ids):
     questions = []
     for spec_file in SETS[name]:
         specs = json.loads((HERE / "specs" / spec_file).read_text(encoding="utf-8"))
-        corpus = spec_file.split("_")[0] if spec_file.startswith(("vllm", "werkzeug", "attrs", "babel", "jinja2")) else "other"
+        corpus = spec_file.split("_")[0] if spec_file.startswith(("vllm", "werkzeug", "attrs", "babel", "jinja2", "doit")) else "other"
         root, prefix = CORPORA[corpus]
         for spec in specs:
             where = f"{spec_file} {spec.get('id')}"

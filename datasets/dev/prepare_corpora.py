@@ -74,6 +74,14 @@ PACKAGES = {
         "apt": ["python3-jinja2", "python-jinja2-doc"],
         "root": "jinja2",
     },
+    # A task runner (the build tool "doit"): tasks, their dependencies and up-to-date checks,
+    # actions run as shell commands or Python calls, a run database; its docs are how-to pages.
+    "doit": {
+        "code": [(SITE / "doit", "doit")],
+        "docs": Path("/usr/share/doc/python-doit-doc/html/_sources"),
+        "apt": ["python3-doit", "python-doit-doc"],
+        "root": "doit",
+    },
 }
 
 CODE_SUFFIXES = (".py", ".pyi")
