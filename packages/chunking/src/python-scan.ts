@@ -61,6 +61,23 @@ function isStringPrefix(text: string, from: number, to: number): boolean {
   return true;
 }
 
+function isQuote(c: number): boolean {
+  return c === Char.Quote || c === Char.Apostrophe;
+}
+
+/**
+ * Past the word at `i` (a name, a keyword, a number) or, when the word prefixes a string
+ * literal (`rb"…"`, `f'…'`), past that literal: a word never ends with a quote, so the caller
+ * tells the two apart by the last unit.
+ */
+function skipWord(text: string, i: number): number {
+  let j = i + 1;
+  while (j < text.length && isWordUnit(text.charCodeAt(j))) j++;
+  if (!isQuote(text.charCodeAt(j)) || !isStringPrefix(text, i, j)) return j;
+  const prefix = text.slice(i, j);
+  return skipString(text, j, /[fFtT]/.test(prefix), /[rR]/.test(prefix));
+}
+
 /** One statement of a logical line: simple statements split at `;`, or a compound header. */
 interface Part {
   start: number;
@@ -136,26 +153,16 @@ function readLogicalLine(text: string, start: number, indent: number, header: bo
       i = j + 1;
       continue;
     }
-    if (c === Char.Quote || c === Char.Apostrophe) {
+    if (isQuote(c)) {
       const end = skipString(text, i, false);
       token(i, end, true);
       i = end;
       continue;
     }
     if (isWordUnit(c)) {
-      let j = i + 1;
-      while (j < length && isWordUnit(text.charCodeAt(j))) j++;
-      const after = text.charCodeAt(j);
-      if ((after === Char.Quote || after === Char.Apostrophe) && isStringPrefix(text, i, j)) {
-        const formatted = /[fFtT]/.test(text.slice(i, j));
-        const raw = /[rR]/.test(text.slice(i, j));
-        const end = skipString(text, j, formatted, raw);
-        token(i, end, true);
-        i = end;
-        continue;
-      }
-      token(i, j, false);
-      i = j;
+      const end = skipWord(text, i);
+      token(i, end, isQuote(text.charCodeAt(end - 1)));
+      i = end;
       continue;
     }
     if (c === Char.OpenParen || c === Char.OpenBracket || c === Char.OpenBrace) depth++;
@@ -237,19 +244,12 @@ function skipField(text: string, from: number): number {
   const length = text.length;
   while (i < length) {
     const c = text.charCodeAt(i);
-    if (c === Char.Quote || c === Char.Apostrophe) {
+    if (isQuote(c)) {
       i = skipString(text, i, true);
       continue;
     }
     if (isWordUnit(c)) {
-      let j = i + 1;
-      while (j < length && isWordUnit(text.charCodeAt(j))) j++;
-      const after = text.charCodeAt(j);
-      if ((after === Char.Quote || after === Char.Apostrophe) && isStringPrefix(text, i, j)) {
-        i = skipString(text, j, /[fFtT]/.test(text.slice(i, j)), /[rR]/.test(text.slice(i, j)));
-        continue;
-      }
-      i = j;
+      i = skipWord(text, i);
       continue;
     }
     if (c === Char.OpenBrace || c === Char.OpenParen || c === Char.OpenBracket) depth++;

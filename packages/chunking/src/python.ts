@@ -6,8 +6,10 @@ import { cutRegions, type Piece, type Region } from './regions.js';
 import { windowText } from './text.js';
 import { tilePieces } from './tile.js';
 
-const CLAUSES = new Set(['elif_clause', 'else_clause', 'except_clause', 'except_group_clause', 'finally_clause', 'case_clause']);
-const COMPOUND = new Set([
+/** Clause nodes of tree-sitter-python: parts of a compound statement with blocks of their own. */
+export const CLAUSES: ReadonlySet<string> = new Set(['elif_clause', 'else_clause', 'except_clause', 'except_group_clause', 'finally_clause', 'case_clause']);
+/** Compound statement nodes (clauses included): the statements whose blocks the reader enters. */
+export const COMPOUND: ReadonlySet<string> = new Set([
   'if_statement',
   'for_statement',
   'while_statement',

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chunkText, type PythonReader } from '../src/index.js';
 import { parseText, type TreeCursor } from '../src/parsers.js';
+import { CLAUSES, COMPOUND } from '../src/python.js';
 import { scanPythonStatements, SkeletonCursor } from '../src/python-scan.js';
 
 // Small chunks, so that where a long definition is cut (the line facts) shows in the output.
@@ -10,19 +11,6 @@ const SMALL = { maxChunkSize: 160, targetChunkSize: 60, minChunkSize: 0, nestedC
 function chunksBy(text: string, pythonReader: PythonReader): unknown[] {
   return chunkText(text, 'm.py', 'python', { ...SMALL, pythonReader }).map((c) => [c.first_character_index, c.last_character_index, c.kind, c.symbol, c.start_line, c.end_line]);
 }
-
-const COMPOUND = new Set([
-  'if_statement',
-  'for_statement',
-  'while_statement',
-  'try_statement',
-  'with_statement',
-  'match_statement',
-  'function_definition',
-  'class_definition',
-  'decorated_definition',
-]);
-const CLAUSES = new Set(['elif_clause', 'else_clause', 'except_clause', 'except_group_clause', 'finally_clause', 'case_clause']);
 
 /**
  * What the chunker's reader sees of a tree, through the cursor it uses: every statement of a
@@ -42,7 +30,7 @@ function outline(text: string, cursor: TreeCursor): string[] {
     children(() => {
       if (!cursor.nodeIsNamed) return;
       const type = cursor.nodeType;
-      const kind = COMPOUND.has(type) || CLAUSES.has(type) || type === 'comment' ? type : 'simple';
+      const kind = COMPOUND.has(type) || type === 'comment' ? type : 'simple';
       out.push(`${'  '.repeat(depth)}${kind} ${cursor.startIndex} line ${lineOf(Math.max(cursor.startIndex, cursor.endIndex - 1))}`);
       if (type === 'expression_statement') {
         // The reader's docstring test: one named child, a string.
@@ -52,7 +40,7 @@ function outline(text: string, cursor: TreeCursor): string[] {
         });
         if (named.length === 1 && named[0] === 'string') out.push(`${'  '.repeat(depth + 1)}a lone string`);
       }
-      if (COMPOUND.has(type) || CLAUSES.has(type)) parts(depth + 1);
+      if (COMPOUND.has(type)) parts(depth + 1);
     });
   const parts = (depth: number): void =>
     children(() => {
