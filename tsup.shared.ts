@@ -50,6 +50,12 @@ export function appConfig(entry: Record<string, string>): ReturnType<typeof defi
     noExternal: [/^@rag\//, 'zod'],
     external: RUNTIME_EXTERNALS,
     esbuildPlugins: [fromSources],
+    // Less source for every process start to read and pre-parse (a one-shot search compiles
+    // ~450 KB of it); names are kept, so stack traces and profiles still read as the sources.
+    esbuildOptions(o) {
+      o.minifyWhitespace = true;
+      o.minifySyntax = true;
+    },
     banner: { js: '#!/usr/bin/env node\nimport { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
   };
   return defineConfig(options);

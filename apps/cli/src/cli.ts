@@ -71,12 +71,21 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`error: ${String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+/**
+ * Ends the process once what it wrote is out. A command has finished its work when `run`
+ * returns (a server's waits for its shutdown), so nothing left on the event loop is needed,
+ * and waiting for the loop to empty and the heap to be torn down costs a one-shot search
+ * several percent of its time (a file handle's close in the thread pool, the heap's teardown).
+ */
+function exitWhenWritten(code: number): void {
+  process.exitCode = code;
+  const pending = [process.stdout, process.stderr].filter((stream) => stream.writableLength > 0);
+  if (pending.length === 0) process.exit(code);
+  // An empty write's callback runs once everything written before it is out.
+  void Promise.all(pending.map((stream) => new Promise((done) => stream.write('', done)))).then(() => process.exit(code));
+}
+
+main(process.argv.slice(2)).then(exitWhenWritten, (error: unknown) => {
+  process.stderr.write(`error: ${String(error)}\n`);
+  exitWhenWritten(1);
+});

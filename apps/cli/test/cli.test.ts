@@ -2,7 +2,8 @@ import { cpSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, ex
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MINI_CORPUS, MINI_QUESTIONS, rag, REPO_ROOT } from './helpers.js';
+import { spawnSync } from 'node:child_process';
+import { CLI, MINI_CORPUS, MINI_QUESTIONS, rag, REPO_ROOT } from './helpers.js';
 
 let work: string;
 let indexDir: string;
@@ -64,6 +65,29 @@ describe('rag index', () => {
 });
 
 describe('rag search', () => {
+  it('delivers all of a large output through a pipe read slowly, then exits 0', () => {
+    // The CLI ends its process as soon as a command returns and its output is written: every
+    // byte must still reach a reader that starts late and reads in small parts.
+    // 200 files that all answer, so the output (~220 KB) is several times a pipe's buffer.
+    const corpus = join(work, 'many-widgets');
+    mkdirSync(corpus, { recursive: true });
+    for (let i = 0; i < 200; i++) {
+      const body = Array.from({ length: 12 }, (_, line) => `    widget_${i}_${line} = make_widget(${i}, ${line})  # widget number ${line}`).join('\n');
+      writeFileSync(join(corpus, `widgets_${i}.py`), `def build_widgets_${i}():\n    """Builds the widgets of set ${i}."""\n${body}\n    return widget_${i}_0\n`);
+    }
+    const manyDir = join(work, 'index-widgets');
+    expect(rag(['index', '--corpus_dir', corpus, '--index_dir', manyDir, '--quiet']).status).toBe(0);
+    const search = ['search', '--query', 'widget', '--index_dir', manyDir, '--k', '200', '--json', '--text'];
+    const args = search.map((arg) => `'${arg}'`).join(' ');
+    const script = `'${process.execPath}' '${CLI}' ${args}; echo "status $?" >&2`;
+    const slow = spawnSync('sh', ['-c', `(${script}) | (sleep 0.3; dd bs=512 2>/dev/null)`], { cwd: REPO_ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
+    expect(slow.stderr).toContain('status 0');
+    const direct = rag(search);
+    expect(slow.stdout.length).toBeGreaterThan(3 * 65536);
+    expect(slow.stdout).toBe(direct.stdout);
+    expect(JSON.parse(slow.stdout).retrieved_sources.length).toBe(200);
+  }, 60_000);
+
   it('returns JSON with benchmark-format sources whose paths start with the corpus dir as given', () => {
     const result = rag(['search', '--query', 'request body size limit', '--k', '3', '--index_dir', indexDir, '--json']);
     expect(result.status, result.stderr).toBe(0);

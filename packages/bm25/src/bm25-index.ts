@@ -70,6 +70,15 @@ export interface FirstStageOptions {
    * sums every posting. Default true.
    */
   blocks?: boolean;
+  /**
+   * Keep each term's impacts and block table for later searches (true), or add every
+   * posting's w · saturate(tf̃) straight into the scores and keep nothing (false): making the
+   * impacts and tables costs more than one search saves with them, and a process that asks
+   * one question (`rag search`) would spend most of its search on them. Default: false for an
+   * index's first search (a one-question process never makes a second) unless `dense` or
+   * `blocks` is given, true from then on.
+   */
+  cache?: boolean;
   /** Counts the postings summed (and blocks, when blocked). */
   stats?: PruningStats;
 }
@@ -122,6 +131,8 @@ export class Bm25Index {
   #cachedBytes = 0;
   /** Buffers of the block-max first stage (see `searchTerms`). */
   readonly #blockSearch: BlockSearch;
+  /** Whether a search has run (see `FirstStageOptions.cache`). */
+  #searched = false;
 
   /** `postings`: default views of `data`'s arrays; an index read in pages passes its own (see `openPagedIndex`). */
   constructor(data: Bm25IndexData, postings: PostingSource = arrayPostings(data)) {
@@ -224,6 +235,10 @@ export class Bm25Index {
       this.#bounds ??= new TermBounds(this.#view, this.data.dictionary.size);
       return maxScoreTopK(this.#view, terms, k, this.#bounds, options.stats);
     }
+    // Choosing how to sum (a test, a benchmark) chooses the cached lists those ways read.
+    const cache = options.cache ?? (this.#searched || options.blocks !== undefined || options.dense !== undefined);
+    this.#searched = true;
+    if (!cache) return this.#sumPostingsOnce(terms, k, options);
     const scores = this.#scores;
     const lists = terms.map((term) => this.#impactsOf(term.id));
     let postings = 0;
@@ -263,6 +278,82 @@ export class Bm25Index {
         scores[d]! += weight * impacts[p]!;
       }
     }
+    const hits = selectTopK(touched, touchedCount, scores, k);
+    for (let i = 0; i < touchedCount; i++) scores[touched[i]!] = 0;
+    return hits;
+  }
+
+  /**
+   * `searchTerms` without the cache: each posting's w · saturate(tf̃) is computed as
+   * `#impactsOf` computes an impact (the same operations in the same order, so the same
+   * double) and added to its chunk's score at once, term by term in query order, as every
+   * other way adds them; the hits are the same bit for bit.
+   */
+  #sumPostingsOnce(terms: readonly ResolvedQueryTerm[], k: number, options: FirstStageOptions): Hit[] {
+    const { k1, fields: fieldOptions } = this.data.options;
+    // saturate(fieldTermWeight(…, inverseLengthNorm(…))) is written out below: these loops run
+    // cold (before the engine optimises them), where each call costs more than its arithmetic.
+    // The same operations in the same order give the same doubles (a test compares).
+    const k1Plus1 = k1 + 1;
+    const scores = this.#scores;
+    let listed = 0;
+    for (const term of terms) {
+      for (let f = 0; f < FIELD_NAMES.length; f++) {
+        if (fieldOptions[FIELD_NAMES[f]!].weight === 0) continue;
+        const { offsets } = this.data.fields[f]!;
+        listed += offsets[term.id + 1]! - offsets[term.id]!;
+      }
+    }
+    // As in searchTerms: when most chunks are touched, sum without tracking which.
+    const dense = options.dense ?? listed * DENSE_POSTINGS_SHARE >= this.data.docCount;
+    const touched = this.#touched;
+    let touchedCount = 0;
+    let postings = 0;
+    for (const term of terms) {
+      const weight = term.weight;
+      const only = this.#onlyField(term.id);
+      if (only >= 0) {
+        const fieldWeight = fieldOptions[FIELD_NAMES[only]!].weight;
+        const { docs, tfs } = this.postings.postings(only, term.id);
+        const { b, average, lengths } = this.#norms[only]!;
+        postings += docs.length;
+        const oneMinusB = 1 - b;
+        for (let p = 0; p < docs.length; p++) {
+          const d = docs[p]!;
+          if (!dense && scores[d] === 0) touched[touchedCount++] = d;
+          const inverseNorm = average > 0 ? 1 / (oneMinusB + (b * lengths[d]!) / average) : 1;
+          const tf = fieldWeight * tfs[p]! * inverseNorm;
+          scores[d]! += weight * ((k1Plus1 * tf) / (k1 + tf));
+        }
+        continue;
+      }
+      // Several fields: tf̃ summed over them per chunk first, in field order, as #impactsOf does.
+      const termWeights = this.#termWeights;
+      const termDocs = this.#termDocs;
+      let count = 0;
+      for (let f = 0; f < FIELD_NAMES.length; f++) {
+        const fieldWeight = fieldOptions[FIELD_NAMES[f]!].weight;
+        if (fieldWeight === 0) continue;
+        const { docs, tfs } = this.postings.postings(f, term.id);
+        const { b, average, lengths } = this.#norms[f]!;
+        const oneMinusB = 1 - b;
+        for (let p = 0; p < docs.length; p++) {
+          const d = docs[p]!;
+          if (termWeights[d] === 0) termDocs[count++] = d;
+          termWeights[d]! += fieldWeight * tfs[p]! * (average > 0 ? 1 / (oneMinusB + (b * lengths[d]!) / average) : 1);
+        }
+      }
+      postings += count;
+      for (let i = 0; i < count; i++) {
+        const d = termDocs[i]!;
+        const impact = (k1Plus1 * termWeights[d]!) / (k1 + termWeights[d]!);
+        termWeights[d] = 0;
+        if (!dense && scores[d] === 0) touched[touchedCount++] = d;
+        scores[d]! += weight * impact;
+      }
+    }
+    if (options.stats) options.stats.postingsVisited += postings;
+    if (dense) return takeTopKDense(scores, this.data.docCount, k);
     const hits = selectTopK(touched, touchedCount, scores, k);
     for (let i = 0; i < touchedCount; i++) scores[touched[i]!] = 0;
     return hits;

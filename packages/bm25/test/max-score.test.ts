@@ -51,6 +51,40 @@ describe('dynamic pruning (MaxScore) in the first stage', () => {
     );
   });
 
+  it("scores the same without the impacts cache (an index's first search) as with it, dense or sparse", () => {
+    fc.assert(
+      // Symbols and paths share the words, so many terms have postings in several fields.
+      fc.property(corpus, fc.array(query, { minLength: 1, maxLength: 5 }), fc.integer({ min: 1, max: 60 }), fc.boolean(), (specs, queries, k, plain) => {
+        const chunks = makeChunks(specs.map((s) => ({ text: s.text, file_path: s.file, symbol: s.symbol })));
+        const settings = plain ? { fields: { path: { weight: 0 } } } : {};
+        const fresh = Bm25Index.build(chunks, resolveBm25Options(settings));
+        const cached = Bm25Index.build(chunks, resolveBm25Options(settings));
+        const first = fresh.searchTerms(fresh.resolveQuery(queries[0]!), k, { stats: { postingsVisited: 0 } });
+        expect(first).toEqual(cached.searchTerms(cached.resolveQuery(queries[0]!), k, { cache: true }));
+        // The first search kept nothing.
+        expect(fresh.stats().cachedImpactBytes).toBe(0);
+        for (const q of queries) {
+          const terms = cached.resolveQuery(q);
+          const expected = cached.searchTerms(terms, k, { cache: true });
+          expect(fresh.searchTerms(terms, k, { cache: false, dense: false })).toEqual(expected);
+          expect(fresh.searchTerms(terms, k, { cache: false, dense: true })).toEqual(expected);
+          // Nothing is left in the accumulators after either.
+          expect(fresh.searchTerms(terms, k)).toEqual(expected);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("keeps no impacts for an index's first search, and keeps them from the second on", () => {
+    const chunks = makeChunks(WORDS.map((word, i) => ({ text: `${word} ${WORDS[(i + 1) % WORDS.length]}`, file_path: `pkg/m${i}.py` })));
+    const index = Bm25Index.build(chunks, resolveBm25Options({}));
+    const first = index.search('cache block', 5);
+    expect(index.stats().cachedImpactBytes).toBe(0);
+    expect(index.search('cache block', 5)).toEqual(first);
+    expect(index.stats().cachedImpactBytes).toBeGreaterThan(0);
+  });
+
   it('reads fewer postings than exhaustive scoring once the top k fills, on a larger corpus', () => {
     const chunks = makeChunks(
       Array.from({ length: 20000 }, (_, i) => ({
