@@ -1,6 +1,7 @@
 // The index store, measured as a user meets it: whole processes, side by side in one run,
 // on the vLLM corpus (1×) and on 4 hard-linked copies of it (4×), against ripgrep, bare
-// Node and the one-pass floor (scripts/floor-one-pass.mjs). Medians of --runs runs.
+// Node and the one-pass floor (scripts/floor-one-pass.mjs). Medians of --runs runs (of at
+// least 9 interleaved rounds for the one-shot search, ripgrep and bare Node).
 //
 //   pnpm bench:store [--runs 3] [--scales 1,4]
 import { spawnSync } from 'node:child_process';
@@ -37,10 +38,23 @@ function measure(command, args, { node = false } = {}) {
   return { wall, ...usage };
 }
 
-function medianOf(n, run) {
-  const results = Array.from({ length: n }, run);
+function mediansOf(results) {
   return { wall: median(results.map((r) => r.wall)), maxRssMB: median(results.map((r) => r.maxRssMB ?? 0)), cpuSeconds: median(results.map((r) => r.cpuSeconds ?? 0)) };
 }
+
+function medianOf(n, run) {
+  return mediansOf(Array.from({ length: n }, run));
+}
+
+/** Rounds of one run of each named command in turn; the medians per name. */
+function mediansRoundRobin(rounds, commands) {
+  const results = Object.fromEntries(Object.keys(commands).map((name) => [name, []]));
+  for (let round = 0; round < rounds; round++) for (const [name, run] of Object.entries(commands)) results[name].push(run());
+  return Object.fromEntries(Object.entries(results).map(([name, list]) => [name, mediansOf(list)]));
+}
+
+/** Fewest rounds of the one-shot comparisons (each is a fraction of a second). */
+const ONE_SHOT_ROUNDS = 9;
 
 
 function linkedCorpus(copies) {
@@ -73,10 +87,16 @@ try {
     const oneThreadDir = join(work, `index-${scale}x-1t`);
     const oneThread = measure(process.execPath, [CLI, 'index', '--corpus_dir', corpus, '--index_dir', oneThreadDir, '--quiet', '--threads', '1'], { node: true });
     rmSync(oneThreadDir, { recursive: true, force: true });
-    const search = medianOf(runs, () => measure(process.execPath, [CLI, 'search', '--query', QUERY, '--index_dir', indexDir, '--k', '10', '--json'], { node: true }));
-    const version = medianOf(runs, () => measure(process.execPath, [CLI, '--version'], { node: true }));
-    const bare = medianOf(runs, () => measure(process.execPath, ['-e', '0'], { node: true }));
-    const grep = haveRipgrep ? medianOf(runs, () => measure('rg', ['-n', '--no-messages', 'max_num_seqs', corpus])) : undefined;
+    // The one-shot comparisons run round-robin, so that a swing in the machine's speed (a
+    // shared VM's can be 30 % within a minute) reaches every command alike; they are cheap, so
+    // at least ONE_SHOT_ROUNDS rounds.
+    const oneShot = {
+      search: () => measure(process.execPath, [CLI, 'search', '--query', QUERY, '--index_dir', indexDir, '--k', '10', '--json'], { node: true }),
+      version: () => measure(process.execPath, [CLI, '--version'], { node: true }),
+      bare: () => measure(process.execPath, ['-e', '0'], { node: true }),
+      ...(haveRipgrep ? { grep: () => measure('rg', ['-n', '--no-messages', 'max_num_seqs', corpus]) } : {}),
+    };
+    const { search, version, bare, grep } = mediansRoundRobin(Math.max(runs, ONE_SHOT_ROUNDS), oneShot);
     const floor = medianOf(runs, () => measure(process.execPath, [FLOOR, corpus], { node: true }));
     // A new edit before each run, so every run re-chunks one changed file.
     const incremental = medianOf(runs, () => {
@@ -92,7 +112,7 @@ try {
 }
 
 const f = (x, digits = 2) => (x === undefined ? '-' : x.toFixed(digits));
-console.log(`rag index-store benchmark @ ${gitRevision()} — vLLM 0.10.1, ${scales.map((s) => `${s}×`).join(' and ')} (hard-linked copies), medians of ${runs} whole-process runs`);
+console.log(`rag index-store benchmark @ ${gitRevision()} — vLLM 0.10.1, ${scales.map((s) => `${s}×`).join(' and ')} (hard-linked copies), medians of ${runs} whole-process runs (of ${Math.max(runs, ONE_SHOT_ROUNDS)} interleaved rounds for the one-shot rows)`);
 const header = ['measure', ...scales.map((s) => `${s}×`), 'target'];
 const one = perScale[scales[0]];
 const growth = scales.length > 1 ? (perScale[scales.at(-1)].full.maxRssMB - one.full.maxRssMB) / (scales.at(-1) - scales[0]) : undefined;
