@@ -12,7 +12,7 @@ export {
   type TokenizerOptions,
   type TokenizerSettings,
 } from './options.js';
-export { createQueryTokenizer, tokenize, tokenizeQuery, type QueryTerm, type QueryTokenizeOptions } from './tokenize.js';
+export { createQueryTokenizer, createTokenizer, tokenize, tokenizeQuery, type QueryTerm, type QueryTokenizeOptions } from './tokenize.js';
 export { DEFAULT_STOPWORDS } from './word-lists/stopwords.js';
 export { DEFAULT_QUESTION_WORDS } from './word-lists/question-words.js';
 export { DEFAULT_ALIASES } from './word-lists/aliases.js';

@@ -41,6 +41,19 @@ export function tokenize(text: string, options: TokenizerSettings = {}): string[
   return terms;
 }
 
+/**
+ * `tokenize` under fixed, already validated options (a retriever's, read from its index):
+ * no validation per call, and one expander for every text it is given.
+ */
+export function createTokenizer(options: TokenizerOptions): (text: string) => string[] {
+  const expander = new SegmentExpander(options);
+  return (text) => {
+    const terms: string[] = [];
+    forEachSegment(text, (segment) => expander.expand(segment, (term) => terms.push(term)));
+    return terms;
+  };
+}
+
 /** Turns query text into weighted terms under fixed, already validated options. */
 export function createQueryTokenizer(tokenizer: TokenizerOptions, query: QueryOptions): (text: string) => QueryTerm[] {
   // A long-lived query tokenizer (one per index) meets the same identifiers again and again.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_QUESTION_WORDS, DEFAULT_STOPWORDS, stemWord, tokenize, tokenizeQuery } from '../src/index.js';
+import { createTokenizer, DEFAULT_QUESTION_WORDS, DEFAULT_STOPWORDS, resolveTokenizerOptions, stemWord, tokenize, tokenizeQuery } from '../src/index.js';
 import { rejection } from './helpers.js';
 
 describe('tokenize: identifiers', () => {
@@ -237,5 +237,22 @@ describe('tokenize: the shared memo', () => {
     expect(termsOf(new SegmentExpander(options, { memoize: true }))).toEqual(plain);
     expect(termsOf(new SegmentExpander(options, { memoize: true, memoLimit: 2 }))).toEqual(plain);
     expect(tokenize(text)).toEqual(plain.slice(0, plain.length / 2));
+  });
+});
+
+describe('createTokenizer', () => {
+  // A retriever tokenizes with the options read from its index: resolved once, never again.
+  const SETTINGS = [{}, { stem: false }, { stopwords: ['the', 'model'] }, { minTokenLength: 3, splitDigits: false, dottedNames: false }, { derivations: true }];
+  const TEXTS = [
+    'The default value of max_num_seqs is 256; see `SchedulerConfig.max_num_seqs`.',
+    'def get_kv_cache_config(self):\n    """Returns the KV-cache config (HTTP/2, v0.10.1)."""',
+    'Ünïcödé wörds, 𝕏 symbols, camelCaseNames and SCREAMING_CASE_CONSTANTS',
+    '',
+  ];
+  it('gives what tokenize gives with the same options, for every text', () => {
+    for (const settings of SETTINGS) {
+      const tokenizeWith = createTokenizer(resolveTokenizerOptions(settings));
+      for (const text of TEXTS) expect(tokenizeWith(text)).toEqual(tokenize(text, settings));
+    }
   });
 });

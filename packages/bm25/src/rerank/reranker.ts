@@ -1,7 +1,7 @@
 import { selectHits, type Chunk, type Explanation, type Hit } from '@rag/core';
 import type { Bm25Index } from '../bm25-index.js';
 import type { ResolvedQueryTerm } from '../explain.js';
-import { answerTypesOf, detectAnswerKind, identifierTerm, namesSpelledInWords, tokenize, type AnswerKind, type AnswerType } from '@rag/text';
+import { answerTypesOf, detectAnswerKind, identifierTerm, namesSpelledInWords, createTokenizer, type AnswerKind, type AnswerType } from '@rag/text';
 import { carriesEvidence, hasName, readsAsDescriptionAt, spellsAnyType } from '../chunk-features.js';
 import type { EvidenceKind, RerankOptions } from './options.js';
 import { AUXILIARY, AUXILIARY_QUERY_WORDS, chunkFlags, DOCUMENTATION_QUERY_WORDS, PROSE, TermModalities } from './priors.js';
@@ -111,8 +111,10 @@ export class Reranker {
     this.#options = options.rerank;
     this.#flags = chunkFlags(chunks);
     this.#modalities = options.rerank.modality > 0 ? TermModalities.learn(index.data, this.#flags, index.postings) : undefined;
-    this.#auxiliaryTerms = new Set(tokenize(AUXILIARY_QUERY_WORDS, options.tokenizer));
-    this.#documentationTerms = new Set(tokenize(DOCUMENTATION_QUERY_WORDS, options.tokenizer));
+    // The index's options are validated already: no pass through the validator per list.
+    const tokenizeWords = createTokenizer(options.tokenizer);
+    this.#auxiliaryTerms = new Set(tokenizeWords(AUXILIARY_QUERY_WORDS));
+    this.#documentationTerms = new Set(tokenizeWords(DOCUMENTATION_QUERY_WORDS));
     this.#shape = createQueryShaper(options.tokenizer, options.query);
     this.#slotOf = new Int32Array(index.data.dictionary.size).fill(-1);
     this.#projects = new CorpusProjects(chunks);
