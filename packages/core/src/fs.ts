@@ -1,11 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { closeSync, constants, openSync, writeSync } from 'node:fs';
 import { access, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { randomHex } from './crypto.js';
 import { RagError } from './errors.js';
 
 function temporarySibling(path: string): string {
-  return join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+  return join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${randomHex(4)}`);
 }
 
 /** Pseudo file systems where creating folders makes no sense (and recursive mkdir can loop forever). */

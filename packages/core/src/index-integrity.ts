@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { crc32 } from 'node:zlib';
+import { nodeCrypto, sha256Hex } from './crypto.js';
 import { RagError } from './errors.js';
 import type { IndexFileReader } from './shared-files.js';
 
@@ -27,6 +27,13 @@ export interface PageChecksums {
 export interface FileChecksum {
   size: number;
   sha256: string;
+  /**
+   * CRC-32 of the whole file (unsigned), what opening an index checks a file it reads whole
+   * against: as sure for damage as the sha256 (every error of up to 32 bits in a row is
+   * caught) without loading `node:crypto` (see `nodeCrypto`). Absent in indexes written
+   * before it was added; those are checked by their sha256. `rag verify` checks both.
+   */
+  crc32?: number;
   /** For large retriever files: a checksum per page, so that a part can be read and checked alone. */
   pages?: PageChecksums;
 }
@@ -58,13 +65,14 @@ const READ_BLOCK = 1 << 20;
 
 /** sha256 and size of a file, streamed; with `pages`, also a CRC-32 per `FILE_PAGE_BYTES` (same pass). */
 export async function checksumFile(path: string, pages = false): Promise<FileChecksum> {
-  const hash = createHash('sha256');
+  const hash = nodeCrypto().createHash('sha256');
   // Synchronous reads into one buffer: a thread-pool round trip per block would be most of the cost.
   const fd = openSync(path, 'r');
   try {
     const buffer = Buffer.allocUnsafe(READ_BLOCK);
     const sums: number[] = [];
     let size = 0;
+    let whole = 0;
     for (;;) {
       // Whole blocks (short only at the end), so pages never straddle two reads.
       let filled = 0;
@@ -76,11 +84,12 @@ export async function checksumFile(path: string, pages = false): Promise<FileChe
       if (filled === 0) break;
       const block = buffer.subarray(0, filled);
       hash.update(block);
+      whole = crc32(block, whole);
       if (pages) for (let at = 0; at < filled; at += FILE_PAGE_BYTES) sums.push(crc32(block.subarray(at, Math.min(filled, at + FILE_PAGE_BYTES))));
       size += filled;
       if (filled < READ_BLOCK) break;
     }
-    return { size, sha256: hash.digest('hex'), ...(pages ? { pages: encodePageChecksums(sums) } : {}) };
+    return { size, sha256: hash.digest('hex'), crc32: whole, ...(pages ? { pages: encodePageChecksums(sums) } : {}) };
   } finally {
     closeSync(fd);
   }
@@ -88,7 +97,12 @@ export async function checksumFile(path: string, pages = false): Promise<FileChe
 
 /** sha256 of a string or bytes already in memory. */
 export function sha256Of(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
+  return sha256Hex(data);
+}
+
+/** Whether `data` (a string as UTF-8, or bytes) is what `expected` records: its CRC-32 when recorded, else its sha256. */
+export function matchesChecksum(data: string | Uint8Array, expected: { sha256: string; crc32?: number | undefined }): boolean {
+  return expected.crc32 !== undefined ? crc32(data) === expected.crc32 : sha256Of(data) === expected.sha256;
 }
 
 /** Every file below `root`, as sorted paths relative to it with `/` separators. */
@@ -144,7 +158,7 @@ export async function verifyChecksums(
         throw damaged(indexDir, file, 'is missing', error);
       });
       if (data.byteLength !== expected.size) throw damaged(indexDir, file, `has ${data.byteLength} bytes where ${expected.size} were written`);
-      if (sha256Of(data) !== expected.sha256) throw damaged(indexDir, file, 'does not match its checksum');
+      if (!matchesChecksum(data, expected)) throw damaged(indexDir, file, 'does not match its checksum');
       files++;
       bytes += data.byteLength;
       continue;
@@ -154,7 +168,7 @@ export async function verifyChecksums(
     });
     if (info.size !== expected.size) throw damaged(indexDir, file, `has ${info.size} bytes where ${expected.size} were written`);
     const actual = await checksumFile(path, expected.pages !== undefined);
-    if (actual.sha256 !== expected.sha256) throw damaged(indexDir, file, 'does not match its checksum');
+    if (actual.sha256 !== expected.sha256 || (expected.crc32 !== undefined && actual.crc32 !== expected.crc32)) throw damaged(indexDir, file, 'does not match its checksum');
     // Page checksums are what a search reading parts relies on: they must agree with the file.
     if (expected.pages && (expected.pages.bytes !== FILE_PAGE_BYTES || actual.pages?.crc32 !== expected.pages.crc32)) {
       throw damaged(indexDir, file, 'does not match its page checksums');

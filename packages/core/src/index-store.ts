@@ -1,10 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { randomHex } from './crypto.js';
 import { RagError } from './errors.js';
 import { ensureDirectory, fsyncPath, fsyncTree, writeFileAtomic, writeFileDurable } from './fs.js';
-import { checksumTree, indexDamagedError, sha256Of, verifyChecksums, type IndexChecksums } from './index-integrity.js';
+import { checksumTree, indexDamagedError, matchesChecksum, sha256Of, verifyChecksums, type IndexChecksums } from './index-integrity.js';
 import { acquireIndexLock, INDEX_LOCK_FILE } from './index-lock.js';
 import { chunkArrayOf, CHUNKS_FILE, decodeChunkTable, encodeChunkTable, storedChunkList, type ChunkTable } from './chunk-table.js';
 import { openTexts, TEXT_OFFSETS_FILE, writeTexts, type TextStore } from './index-texts.js';
@@ -67,6 +68,8 @@ interface IndexPointer {
   generation: string;
   /** sha256 of the generation's manifest.json: the manifest is checked like every other file. */
   manifestSha256: string;
+  /** Its CRC-32, what opening checks (see `FileChecksum.crc32`); absent in older indexes. */
+  manifestCrc32?: number;
 }
 
 /** A published index generation, its manifest verified. */
@@ -159,7 +162,7 @@ export interface WriteIndexOptions {
 
 /** A new generation's name: `g-` and the time (so names sort by age), then random hex. */
 export function newGenerationName(): string {
-  return `g-${new Date().toISOString().replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
+  return `g-${new Date().toISOString().replace(/[-:.]/g, '')}-${randomHex(3)}`;
 }
 
 async function readPointer(indexDir: string): Promise<IndexPointer | undefined> {
@@ -192,7 +195,12 @@ async function readPointer(indexDir: string): Promise<IndexPointer | undefined> 
       hint: 'Rebuild it with `rag index --corpus_dir <dir>`.',
     });
   }
-  if (typeof pointer.generation !== 'string' || !/^g-[\w-]+$/.test(pointer.generation) || typeof pointer.manifestSha256 !== 'string') {
+  if (
+    typeof pointer.generation !== 'string' ||
+    !/^g-[\w-]+$/.test(pointer.generation) ||
+    typeof pointer.manifestSha256 !== 'string' ||
+    (pointer.manifestCrc32 !== undefined && (!Number.isInteger(pointer.manifestCrc32) || pointer.manifestCrc32 < 0 || pointer.manifestCrc32 > 0xffffffff))
+  ) {
     throw indexDamagedError(indexDir, INDEX_POINTER_FILE, 'does not name a generation');
   }
   return pointer as IndexPointer;
@@ -267,7 +275,7 @@ export async function writeIndex(dir: string, input: WriteIndexInput, options: W
     await rename(staging, join(generationsDir, generation));
     await fsyncPath(generationsDir);
     await step('renamed');
-    const pointer: IndexPointer = { format: INDEX_FORMAT, formatVersion: INDEX_FORMAT_VERSION, generation, manifestSha256: sha256Of(manifestText) };
+    const pointer: IndexPointer = { format: INDEX_FORMAT, formatVersion: INDEX_FORMAT_VERSION, generation, manifestSha256: sha256Of(manifestText), manifestCrc32: crc32(manifestText) };
     await writeFileDurable(join(dir, INDEX_POINTER_FILE), JSON.stringify(pointer, null, 1));
     await step('published');
     await removeFormatOneFiles(dir);
@@ -321,7 +329,9 @@ async function openOnce(indexDir: string, pin?: GenerationPin): Promise<OpenedIn
     if (!exists) throw indexDamagedError(indexDir, INDEX_POINTER_FILE, `names generation ${pointer.generation}, which is missing`, error);
     throw indexDamagedError(indexDir, MANIFEST_FILE, 'is missing', error);
   }
-  if (sha256Of(text) !== pointer.manifestSha256) throw indexDamagedError(indexDir, MANIFEST_FILE, 'does not match its checksum');
+  // A pin names its generation by the sha256; the published pointer also gives the CRC-32.
+  const expected = pin ? { sha256: pin.manifestSha256 } : { sha256: pointer.manifestSha256, crc32: (pointer as IndexPointer).manifestCrc32 };
+  if (!matchesChecksum(text, expected)) throw indexDamagedError(indexDir, MANIFEST_FILE, 'does not match its checksum');
   const manifest = JSON.parse(text) as IndexManifest;
   return { indexDir, dir: generationDir, manifest, pin: { generation: pointer.generation, manifestSha256: pointer.manifestSha256 } };
 }

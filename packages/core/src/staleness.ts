@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { statSync, type BigIntStats } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { sha256Hex } from './crypto.js';
 import type { FileRecord } from './types.js';
 
 export type FileState = 'fresh' | 'changed' | 'missing';
@@ -34,9 +34,7 @@ export function statSignature(stats: BigIntStats): string {
   return `${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
 }
 
-export function sha256Hex(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
+export { sha256Hex };
 
 /**
  * Tells whether indexed files still hold what was indexed. The manifest's sha256 is the

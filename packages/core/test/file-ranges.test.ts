@@ -1,3 +1,4 @@
+import { crc32 } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -124,7 +125,7 @@ describe('large retriever files in checked pages (a folder index)', () => {
     await writeFile(manifestPath, text);
     const pointerPath = join(dir, INDEX_POINTER_FILE);
     const pointer = JSON.parse(await readFile(pointerPath, 'utf8')) as { manifestSha256: string };
-    await writeFile(pointerPath, JSON.stringify({ ...pointer, manifestSha256: sha256Of(text) }));
+    await writeFile(pointerPath, JSON.stringify({ ...pointer, manifestSha256: sha256Of(text), manifestCrc32: crc32(text) }));
     expect((await rejection(() => verifyIndex(dir))).message).toMatch(/large\.bin does not match its page checksums/);
     // And a search reading page 0 in parts refuses it as well.
     const store = createFileStore(dir, { pagedFromBytes: 0 });

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -218,6 +219,45 @@ describe('a damaged index is INDEX_CORRUPT naming the file, never read as good',
     expect(error.code).toBe('INDEX_CORRUPT');
     expect(error.message).toMatch(/texts\.bin does not match its checksum \(the text of chunk 1\)/);
     index.texts.close();
+  });
+
+  it('checks the files it reads whole by their CRC-32, and an index that records only sha256s by those', async () => {
+    const written = await writeIndex(dir, input());
+    for (const sum of Object.values(written.checksums)) expect(sum.crc32).toEqual(expect.any(Number));
+    const pointerPath = join(dir, INDEX_POINTER_FILE);
+    expect(JSON.parse(await readFile(pointerPath, 'utf8')).manifestCrc32).toEqual(expect.any(Number));
+    // An index from before the CRC-32s: no crc32 in the manifest or the pointer.
+    const manifestPath = join(await generationDir(), 'manifest.json');
+    const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as { checksums: Record<string, { crc32?: number }> };
+    for (const sum of Object.values(manifest.checksums)) delete sum.crc32;
+    const text = JSON.stringify(manifest, null, 1);
+    await writeFile(manifestPath, text);
+    const { manifestCrc32: _dropped, ...older } = JSON.parse(await readFile(pointerPath, 'utf8')) as Record<string, unknown>;
+    await writeFile(pointerPath, JSON.stringify({ ...older, manifestSha256: createHash('sha256').update(text).digest('hex') }));
+    expect((await readIndex(dir)).chunks.map((c) => c.text)).toEqual(chunks.map((c) => c.text));
+    expect((await verifyIndex(dir)).files).toBe(5);
+    // Still checked: by the sha256.
+    const chunkTable = join(await generationDir(), 'chunks.bin');
+    const bytes = await readFile(chunkTable);
+    bytes[bytes.length >> 1] ^= 0x01;
+    await writeFile(chunkTable, bytes);
+    const error = await rejection(() => readIndex(dir));
+    expect(error.code).toBe('INDEX_CORRUPT');
+    expect(error.message).toContain('chunks.bin does not match its checksum');
+  });
+
+  it('opens and reads an index without loading node:crypto (a search hashes nothing with it)', async () => {
+    await writeIndex(dir, input());
+    // A fresh process: this one has loaded node:crypto long ago.
+    const script = `
+      const core = await import(${JSON.stringify(new URL('../dist/index.js', import.meta.url).href)});
+      const index = await core.readIndex(${JSON.stringify(dir)});
+      for (const chunk of index.chunks) void chunk.text;
+      index.texts.close();
+      console.log(JSON.stringify({ chunks: index.chunks.length, crypto: process.moduleLoadList.includes('NativeModule crypto') }));`;
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(result.status, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ chunks: chunks.length, crypto: false });
   });
 
   it('verifyIndex passes an intact index and counts what it checked', async () => {
