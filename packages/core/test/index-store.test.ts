@@ -239,7 +239,7 @@ describe('a damaged index is INDEX_CORRUPT naming the file, never read as good',
     // Still checked: by the sha256.
     const chunkTable = join(await generationDir(), 'chunks.bin');
     const bytes = await readFile(chunkTable);
-    bytes[bytes.length >> 1] ^= 0x01;
+    bytes[bytes.length >> 1]! ^= 0x01;
     await writeFile(chunkTable, bytes);
     const error = await rejection(() => readIndex(dir));
     expect(error.code).toBe('INDEX_CORRUPT');
