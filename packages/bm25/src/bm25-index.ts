@@ -327,22 +327,10 @@ export class Bm25Index {
         }
         continue;
       }
-      // Several fields: tf̃ summed over them per chunk first, in field order, as #impactsOf does.
+      // Several fields: tf̃ summed over them per chunk first, as #impactsOf does.
       const termWeights = this.#termWeights;
       const termDocs = this.#termDocs;
-      let count = 0;
-      for (let f = 0; f < FIELD_NAMES.length; f++) {
-        const fieldWeight = fieldOptions[FIELD_NAMES[f]!].weight;
-        if (fieldWeight === 0) continue;
-        const { docs, tfs } = this.postings.postings(f, term.id);
-        const { b, average, lengths } = this.#norms[f]!;
-        const oneMinusB = 1 - b;
-        for (let p = 0; p < docs.length; p++) {
-          const d = docs[p]!;
-          if (termWeights[d] === 0) termDocs[count++] = d;
-          termWeights[d]! += fieldWeight * tfs[p]! * (average > 0 ? 1 / (oneMinusB + (b * lengths[d]!) / average) : 1);
-        }
-      }
+      const count = this.#combineFields(term.id);
       postings += count;
       for (let i = 0; i < count; i++) {
         const d = termDocs[i]!;
@@ -382,18 +370,7 @@ export class Bm25Index {
     } else {
       const termWeights = this.#termWeights;
       const termDocs = this.#termDocs;
-      let count = 0;
-      for (let f = 0; f < FIELD_NAMES.length; f++) {
-        const weight = fieldOptions[FIELD_NAMES[f]!].weight;
-        if (weight === 0) continue;
-        const { docs, tfs } = this.postings.postings(f, id);
-        const { b, average, lengths } = this.#norms[f]!;
-        for (let p = 0; p < docs.length; p++) {
-          const d = docs[p]!;
-          if (termWeights[d] === 0) termDocs[count++] = d;
-          termWeights[d]! += fieldTermWeight(weight, tfs[p]!, inverseLengthNorm(b, lengths[d]!, average));
-        }
-      }
+      const count = this.#combineFields(id);
       // Ascending, as a single field's lists are: the block tables cut lists by chunk id.
       const docs = termDocs.slice(0, count).sort();
       const impacts = new Float64Array(count);
@@ -413,6 +390,33 @@ export class Bm25Index {
     this.#impacts.set(id, made);
     this.#cachedBytes += made.bytes;
     return made;
+  }
+
+  /**
+   * Term `id`'s tf̃ per chunk, summed over the scored fields in field order (as explain sums
+   * them), into `#termWeights`; returns how many chunks it occurs in, listed in
+   * `#termDocs[0 … count)`. The caller reads `#termWeights` for those and clears them.
+   */
+  #combineFields(id: number): number {
+    const { fields: fieldOptions } = this.data.options;
+    const termWeights = this.#termWeights;
+    const termDocs = this.#termDocs;
+    let count = 0;
+    for (let f = 0; f < FIELD_NAMES.length; f++) {
+      const weight = fieldOptions[FIELD_NAMES[f]!].weight;
+      if (weight === 0) continue;
+      const { docs, tfs } = this.postings.postings(f, id);
+      const { b, average, lengths } = this.#norms[f]!;
+      const oneMinusB = 1 - b;
+      for (let p = 0; p < docs.length; p++) {
+        const d = docs[p]!;
+        if (termWeights[d] === 0) termDocs[count++] = d;
+        // fieldTermWeight(weight, tf, inverseLengthNorm(b, length, average)) written out (see
+        // #sumPostingsOnce): the same operations in the same order.
+        termWeights[d]! += weight * tfs[p]! * (average > 0 ? 1 / (oneMinusB + (b * lengths[d]!) / average) : 1);
+      }
+    }
+    return count;
   }
 
   /** The one scored field (weight > 0) with postings for term `id`, or -1 when several have. */
