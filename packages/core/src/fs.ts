@@ -1,5 +1,5 @@
 import { closeSync, constants, openSync, writeSync } from 'node:fs';
-import { access, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { access, copyFile, link, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { randomHex } from './crypto.js';
 import { RagError } from './errors.js';
@@ -160,5 +160,20 @@ export async function writeFileDurable(path: string, data: string | Uint8Array):
       hint: 'Check that the directory is writable and the disk is not full.',
       cause: error,
     });
+  }
+}
+
+/**
+ * Every file below `from` at the same place below `to` (made if missing): hard links, which
+ * cost no copy and are safe for files never written again (an index generation's), or copies
+ * where the file system refuses a link (another device, no link support).
+ */
+export async function linkOrCopyTree(from: string, to: string): Promise<void> {
+  await mkdir(to, { recursive: true });
+  for (const entry of await readdir(from, { withFileTypes: true })) {
+    const source = join(from, entry.name);
+    const target = join(to, entry.name);
+    if (entry.isDirectory()) await linkOrCopyTree(source, target);
+    else await link(source, target).catch(() => copyFile(source, target));
   }
 }

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { replaceDirectoryAtomic, writeFileAtomic } from '../src/index.js';
+import { linkOrCopyTree, replaceDirectoryAtomic, writeFileAtomic } from '../src/index.js';
 import { rejection } from './helpers.js';
 
 let root: string;
@@ -92,5 +92,21 @@ describe('ensureDirectory says why a folder cannot be made', () => {
     } finally {
       await rm(base, { recursive: true, force: true });
     }
+  });
+});
+
+describe('linkOrCopyTree', () => {
+  it('puts every file of a tree at the same place in another, as hard links, folders included', async () => {
+    const from = join(root, 'from');
+    await mkdir(join(from, 'nested', 'deeper'), { recursive: true });
+    await writeFile(join(from, 'top.bin'), 'top');
+    await writeFile(join(from, 'nested', 'deeper', 'leaf.txt'), 'leaf 🌿');
+    const to = join(root, 'to');
+    await linkOrCopyTree(from, to);
+    expect(await readFile(join(to, 'top.bin'), 'utf8')).toBe('top');
+    expect(await readFile(join(to, 'nested', 'deeper', 'leaf.txt'), 'utf8')).toBe('leaf 🌿');
+    // The same file, not a copy: one inode, two names.
+    expect((await stat(join(to, 'top.bin'))).ino).toBe((await stat(join(from, 'top.bin'))).ino);
+    expect((await stat(join(from, 'top.bin'))).nlink).toBe(2);
   });
 });

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { CHUNKER_REVISION, chunkCorpus, DEFAULT_IGNORED_DIRS, DEFAULT_MAX_CHUNK_SIZE, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_LENGTH, walkCorpus, type WalkedFile, type WalkOptions } from '@rag/chunking';
-import { isRagError, OffsetMap, sliceCodePoints, retrieverDir, verifyRetrieverFiles, type Chunk, type FileRecord, type IndexStore, type IndexManifest, type LoadedIndex, type PreviousBuild, type ProgressFn, type RetrieverFactory, type RetrieverRegistry } from '@rag/core';
+import { isRagError, linkOrCopyTree, OffsetMap, sliceCodePoints, retrieverDir, verifyRetrieverFiles, type WriteIndexInput, type Chunk, type FileRecord, type IndexStore, type IndexManifest, type LoadedIndex, type PreviousBuild, type ProgressFn, type RetrieverFactory, type RetrieverRegistry } from '@rag/core';
 import { createDefaultRetrieverRegistry } from './retrievers.js';
 import { openStore } from './stores.js';
 
@@ -162,9 +162,14 @@ async function isUpToDate(
   corpus: { files: readonly FileRecord[]; chunks: readonly Chunk[] },
   sourceOf: Int32Array,
 ): Promise<boolean> {
+  return hasSameContent(old, corpus, sourceOf) && sameFiles(corpus.files, old.manifest.files) && isKeptWhole(store, old.manifest, old.dir, factory);
+}
+
+/** Every file's content and every chunk as `old` records them (stat signatures aside). */
+function hasSameContent(old: LoadedIndex, corpus: { files: readonly FileRecord[]; chunks: readonly Chunk[] }, sourceOf: Int32Array): boolean {
   if (corpus.chunks.length !== old.chunks.length) return false;
   for (let i = 0; i < sourceOf.length; i++) if (sourceOf[i] !== i) return false;
-  return sameFiles(corpus.files, old.manifest.files) && isKeptWhole(store, old.manifest, old.dir, factory);
+  return sameFiles(corpus.files, old.manifest.files, Number.POSITIVE_INFINITY);
 }
 
 /** The retriever's build in the old generation is what this update would write, and the generation is still published and verifies whole. */
@@ -175,7 +180,7 @@ async function isKeptWhole(store: IndexStore, manifest: IndexManifest, dir: stri
 }
 
 /** Whether `walked` are the files `recorded` lists, each with the content recorded, and at most the allowed share of new stat signatures (see `MAX_UNRECORDED_SIGNATURES_SHARE`). */
-function sameFiles(walked: readonly FileRecord[], recorded: readonly FileRecord[]): boolean {
+function sameFiles(walked: readonly FileRecord[], recorded: readonly FileRecord[], maxUnrecordedShare = MAX_UNRECORDED_SIGNATURES_SHARE): boolean {
   if (walked.length !== recorded.length) return false;
   let unrecorded = 0;
   for (let i = 0; i < walked.length; i++) {
@@ -183,7 +188,7 @@ function sameFiles(walked: readonly FileRecord[], recorded: readonly FileRecord[
     if (now.file_path !== before.file_path || now.sha256 !== before.sha256 || now.bytes !== before.bytes) return false;
     if (now.stat !== before.stat) unrecorded++;
   }
-  return unrecorded <= MAX_UNRECORDED_SIGNATURES_SHARE * walked.length;
+  return unrecorded <= maxUnrecordedShare * walked.length;
 }
 
 /** What `lookBeforeLoading` found: the old manifest when the index is up to date, and the walk of the corpus made to find out. */
@@ -423,15 +428,25 @@ async function buildOnce(options: BuildIndexOptions): Promise<BuildIndexReport> 
         manifest: old.manifest,
       };
     }
-    const previousBuild = old ? await describePreviousBuild(store, old, factory.name, sourceOf!) : undefined;
-    options.collectGarbage?.();
     const notes: string[] = [];
-    const retriever = await factory.build(corpus.chunks, {
-      onNotice: (message) => notes.push(message),
-      ...(options.collectGarbage ? { collectGarbage: options.collectGarbage } : {}),
-      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-      ...(previousBuild ? { previous: previousBuild } : {}),
-    });
+    let built: WriteIndexInput['retrievers'][number];
+    if (old && store.kind === 'file' && hasSameContent(old, corpus, sourceOf!) && (await isKeptWhole(store, old.manifest, old.dir, factory))) {
+      // Only stat signatures are new (a branch switch or a fresh clone wrote the same bytes
+      // again): the old build is what fitting again would write, so its files are taken over
+      // as they are and the new generation records the signatures.
+      const from = retrieverDir(old.dir, factory.name);
+      built = { entry: old.manifest.retrievers.find((entry) => entry.name === factory.name)!, save: (dir) => linkOrCopyTree(from, dir) };
+    } else {
+      const previousBuild = old ? await describePreviousBuild(store, old, factory.name, sourceOf!) : undefined;
+      options.collectGarbage?.();
+      const retriever = await factory.build(corpus.chunks, {
+        onNotice: (message) => notes.push(message),
+        ...(options.collectGarbage ? { collectGarbage: options.collectGarbage } : {}),
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+        ...(previousBuild ? { previous: previousBuild } : {}),
+      });
+      built = { entry: { name: factory.name, settings: {}, builtAt: new Date().toISOString() }, save: (dir, context) => retriever.save(dir, context) };
+    }
     const fittedAt = performance.now();
     const manifest = await store.write({
       manifest: {
@@ -444,7 +459,7 @@ async function buildOnce(options: BuildIndexOptions): Promise<BuildIndexReport> 
       },
       chunks: corpus.chunks,
       ...(old?.texts.bytes && sourceOf ? { textBytes: copiedTextBytes(old, sourceOf) } : {}),
-      retrievers: [{ entry: { name: factory.name, settings: {}, builtAt: new Date().toISOString() }, save: (dir, context) => retriever.save(dir, context) }],
+      retrievers: [built],
     });
     const finished = performance.now();
     return {

@@ -172,6 +172,12 @@ describe('incremental indexing', () => {
     const many = await buildIndex({ corpusDir: corpus, indexDir, retriever: 'bm25', toolVersion: 'test' });
     expect(many).toMatchObject({ mode: 'incremental', files: { changed: 0, unread: total - allowed - 1 } });
     expect(many.manifest.generation).not.toBe(first.manifest.generation);
+    // Only signatures were new: the bm25 build was taken over (its entry and bytes), not fitted
+    // again, and it is what a full rebuild writes.
+    expect(many.manifest.retrievers).toEqual(first.manifest.retrievers);
+    const bm25Of = (dir: string, generation: string): Promise<Buffer> => readFile(join(dir, 'generations', generation, 'retrievers', 'bm25', 'bm25.bin'));
+    const rebuilt = await buildIndex({ corpusDir: corpus, indexDir: join(work, 'touched-full'), retriever: 'bm25', toolVersion: 'test', full: true });
+    expect(await bm25Of(indexDir, many.manifest.generation)).toEqual(await bm25Of(join(work, 'touched-full'), rebuilt.manifest.generation));
     // Their new signatures were recorded: the next update reads nothing.
     expect(await buildIndex({ corpusDir: corpus, indexDir, retriever: 'bm25', toolVersion: 'test' })).toMatchObject({ mode: 'unchanged', files: { unread: total } });
   });
