@@ -29,9 +29,10 @@ export interface FileChecksum {
   sha256: string;
   /**
    * CRC-32 of the whole file (unsigned), what opening an index checks a file it reads whole
-   * against: as sure for damage as the sha256 (every error of up to 32 bits in a row is
-   * caught) without loading `node:crypto` (see `nodeCrypto`). Absent in indexes written
-   * before it was added; those are checked by their sha256. `rag verify` checks both.
+   * against: it catches every burst of damage up to 32 bits long and all but one in 2^32 of
+   * any other (a sum for damage, not for tampering), without loading `node:crypto` (see
+   * `nodeCrypto`). Absent in indexes written before it was added; those are checked by
+   * their sha256. `rag verify` checks both.
    */
   crc32?: number;
   /** For large retriever files: a checksum per page, so that a part can be read and checked alone. */
