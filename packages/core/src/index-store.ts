@@ -5,7 +5,7 @@ import { crc32 } from 'node:zlib';
 import { randomHex } from './crypto.js';
 import { RagError } from './errors.js';
 import { ensureDirectory, fsyncPath, fsyncTree, writeFileAtomic, writeFileDurable } from './fs.js';
-import { checksumTree, indexDamagedError, matchesChecksum, sha256Of, verifyChecksums, type IndexChecksums } from './index-integrity.js';
+import { checksumTree, indexDamagedError, matchesChecksum, sha256Of, verifyChecksums, type IndexChecksums, type VerifyOptions } from './index-integrity.js';
 import { acquireIndexLock, INDEX_LOCK_FILE } from './index-lock.js';
 import { chunkArrayOf, CHUNKS_FILE, decodeChunkTable, encodeChunkTable, storedChunkList, type ChunkTable } from './chunk-table.js';
 import { openTexts, TEXT_OFFSETS_FILE, writeTexts, type TextStore } from './index-texts.js';
@@ -364,10 +364,10 @@ export async function readManifest(dir: string): Promise<IndexManifest> {
   return (await openIndex(dir)).manifest;
 }
 
-/** Checks every file of the published generation against its checksum: what `rag verify` runs. */
-export async function verifyIndex(indexDir: string): Promise<{ generation: string; files: number; bytes: number }> {
+/** Checks every file of the published generation against its checksum: what `rag verify` runs (see `VerifyOptions`). */
+export async function verifyIndex(indexDir: string, options: VerifyOptions = {}): Promise<{ generation: string; files: number; bytes: number }> {
   const opened = await openIndex(indexDir);
-  const checked = await verifyChecksums(indexDir, opened.dir, opened.manifest.checksums);
+  const checked = await verifyChecksums(indexDir, opened.dir, opened.manifest.checksums, '', undefined, options);
   return { generation: opened.manifest.generation, files: checked.files + 1, bytes: checked.bytes };
 }
 

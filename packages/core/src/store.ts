@@ -2,6 +2,7 @@ import { isAbsolute, relative, sep } from 'node:path';
 import { RagError } from './errors.js';
 import { fileRangesOnDisk } from './file-ranges.js';
 import { openIndex, readIndex, verifyIndex, writeIndex, type GenerationPin, type IndexManifest, type LoadedIndex, type OpenedIndex, type ReadIndexOptions, type WriteIndexInput, type WriteIndexOptions } from './index-store.js';
+import type { VerifyOptions } from './index-integrity.js';
 import type { FileRanges, VectorSearch } from './retriever.js';
 import { readIndexFile, type IndexFileReader } from './shared-files.js';
 
@@ -24,8 +25,8 @@ export interface IndexStore {
   readFile: IndexFileReader;
   /** Writes a complete generation and publishes it atomically (readers see the old or the new one). */
   write(input: WriteIndexInput, options?: WriteIndexOptions): Promise<IndexManifest>;
-  /** Checks every stored byte of the published generation against its checksum (`rag verify`). */
-  verify(): Promise<{ generation: string; files: number; bytes: number }>;
+  /** Checks every stored byte of the published generation against its checksum (`rag verify`; `options.quick`: see `VerifyOptions`). */
+  verify(options?: VerifyOptions): Promise<{ generation: string; files: number; bytes: number }>;
   /**
    * What opens this store again in another thread (a worker): a folder or a connection
    * string; `openStore` of `@rag/service` turns it back into a store.
@@ -94,7 +95,7 @@ export function createFileStore(dir: string, settings: Partial<FileStoreOptions>
     },
     readFile: readIndexFile,
     write: (input, options) => writeIndex(dir, input, options),
-    verify: () => verifyIndex(dir),
+    verify: (options) => verifyIndex(dir, options),
     close: async () => {},
   };
 }

@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   GENERATIONS_DIR,
@@ -258,6 +259,45 @@ describe('a damaged index is INDEX_CORRUPT naming the file, never read as good',
     const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
     expect(result.status, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ chunks: chunks.length, crypto: false });
+  });
+
+  it('verifyIndex quick compares the CRC-32s alone, thorough the sha256s too; either falls back to the sha256 where no CRC-32 is recorded', async () => {
+    const written = await writeIndex(dir, input());
+    expect(await verifyIndex(dir, { quick: true })).toEqual({ generation: written.generation, files: 5, bytes: expect.any(Number) });
+    // A manifest whose sha256 of chunks.bin is wrong and CRC-32 right: only the thorough check can tell.
+    const rewriteManifest = async (change: (checksums: Record<string, { sha256: string; crc32?: number }>) => void): Promise<void> => {
+      const manifestPath = join(await generationDir(), 'manifest.json');
+      const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as { checksums: Record<string, { sha256: string; crc32?: number }> };
+      change(manifest.checksums);
+      const text = JSON.stringify(manifest, null, 1);
+      await writeFile(manifestPath, text);
+      const pointerPath = join(dir, INDEX_POINTER_FILE);
+      const { manifestCrc32: _dropped, ...pointer } = JSON.parse(await readFile(pointerPath, 'utf8')) as Record<string, unknown>;
+      await writeFile(pointerPath, JSON.stringify({ ...pointer, manifestSha256: createHash('sha256').update(text).digest('hex') }));
+    };
+    await rewriteManifest((checksums) => {
+      checksums['chunks.bin']!.sha256 = '0'.repeat(64);
+    });
+    expect((await verifyIndex(dir, { quick: true })).files).toBe(5);
+    const thorough = await rejection(() => verifyIndex(dir));
+    expect(thorough.message).toContain('chunks.bin does not match its checksum');
+    // With no CRC-32 recorded (an older index), quick compares the sha256: the same wrong one fails.
+    await rewriteManifest((checksums) => {
+      delete checksums['chunks.bin']!.crc32;
+    });
+    const quick = await rejection(() => verifyIndex(dir, { quick: true }));
+    expect(quick.code).toBe('INDEX_CORRUPT');
+    expect(quick.message).toContain('chunks.bin does not match its checksum');
+    // And a flipped byte in a file with a CRC-32 fails the quick check.
+    const texts = join(await generationDir(), 'texts.bin');
+    const bytes = await readFile(texts);
+    bytes[bytes.length >> 1]! ^= 0x01;
+    await writeFile(texts, bytes);
+    await rewriteManifest((checksums) => {
+      checksums['chunks.bin']!.sha256 = createHash('sha256').update(readFileSync(join(dirname(texts), 'chunks.bin'))).digest('hex');
+    });
+    const flipped = await rejection(() => verifyIndex(dir, { quick: true }));
+    expect(flipped.message).toContain('texts.bin does not match its checksum');
   });
 
   it('verifyIndex passes an intact index and counts what it checked', async () => {

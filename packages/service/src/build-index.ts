@@ -176,7 +176,8 @@ function hasSameContent(old: LoadedIndex, corpus: { files: readonly FileRecord[]
 async function isKeptWhole(store: IndexStore, manifest: IndexManifest, dir: string, factory: RetrieverFactory): Promise<boolean> {
   if (!factory.isCurrent || !manifest.retrievers.some((entry) => entry.name === factory.name)) return false;
   if (!(await factory.isCurrent({ dir: retrieverDir(dir, factory.name), chunkCount: manifest.counts.chunks }))) return false;
-  return (await store.verify()).generation === manifest.generation;
+  // CRC-32s, as a search checks what it reads: this runs on every `rag index`, `rag verify` compares the sha256s too.
+  return (await store.verify({ quick: true })).generation === manifest.generation;
 }
 
 /** Whether `walked` are the files `recorded` lists, each with the content recorded, and at most the allowed share of new stat signatures (see `MAX_UNRECORDED_SIGNATURES_SHARE`). */

@@ -42,7 +42,7 @@ function lazyPostgresStore(url: string, settings: { pagedFromBytes?: number }): 
     read: async (pin, options) => (await store()).read(pin, options),
     readFile: async (path) => (await store()).readFile(path),
     write: async (input, options) => (await store()).write(input, options),
-    verify: async () => (await store()).verify(),
+    verify: async (options) => (await store()).verify(options),
     // Asked for only while loading a generation the store has opened, so it is there by then.
     vectorSearch: (dir) => loaded?.vectorSearch?.(dir),
     fileRanges: (path) => loaded?.fileRanges?.(path),
