@@ -16,7 +16,7 @@
 // hold, with the quotable units of those sources that hold them.
 //
 // Without --results_dir the script makes the search results itself: it chunks each corpus
-// (../shared/data/raw; .bench/dev-corpora/other, werkzeug, attrs, babel, jinja2 and doit, prepared by
+// (../shared/data/raw; .bench/dev-corpora/other, werkzeug, attrs, babel, jinja2, doit and tornado, prepared by
 // datasets/dev/prepare_corpora.py)
 // with @rag/chunking and searches with @rag/bm25 (k = 10). With --results_dir it reads
 // DIR/dataset_{code,docs}_public.json (what `rag search_dataset` writes) for the public sets
@@ -98,7 +98,7 @@ async function searchResultsFromCorpus() {
   if (SETS.some((set) => set.corpus !== 'vllm')) {
     const { spawnSync } = await import('node:child_process');
     const prepared = spawnSync('python3', [join(REPO_ROOT, 'datasets', 'dev', 'prepare_corpora.py'), '--out', devCorpora], { stdio: ['ignore', 'ignore', 'inherit'] });
-    if (prepared.status !== 0) fail('could not prepare the development corpora.', 'Install python3-click python-click-doc python3-requests python-requests-doc python3-werkzeug python-werkzeug-doc python3-attr python-attr-doc python3-babel python-babel-doc python3-jinja2 python-jinja2-doc python3-doit python-doit-doc.');
+    if (prepared.status !== 0) fail('could not prepare the development corpora.', 'Install python3-click python-click-doc python3-requests python-requests-doc python3-werkzeug python-werkzeug-doc python3-attr python-attr-doc python3-babel python-babel-doc python3-jinja2 python-jinja2-doc python3-doit python-doit-doc python3-tornado python-tornado-doc.');
   }
   const bySpan = new Map();
   const results = {};

@@ -35,6 +35,8 @@ const FLOORS = {
   dev_jinja2_docs: 0.85,
   dev_doit_code: 0.25,
   dev_doit_docs: 0.6,
+  dev_tornado_code: 0.62,
+  dev_tornado_docs: 0.85,
 };
 
 const flags = parseBenchArgs(process.argv.slice(2));

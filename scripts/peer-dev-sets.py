@@ -31,6 +31,7 @@ SUITES = [
     (DEV, "babel", ["dev_babel_code", "dev_babel_docs"]),
     (DEV, "jinja2", ["dev_jinja2_code", "dev_jinja2_docs"]),
     (DEV, "doit", ["dev_doit_code", "dev_doit_docs"]),
+    (DEV, "tornado", ["dev_tornado_code", "dev_tornado_docs"]),
 ]
 
 

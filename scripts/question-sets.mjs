@@ -22,6 +22,7 @@ export function questionCorpora(repoRoot, shared) {
     babel: { base: dev, dir: 'babel' },
     jinja2: { base: dev, dir: 'jinja2' },
     doit: { base: dev, dir: 'doit' },
+    tornado: { base: dev, dir: 'tornado' },
   };
 }
 
@@ -44,6 +45,8 @@ const SETS = [
   ['dev_jinja2_docs', 'dev', 'jinja2'],
   ['dev_doit_code', 'dev', 'doit'],
   ['dev_doit_docs', 'dev', 'doit'],
+  ['dev_tornado_code', 'dev', 'tornado'],
+  ['dev_tornado_docs', 'dev', 'tornado'],
 ];
 
 /** Every set as `{ name, group: 'public' | 'dev', corpus, path }`, in the order the tables print them. */

@@ -44,6 +44,7 @@ CORPORA = {
     "babel": (REPO / ".bench" / "dev-corpora" / "babel", "babel/"),
     "jinja2": (REPO / ".bench" / "dev-corpora" / "jinja2", "jinja2/"),
     "doit": (REPO / ".bench" / "dev-corpora" / "doit", "doit/"),
+    "tornado": (REPO / ".bench" / "dev-corpora" / "tornado", "tornado/"),
 }
 
 # output set -> spec files that feed it
@@ -70,6 +71,8 @@ SETS = {
     "dev_jinja2_docs": ["jinja2_docs.json"],
     "dev_doit_code": ["doit_code.json"],
     "dev_doit_docs": ["doit_docs.json"],
+    "dev_tornado_code": ["tornado_code.json"],
+    "dev_tornado_docs": ["tornado_docs.json"],
 }
 
 
@@ -156,7 +159,7 @@ def build_set(name, seen_ids):
     questions = []
     for spec_file in SETS[name]:
         specs = json.loads((HERE / "specs" / spec_file).read_text(encoding="utf-8"))
-        corpus = spec_file.split("_")[0] if spec_file.startswith(("vllm", "werkzeug", "attrs", "babel", "jinja2", "doit")) else "other"
+        corpus = spec_file.split("_")[0] if spec_file.startswith(("vllm", "werkzeug", "attrs", "babel", "jinja2", "doit", "tornado")) else "other"
         root, prefix = CORPORA[corpus]
         for spec in specs:
             where = f"{spec_file} {spec.get('id')}"

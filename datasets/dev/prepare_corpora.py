@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Assemble the development corpora of other codebases from installed Debian packages.
 
-The development question sets (see README.md) are about seven codebases: vLLM (read in
-place from ../shared/data/raw) and six more that install offline from Debian:
+The development question sets (see README.md) are about eight codebases: vLLM (read in
+place from ../shared/data/raw) and seven more that install offline from Debian:
 
   click     python3-click (code)     + python-click-doc (Sphinx sources, RST)
   requests  python3-requests (code)  + python-requests-doc (Sphinx sources, RST)
@@ -10,6 +10,8 @@ place from ../shared/data/raw) and six more that install offline from Debian:
   attrs     python3-attr (code)      + python-attr-doc (Sphinx sources, mostly Markdown)
   babel     python3-babel (code)     + python-babel-doc (Sphinx sources, RST)
   jinja2    python3-jinja2 (code)    + python-jinja2-doc (Sphinx sources, RST)
+  doit      python3-doit (code)      + python-doit-doc (Sphinx sources, RST)
+  tornado   python3-tornado (code)   + python-tornado-doc (Sphinx sources, RST)
 
 Debian ships the Sphinx sources as `_sources/<page>.rst.txt`; they are copied as
 `docs/<page>.rst`, the name they have in the projects' repositories, so the RST chunker
@@ -81,6 +83,15 @@ PACKAGES = {
         "docs": Path("/usr/share/doc/python-doit-doc/html/_sources"),
         "apt": ["python3-doit", "python-doit-doc"],
         "root": "doit",
+    },
+    # A web framework with its own HTTP server and asynchronous HTTP client, an event loop,
+    # streams, WebSockets and templates; its tests ship inside the package (`tornado/test/`),
+    # and its docs are API pages and a user's guide (`docs/guide/…`).
+    "tornado": {
+        "code": [(SITE / "tornado", "tornado")],
+        "docs": Path("/usr/share/doc/python-tornado-doc/html/_sources"),
+        "apt": ["python3-tornado", "python-tornado-doc"],
+        "root": "tornado",
     },
 }
 
