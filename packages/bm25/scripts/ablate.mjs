@@ -39,6 +39,8 @@ const CONFIGURATIONS = [
   { name: 'docs/code prior off', settings: { rerank: { modality: 0 } } },
   { name: 'docs/code prior at 0.2', settings: { rerank: { modality: 0.2 } } },
   { name: 'test/example penalty off', settings: { rerank: { auxiliaryFactor: 1 } } },
+  { name: 'history factor off', settings: { rerank: { historyFactor: 1 } } },
+  { name: 'history factor 0.6', settings: { rerank: { historyFactor: 0.6 } } },
   { name: 'description factor off', settings: { rerank: { descriptionFactor: 1 } } },
   { name: 'description factor at 0.7', settings: { rerank: { descriptionFactor: 0.7 } } },
   { name: 'description factor at 0.9', settings: { rerank: { descriptionFactor: 0.9 } } },

@@ -12,5 +12,5 @@ export { pathFieldText } from './fields.js';
 export { BM25_FILE_NAME, BM25_FORMAT, BM25_FORMAT_VERSION, decodeIndex, encodeIndex, type Bm25FileHeader } from './persist.js';
 export { inverseDocumentFrequency, lengthNorm, termContribution } from './scoring.js';
 export { Reranker, selectDisjoint, type RerankParts } from './rerank/reranker.js';
-export { AUXILIARY_DIRS, isAuxiliaryPath } from './rerank/priors.js';
+export { AUXILIARY_DIRS, HISTORY_NAMES, isAuxiliaryPath, isHistoryPath } from './rerank/priors.js';
 export { createQueryShaper, type QueryShape } from './rerank/query.js';

@@ -100,6 +100,7 @@ const RERANK_SCHEMA = z.strictObject({
   proximityWindow: z.optional(z.int().check(z.minimum(1), z.maximum(50))),
   modality: z.optional(weight),
   auxiliaryFactor: z.optional(z.number().check(z.gt(0), z.maximum(1))),
+  historyFactor: z.optional(z.number().check(z.gt(0), z.maximum(1))),
   descriptionFactor: z.optional(z.number().check(z.gt(0), z.maximum(1))),
   definition: z.optional(weight),
   explanation: z.optional(weight),

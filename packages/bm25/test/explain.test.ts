@@ -68,13 +68,14 @@ describe('explain', () => {
   ])('wraps the BM25F tree in the second stage, whose parts give its value: %s', (query, expectedEvidence) => {
     const tree = retriever.explain(query, 0);
     expect(tree.description).toMatch(/^second stage/);
-    const [relative, phrase, covered, defined, explained, support, evidence, typed, auxiliary, described, prior] = tree.details!;
+    const [relative, phrase, covered, defined, explained, support, evidence, typed, auxiliary, history, described, prior] = tree.details!;
     expect(relative!.details![0]).toEqual(firstStage.explain(query, 0));
     expect(evidence!.value).toBe(expectedEvidence);
     const { rerank } = retriever.index.options;
     const evidenceWeight = expectedEvidence === 1 ? rerank.answerEvidence.error : 0;
     const recomputed =
       auxiliary!.value *
+        history!.value *
         described!.value *
         (relative!.value +
           rerank.proximity * phrase!.value +
@@ -87,6 +88,28 @@ describe('explain', () => {
       rerank.modality * prior!.value;
     expect(tree.value).toBeCloseTo(recomputed, 12);
     expect(tree.value).toBe(retriever.searchSync(query, { k: 3 }).find((hit) => hit.chunkId === 0)!.score);
+  });
+
+  it('shows the history factor on a release-notes chunk, and still equals the score', () => {
+    const withNotes = makeChunks([
+      ...chunks.map(({ text, file_path, symbol, language }) => ({ text, file_path, symbol, language })),
+      { text: '- load_weights raises ValueError when given no weights (was a silent no-op).', file_path: 'docs/changelog.md', symbol: 'Changelog > 0.2' },
+    ]);
+    const notes = createBm25Retriever(withNotes);
+    const noteId = withNotes.length - 1;
+    for (const [query, factor] of [
+      ['what does load_weights raise without weights', notes.index.options.rerank.historyFactor],
+      ['which release made load_weights raise', 1],
+    ] as const) {
+      const tree = notes.explain(query, noteId);
+      const history = tree.details!.find((detail) => detail.description.startsWith('h:'))!;
+      expect(history.value).toBe(factor);
+      expect(history.description).toMatch(factor === 1 ? /asks about releases/ : /historyFactor 0\.8/);
+      const hit = notes.searchSync(query, { k: 4 }).find((candidate) => candidate.chunkId === noteId)!;
+      expect(tree.value).toBe(hit.score);
+    }
+    // Not a history page: the part is 1.
+    expect(notes.explain('load weights', 0).details!.find((detail) => detail.description.startsWith('h:'))!.value).toBe(1);
   });
 
   it('agrees with a hand computation on the plain setting', () => {

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createBm25Retriever, resolveBm25Options } from '../src/index.js';
-import { AUXILIARY_DIRS, Bm25Index, isAuxiliaryPath, tableHeaderContexts } from '../src/internals.js';
+import { AUXILIARY_DIRS, Bm25Index, HISTORY_NAMES, isAuxiliaryPath, isHistoryPath, tableHeaderContexts } from '../src/internals.js';
 import { definesName, explainsName, foldDerivation, isIdentifierSpelling, stemWord, tokenizeQuery } from '@rag/text';
-import { chunkFlags, PROSE, termModalities } from '../src/rerank/priors.js';
+import { AUXILIARY, chunkFlags, HISTORY, PROSE, termModalities } from '../src/rerank/priors.js';
 import { ChunkScan, coverageScore, phraseScore } from '../src/rerank/proximity.js';
 import { selectDisjoint } from '../src/rerank/reranker.js';
 import { sectionSupport, unitPath } from '../src/rerank/sections.js';
@@ -100,6 +100,25 @@ describe('priors', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('recognises release notes, changelogs and news by their names or folders, and only in prose', () => {
+    for (const path of ['CHANGES.rst', 'CHANGELOG.md', 'docs/changelog.md', 'HISTORY', 'NEWS.txt', 'docs/releases/v6.2.0.rst', 'docs/releases.rst', 'docs/whatsnew/3.11.rst', 'release-notes.md', 'changes/1234.feature.rst']) {
+      expect(isHistoryPath(path), path).toBe(true);
+    }
+    // The release process, a page about versions, and a module of code are not history.
+    for (const path of ['RELEASE.md', 'docs/versions.md', 'docs/changing-things.md', 'src/newsfeed.md', 'pkg/history_utils.py'.replace('.py', '.md')]) {
+      expect(isHistoryPath(path), path).toBe(false);
+    }
+    expect([...HISTORY_NAMES].every((name) => isHistoryPath(`docs/${name}.rst`) && isHistoryPath(`docs/${name.toUpperCase()}/x.md`))).toBe(true);
+    // chunkFlags asks it of prose files only: `news.py` and code in a `releases/` package keep their flags.
+    const chunks = makeChunks([
+      { text: '- fixed the thing', file_path: 'CHANGES.md', language: 'markdown' },
+      { text: 'def news(): pass', file_path: 'pkg/news.py', language: 'python' },
+      { text: 'def build(): pass', file_path: 'releases/build.py', language: 'python' },
+      { text: 'def test_x(): pass', file_path: 'tests/test_x.py', language: 'python' },
+    ]);
+    expect([...chunkFlags(chunks)]).toEqual([PROSE | HISTORY, 0, 0, AUXILIARY]);
   });
 
   it('learns which terms lean to prose and which to code from the corpus', () => {

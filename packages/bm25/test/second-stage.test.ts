@@ -97,6 +97,26 @@ describe('second stage on the mini corpus', () => {
     expect(ranking('How is the router tested for a wrong method?', {}, 1, over)).toEqual(['tests/test_routing.py#test_router_match_wrong_method']);
   });
 
+  it('release notes yield to the code that behaves unless the question asks about releases', () => {
+    // A changelog entry about the same behaviour, added to the corpus (which has none).
+    const changes = {
+      file_path: 'CHANGES.md',
+      kind: 'section' as const,
+      symbol: 'Changes > 0.3.0',
+      language: 'markdown' as const,
+      text: ['## 0.3.0', '', '- Answer 405 Method Not Allowed for a wrong method (was 404).'].join('\n'),
+    };
+    const over = withExtraChunks(chunks, [changes]);
+    const entry = 'CHANGES.md#Changes > 0.3.0';
+    // The question asks how the server behaves now: App.handle does it (and holds the status
+    // for every other case too). The entry names the change in fewer words, and outranks
+    // App.handle when both count the same.
+    expect(ranking('which status for a wrong method', {}, 2, over)).toEqual(['tinyserve/app.py#App.handle', entry]);
+    expect(ranking('which status for a wrong method', { rerank: { historyFactor: 1 } }, 2, over)).toEqual([entry, 'tinyserve/app.py#App.handle']);
+    // Asked which release changed it, the entry comes first and is not discounted.
+    expect(ranking('In which release did a wrong method start to get status 405?', {}, 1, over)).toEqual([entry]);
+  });
+
   it('explanation: the guide that spells cors_middleware as code beats the function itself', () => {
     const query = 'what do cors_middleware origins do';
     // The Middleware section of the guide says what `cors_middleware(origins)` does with

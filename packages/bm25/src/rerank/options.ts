@@ -51,6 +51,13 @@ export interface RerankOptions {
    */
   auxiliaryFactor: number;
   /**
+   * Score factor for release notes, changelogs and news pages (by their names or folders',
+   * see `isHistoryPath`) unless the query speaks of releases, changelogs or history: an
+   * entry names the feature it changed, while a question about a feature means how it
+   * behaves now. 1 turns it off. In (0, 1]. Default `0.8`, as for tests.
+   */
+  historyFactor: number;
+  /**
    * Score factor for a Python chunk that describes rather than does: mostly docstrings and
    * comments with a few lines of code (a class header, a module preamble, an abstract
    * method; see `readsAsDescription` in `@rag/text`). A question about behaviour is answered
@@ -168,6 +175,7 @@ export const DEFAULT_RERANK_OPTIONS: Readonly<RerankOptions> = Object.freeze({
   proximityWindow: 3,
   modality: 0.1,
   auxiliaryFactor: 0.8,
+  historyFactor: 0.8,
   descriptionFactor: 0.8,
   definition: 0.3,
   explanation: 0.3,

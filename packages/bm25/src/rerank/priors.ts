@@ -7,6 +7,8 @@ import { FIELD_NAMES } from '../options.js';
 export const PROSE = PROSE_FLAG;
 /** Chunk flag: the chunk lies in a test, example or benchmark file. */
 export const AUXILIARY = 2;
+/** Chunk flag: the chunk lies in a page of release notes, a changelog or news (see {@link isHistoryPath}). */
+export const HISTORY = 4;
 
 /**
  * Folder names that hold code which exercises or demonstrates a project rather than
@@ -26,6 +28,24 @@ export const AUXILIARY_QUERY_WORDS = 'test tests testing tested example examples
  */
 export const DOCUMENTATION_QUERY_WORDS = 'doc docs documented documentation documenting explained explanation described description guide tutorial manual readme';
 
+/**
+ * Names of the pages, and of the folders of pages, that record a project's history rather
+ * than its current behaviour: Keep a Changelog's `CHANGELOG`, setuptools' and towncrier's
+ * `CHANGES`, `HISTORY` and `NEWS`, Sphinx projects' `docs/releases/` and `docs/whatsnew/`.
+ * Each entry names the feature it changed in the words a question about that feature uses,
+ * so without a discount release notes compete with the page or code that states it.
+ * Conventions of Python projects (and most others), not names from any one corpus.
+ */
+export const HISTORY_NAMES: ReadonlySet<string> = new Set(['changelog', 'changes', 'history', 'news', 'release-notes', 'release_notes', 'releases', 'whatsnew']);
+
+/**
+ * Words in a query that ask about releases or history (and so lift the history discount).
+ * "version", "changed" and "new" are not among them: they are as common in questions about
+ * what the current release does ("the minimum version of bitsandbytes"), measured so on the
+ * public docs set.
+ */
+export const HISTORY_QUERY_WORDS = 'release releases released changelog changelogs history';
+
 const TEST_FILE = /(^|\/)(test_[^/]*|[^/]*_test|conftest)\.pyi?$/;
 /** A folder of {@link AUXILIARY_DIRS} anywhere in a path: one regular expression, not a split per path (a one-shot search asks it of every file). */
 const AUXILIARY_DIR = new RegExp(`(^|/)(${[...AUXILIARY_DIRS].join('|')})/`, 'i');
@@ -35,13 +55,26 @@ export function isAuxiliaryPath(filePath: string): boolean {
   return TEST_FILE.test(filePath) || AUXILIARY_DIR.test(filePath);
 }
 
-/** `PROSE` / `AUXILIARY` flags per chunk: facts of its file, so computed once per file. */
+/** A folder named in {@link HISTORY_NAMES}, or a page so named (no extension, or a prose one). */
+const HISTORY_PATH = new RegExp(`(^|/)(${[...HISTORY_NAMES].join('|')})(/|\\.(rst|md|markdown|txt)$|$)`, 'i');
+
+/**
+ * True for a page of release notes, a changelog or news by its name or its folder's
+ * ({@link HISTORY_NAMES}). Only prose is history: `chunkFlags` asks it of prose files, so a
+ * module named `news.py` or a `releases/` package of code is not.
+ */
+export function isHistoryPath(filePath: string): boolean {
+  return HISTORY_PATH.test(filePath);
+}
+
+/** `PROSE` / `AUXILIARY` / `HISTORY` flags per chunk: facts of its file, so computed once per file. */
 export function chunkFlags(chunks: readonly Chunk[]): Uint8Array {
   const flags = new Uint8Array(chunks.length);
   const { starts, files } = fileRunsOf(chunks);
   for (let r = 0; r < files.length; r++) {
     const file = files[r]!;
-    const flag = (PROSE_LANGUAGES.has(file.language) ? PROSE : 0) | (isAuxiliaryPath(file.file_path) ? AUXILIARY : 0);
+    const prose = PROSE_LANGUAGES.has(file.language);
+    const flag = (prose ? PROSE : 0) | (isAuxiliaryPath(file.file_path) ? AUXILIARY : 0) | (prose && isHistoryPath(file.file_path) ? HISTORY : 0);
     if (flag !== 0) flags.fill(flag, starts[r]!, starts[r + 1]!);
   }
   return flags;

@@ -4,7 +4,7 @@ import type { ResolvedQueryTerm } from '../explain.js';
 import { answerTypesOf, detectAnswerKind, identifierTerm, namesSpelledInWords, createTokenizer, type AnswerKind, type AnswerType } from '@rag/text';
 import { carriesEvidence, hasName, readsAsDescriptionAt, spellsAnyType } from '../chunk-features.js';
 import type { EvidenceKind, RerankOptions } from './options.js';
-import { AUXILIARY, AUXILIARY_QUERY_WORDS, chunkFlags, DOCUMENTATION_QUERY_WORDS, PROSE, TermModalities } from './priors.js';
+import { AUXILIARY, AUXILIARY_QUERY_WORDS, chunkFlags, DOCUMENTATION_QUERY_WORDS, HISTORY, HISTORY_QUERY_WORDS, PROSE, TermModalities } from './priors.js';
 import { ChunkScan, coverageScore, phraseScore, type QueryPair } from './proximity.js';
 import { CorpusProjects, type QueryScope } from './projects.js';
 import { createQueryShaper, type QueryShape } from './query.js';
@@ -27,6 +27,8 @@ interface PreparedQuery {
   /** tanh of the mean prose-vs-code log ratio of the query's terms; 0 without a prior. */
   lean: number;
   asksForAuxiliary: boolean;
+  /** The question speaks of releases, changelogs or history (`HISTORY_QUERY_WORDS`): release notes keep their score. */
+  asksForHistory: boolean;
   /** The question asks where a named identifier lives (`placeKinds`): prose earns no explanation credit. */
   asksForPlace: boolean;
   /** For a place question, its words as spelled (a code chunk whose own name is one of them is the named thing). */
@@ -61,6 +63,8 @@ export interface RerankParts {
   /** 1 when the chunk spells a value of a type the question asks for (`answerTypesOf`), else 0. */
   typed: number;
   auxiliary: number;
+  /** `historyFactor` for a release-notes or changelog chunk the question does not ask for; else 1. */
+  history: number;
   /** `descriptionFactor` for a code chunk that describes rather than does, outside place questions; else 1. */
   described: number;
   side: number;
@@ -72,7 +76,7 @@ export interface RerankParts {
 /**
  * Re-scores the best first-stage hits of a query (see `RerankOptions`):
  *
- *   score = scope · (a · d · (s / s_top + proximity · phrase + coverage · covered + definition · defined
+ *   score = scope · (a · h · d · (s / s_top + proximity · phrase + coverage · covered + definition · defined
  *                         + explanation · explained + sectionSupport · support + answerEvidence[kind] · evidence
  *                         + answerType · typed)
  *                    + modality · (1 + side · lean))
@@ -83,7 +87,8 @@ export interface RerankParts {
  * typed is 1 for a chunk that spells a value of a type the question's focus names (a
  * content type, an environment variable, a flag, …; `answerTypesOf`, stored per chunk);
  * a is `auxiliaryFactor` for a test/example/benchmark chunk when the query asks for
- * none, else 1; d is `descriptionFactor` for a code chunk that reads as a description
+ * none, else 1; h is `historyFactor` for a chunk of release notes, a changelog or news
+ * (`isHistoryPath`) when the query speaks of no release or history, else 1; d is `descriptionFactor` for a code chunk that reads as a description
  * (`readsAsDescription`, stored per chunk) unless the question asks for a place, else 1;
  * lean in (−1, 1) says how prose-like the query's terms are, and side is +1 for a prose
  * chunk, −1 for code. The prior is written 1 + side · lean so that no score is
@@ -98,6 +103,7 @@ export class Reranker {
   readonly #flags: Uint8Array;
   readonly #modalities: TermModalities | undefined;
   readonly #auxiliaryTerms: ReadonlySet<string>;
+  readonly #historyTerms: ReadonlySet<string>;
   readonly #documentationTerms: ReadonlySet<string>;
   readonly #shape: (text: string) => QueryShape;
   readonly #slotOf: Int32Array;
@@ -114,6 +120,7 @@ export class Reranker {
     // The index's options are validated already: no pass through the validator per list.
     const tokenizeWords = createTokenizer(options.tokenizer);
     this.#auxiliaryTerms = new Set(tokenizeWords(AUXILIARY_QUERY_WORDS));
+    this.#historyTerms = new Set(tokenizeWords(HISTORY_QUERY_WORDS));
     this.#documentationTerms = new Set(tokenizeWords(DOCUMENTATION_QUERY_WORDS));
     this.#shape = createQueryShaper(options.tokenizer, options.query);
     this.#slotOf = new Int32Array(index.data.dictionary.size).fill(-1);
@@ -185,7 +192,7 @@ export class Reranker {
     score: number,
     top: number,
     projects: readonly number[] = [],
-  ): { parts: RerankParts; lean: number; asksForAuxiliary: boolean; asksForPlace: boolean; kind: AnswerKind; evidenceWeight: number; types: readonly AnswerType[] } {
+  ): { parts: RerankParts; lean: number; asksForAuxiliary: boolean; asksForHistory: boolean; asksForPlace: boolean; kind: AnswerKind; evidenceWeight: number; types: readonly AnswerType[] } {
     const terms = this.#index.resolveQuery(query);
     const prepared = this.#prepare(query, terms, projects);
     try {
@@ -200,6 +207,7 @@ export class Reranker {
         parts: this.#parts(prepared, chunkId, score, top, support),
         lean: prepared.lean,
         asksForAuxiliary: prepared.asksForAuxiliary,
+        asksForHistory: prepared.asksForHistory,
         asksForPlace: prepared.asksForPlace,
         kind: prepared.kind,
         evidenceWeight: prepared.evidenceWeight,
@@ -212,14 +220,14 @@ export class Reranker {
 
   /** The explanation tree of a second-stage score around the chunk's BM25F explanation. */
   explain(query: string, chunkId: number, first: Explanation, top: number, projects: readonly number[] = []): Explanation {
-    const { parts, lean, asksForAuxiliary, asksForPlace, kind, evidenceWeight, types } = this.explainParts(query, chunkId, first.value, top, projects);
+    const { parts, lean, asksForAuxiliary, asksForHistory, asksForPlace, kind, evidenceWeight, types } = this.explainParts(query, chunkId, first.value, top, projects);
     const o = this.#options;
     const flags = this.#flags[chunkId]!;
     const named = projects.map((p) => this.#projects.names[p - 1]).join(', ');
     return {
       value: parts.score,
       description:
-        'second stage: scope · (a · d · (s / s_top + proximity · phrase + coverage · covered + definition · defined + explanation · explained + sectionSupport · support + answerEvidence[kind] · evidence + answerType · typed) + modality · (1 + side · lean))',
+        'second stage: scope · (a · h · d · (s / s_top + proximity · phrase + coverage · covered + definition · defined + explanation · explained + sectionSupport · support + answerEvidence[kind] · evidence + answerType · typed) + modality · (1 + side · lean))',
       details: [
         { value: parts.relative, description: `s / s_top: BM25F score relative to the query's best (${top})`, details: [first] },
         { value: parts.phrase, description: `phrase: share of adjacent query word pairs found in order within ${o.proximityWindow} words (weight ${o.proximity})` },
@@ -259,6 +267,15 @@ export class Reranker {
                 ? 'a: test/example/benchmark chunk, but the query asks for one, so 1'
                 : `a: test/example/benchmark chunk, the query asks for none (auxiliaryFactor ${o.auxiliaryFactor})`
               : 'a: implementation chunk, 1',
+        },
+        {
+          value: parts.history,
+          description:
+            flags & HISTORY
+              ? asksForHistory
+                ? 'h: release notes or changelog, but the query asks about releases or history, so 1'
+                : `h: release notes or changelog, the query asks about no release (historyFactor ${o.historyFactor})`
+              : 'h: not a history page, 1',
         },
         {
           value: parts.described,
@@ -325,6 +342,8 @@ export class Reranker {
     // Unlike the kinds of fact, a value's type is spelled alike in prose and code.
     const typed = prepared.types.length > 0 && spellsAnyType(features, chunkId, prepared.types) ? 1 : 0;
     const auxiliary = flags & AUXILIARY && !prepared.asksForAuxiliary ? o.auxiliaryFactor : 1;
+    // A release note names the feature it changed; a question about the feature means what it does now.
+    const history = flags & HISTORY && !prepared.asksForHistory ? o.historyFactor : 1;
     // A class header or an abstract method says what happens; the code that does it answers
     // how, when and why. Where a thing is defined, its header is the answer.
     const described = !prepared.asksForPlace && readsAsDescriptionAt(features, chunkId) ? o.descriptionFactor : 1;
@@ -333,6 +352,7 @@ export class Reranker {
     const value =
       scope *
       (auxiliary *
+        history *
         described *
         (relative +
           o.proximity * phrase +
@@ -343,7 +363,7 @@ export class Reranker {
           prepared.evidenceWeight * evidence +
           o.answerType * typed) +
         o.modality * (1 + side * prepared.lean));
-    return { relative, phrase, covered, defined, explained, support, evidence, typed, auxiliary, described, side, scope, score: value };
+    return { relative, phrase, covered, defined, explained, support, evidence, typed, auxiliary, history, described, side, scope, score: value };
   }
 
   #prepare(query: string, terms: readonly ResolvedQueryTerm[], projects: readonly number[]): PreparedQuery {
@@ -384,6 +404,8 @@ export class Reranker {
       definitions: this.#definitions(shape.separatedIdentifiers, slotFor),
       lean,
       asksForAuxiliary: terms.some((term) => this.#auxiliaryTerms.has(term.term)),
+      // The question's own words: a changelog need not say "release" for a question to ask about one.
+      asksForHistory: shape.words.some((variants) => variants.some((term) => this.#historyTerms.has(term))),
       asksForPlace,
       types: this.#options.answerType > 0 ? answerTypesOf(query) : [],
       placeNames: asksForPlace ? placeNamesOf(query) : NO_NAMES,
