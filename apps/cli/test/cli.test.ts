@@ -312,7 +312,8 @@ describe('rag verify', () => {
     cpSync(indexDir, copy, { recursive: true });
     const pointer = JSON.parse(readFileSync(join(copy, 'CURRENT'), 'utf8'));
     const texts = join(copy, 'generations', pointer.generation, 'texts.bin');
-    writeFileSync(texts, readFileSync(texts, 'utf8').replace('8421', '9999'));
+    // Every copy of the port (the changelog's entry and the constant's chunk), so whichever texts a command reads are damaged.
+    writeFileSync(texts, readFileSync(texts, 'utf8').replaceAll('8421', '9999'));
     for (const args of [['verify'], ['search', '--query', 'default port'], ['answer', '--query', 'default port', '--no_cache']]) {
       const result = rag([...args, '--index_dir', copy]);
       expect(result.status, args.join(' ')).toBe(1);

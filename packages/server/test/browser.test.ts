@@ -70,17 +70,13 @@ describe('the web page in Chromium', () => {
     const citations = page.locator('#answer-text a.cite');
     expect(await citations.count()).toBeGreaterThan(0);
     // The quoted lines of source 1 are flagged, and only they: the port's comment and
-    // assignment (the answer), then the headers table it also quotes (the other default the
-    // question's "tinyserve" names); not the `from_env` helper joined to the same hit.
+    // assignment (the answer); not the headers table or the `from_env` helper of the same
+    // hit. (The changelog's "Changed the default port from 8000 to 8421" is release notes,
+    // discounted by bm25's history factor, so it is not among the five sources.)
     await page.waitForSelector('#source-1 .line.quoted');
     expect(await page.locator('#source-1 .line.quoted').allTextContents()).toEqual([
       '# TCP port the development server listens on when none is given.',
       'DEFAULT_PORT = 8421',
-      '# Header names are compared case-insensitively; these are always sent.',
-      'DEFAULT_HEADERS = {',
-      '    "Server": "tinyserve",',
-      '    "X-Content-Type-Options": "nosniff",',
-      '}',
     ]);
 
     // Open the last citation from the top of the page: the page scrolls to that source and highlights it.
