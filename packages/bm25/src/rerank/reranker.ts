@@ -88,7 +88,8 @@ export interface RerankParts {
  * content type, an environment variable, a flag, …; `answerTypesOf`, stored per chunk);
  * a is `auxiliaryFactor` for a test/example/benchmark chunk when the query asks for
  * none, else 1; h is `historyFactor` for a chunk of release notes, a changelog or news
- * (`isHistoryPath`) when the query speaks of no release or history, else 1; d is `descriptionFactor` for a code chunk that reads as a description
+ * (`isHistoryPath`) when the query speaks of no release or history, else 1; d is
+ * `descriptionFactor` for a code chunk that reads as a description
  * (`readsAsDescription`, stored per chunk) unless the question asks for a place, else 1;
  * lean in (−1, 1) says how prose-like the query's terms are, and side is +1 for a prose
  * chunk, −1 for code. The prior is written 1 + side · lean so that no score is
