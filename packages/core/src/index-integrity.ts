@@ -152,8 +152,9 @@ export interface VerifyOptions {
 
 /**
  * Checks the files of `generationDir` named in `sums` (all of them, or those under
- * `prefix`) against their recorded size and sha256. A missing, truncated or altered file
- * is `INDEX_CORRUPT` naming it, so nothing read from a damaged index reaches an output.
+ * `prefix`) against their recorded size and checksums (both, or the CRC-32 alone with
+ * `quick`). A missing, truncated or altered file is `INDEX_CORRUPT` naming it, so nothing
+ * read from a damaged index reaches an output.
  */
 export async function verifyChecksums(
   indexDir: string,
