@@ -219,6 +219,19 @@ describe('splitIntoUnits for docs', () => {
     expect(units[2]!.context).toBe('Setting Default');
   });
 
+  it('does not end a sentence at e.g., i.e., cf. or vs., and does at etc. before a capital', () => {
+    const text = 'Reloading loses interpreter arguments (e.g. ``-u``) because it re-executes Python. Use one process, i.e. No forking. See cf. `Loader` too. Dates, names, etc. Then more.';
+    expect(splitIntoUnits(text, 'docs/running.rst').map((u) => u.display)).toEqual([
+      'Reloading loses interpreter arguments (e.g. `-u`) because it re-executes Python.',
+      'Use one process, i.e. No forking.',
+      'See cf. `Loader` too.',
+      'Dates, names, etc.',
+      'Then more.',
+    ]);
+    // "vs." keeps "Precision vs. Recall" whole; "Eg." is not "e.g." (no inner period) and ends its sentence.
+    expect(splitIntoUnits('Precision vs. Recall matter. Eg. Two.', 'docs/a.md').map((u) => u.display)).toEqual(['Precision vs. Recall matter.', 'Eg.', 'Two.']);
+  });
+
   it('reads a line that starts with an RST role as prose, not as a field list entry', () => {
     const text = 'For tools that touch files, the\n:meth:`CliRunner.isolated_filesystem` method sets up an empty folder.\n\n:maxdepth: 2\n';
     expect(splitIntoUnits(text, 'docs/testing.rst').map((u) => u.display)).toEqual([

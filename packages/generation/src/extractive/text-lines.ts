@@ -32,6 +32,12 @@ export const CODE_DIRECTIVE = /^\s*\.\.\s+([\w-]+:)?(code-block|code|sourcecode|
 export const DIRECTIVE_OPTION = /^\s*:[\w-]+:/;
 /** A sentence ends at . ! or ? followed by space and something that can start a sentence. */
 const SENTENCE_END = /([.!?])\s+(?=[A-Z0-9`"'(\[*_])/g;
+/**
+ * Latin and English abbreviations whose period never ends a sentence, though a capital,
+ * a backtick or a parenthesis may follow ("(e.g. ``-u``)", "cf. `Loader`", "vs. HTTP/2"):
+ * "etc." is not among them, since it often does end one.
+ */
+const NOT_AN_END = /(?:^|[^\p{L}])(?:e\.g|i\.e|cf|vs|viz|approx|incl)$/iu;
 export const COMMENT = /^\s*#/;
 export const DOCSTRING_OPEN = /^\s*[rRbBuUfF]{0,2}("""|\'\'\')/;
 
@@ -71,6 +77,7 @@ export function proseUnits(source: string, start: number, end: number, out: Text
   let pieceStart = start;
   const paragraph = source.slice(start, end);
   for (const match of paragraph.matchAll(SENTENCE_END)) {
+    if (match[1] === '.' && NOT_AN_END.test(paragraph.slice(Math.max(0, match.index - 8), match.index))) continue;
     const cut = start + match.index + 1;
     pieces.push([pieceStart, cut]);
     pieceStart = cut;
