@@ -34,6 +34,7 @@ describe('answer kinds read from the question', () => {
     ['Which Python versions are supported?', 'list'],
     ['How many worker threads serve requests?', 'value'],
     ['Why does the last middleware run first?', 'explain'],
+    ['What happens when a request body is too large?', 'consequence'],
     // A how-to that mentions errors asks how, not which error.
     ['How can I run a command without the library handling its exceptions?', 'how'],
     ['What do I add to my shell startup file to enable completion?', 'how'],
@@ -206,6 +207,38 @@ describe('the extractive answer leads with the fact the question asks for', () =
     expect(first).toMatch(/^`if self\.free_list_head is None or self\.free_list_head is self\.tail:`( — [^`]*)? `raise ValueError\("No free blocks available"\)`/);
     // The block ends where the indentation does: the lines after it are not part of the lead.
     expect(first).not.toContain('block = self.free_list_head');
+  });
+
+  it('what happens under a condition: the branch that runs then, with its block up to the next branch', () => {
+    const pipeline = source(
+      [
+        'class Pipeline:',
+        '    def run(self, hidden, residual=None):',
+        '        """Run the layer; the residual of the previous layer is added back before the norm."""',
+        '        hidden = self.attention(hidden)',
+        '        if residual is None:',
+        '            residual = hidden',
+        '            hidden = self.norm(hidden)',
+        '        else:',
+        '            hidden, residual = self.norm(hidden, residual)',
+        '        return hidden, residual',
+        '',
+      ].join('\n'),
+      { file_path: 'pkg/pipeline.py', symbol: 'Pipeline.run' },
+    );
+    // The signature also holds "residual" and "None" and defines the parameter; without the
+    // consequence form it leads and the branch is only one of its body lines.
+    const { first, kind } = lead('What happens when the residual is None?', [pipeline]);
+    expect(kind).toBe('consequence');
+    expect(first).toBe('In `Pipeline.run`: `if residual is None:` `residual = hidden` `hidden = self.norm(hidden)` [1]');
+    // `else:` is quoted by no unit, yet it ends the block: the line under it is the other branch's.
+    expect(first).not.toContain('self.norm(hidden, residual)');
+  });
+
+  it('a condition inside a try ends its block where the try starts', () => {
+    // `try:` is quoted by no unit; the line under it is indented deeper than the `if` but is not its block.
+    const { first } = lead('What happens when a request body is too large?', [app, guide]);
+    expect(first).toBe('`if len(request.body) > defaults.MAX_BODY_BYTES:` `return Response(b"Payload Too Large", status=413)` [1]');
   });
 
   it('a supporting sentence that introduces a command brings the command', () => {

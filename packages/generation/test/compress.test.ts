@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { tokenize } from '@rag/text';
-import { COMPRESS_FROM, compressSentence, splitClauses } from '../src/extractive/compress.js';
+import { COMPRESS_CODE_FROM, COMPRESS_FROM, compressCode, compressSentence, splitClauses } from '../src/extractive/compress.js';
 
 const asked = (question: string): Set<string> => new Set(tokenize(question));
 
@@ -57,6 +57,48 @@ describe('compressSentence', () => {
           at = found + bare.length;
         }
         expect(out.length).toBeLessThanOrEqual(sentence.length);
+      }),
+    );
+  });
+});
+
+describe('compressCode', () => {
+  const signature =
+    'def __init__(self, model: str, tokenizer: Optional[str] = None, tokenizer_mode: str = "auto", skip_tokenizer_init: bool = False, trust_remote_code: bool = False, tensor_parallel_size: int = 1) -> None:';
+
+  it('keeps the arguments that hold a word of the question, the rest giving way to " … "', () => {
+    // Quoted whole, the signature would be cut by the answer's budget before the parameter asked about.
+    expect(compressCode(signature, asked("What is the default of trust_remote_code in the LLM constructor?"))).toBe('def __init__(…, trust_remote_code: bool = False, …) -> None:');
+  });
+
+  it('keeps a statement short enough, or one whose every or no argument holds a question word', () => {
+    const short = 'serve(app, host="127.0.0.1", port=8000, workers=4)';
+    expect(short.length).toBeLessThanOrEqual(COMPRESS_CODE_FROM);
+    expect(compressCode(short, asked('which port'))).toBe(short);
+    expect(compressCode(signature, asked('how is the cache cleared'))).toBe(signature);
+    const all = 'configure(port_a=1, port_b=2, port_c=3, port_d=4, port_e=5, port_f=6, port_g=7, port_h=8, port_i=9, port_j=10, port_k=11, port_l=12)';
+    expect(compressCode(all, asked('which port'))).toBe(all);
+  });
+
+  it('never splits inside strings or nested brackets, and keeps a list cut off before its closer open', () => {
+    const call = 'register("alpha, beta", {"gamma": [1, 2]}, handler=on_gamma_event_received_from_upstream, retries=3, timeout_seconds=30.0, backoff=exponential(2, 60)';
+    expect(call.length).toBeGreaterThan(COMPRESS_CODE_FROM);
+    expect(compressCode(call, asked('how many retries'))).toBe('register(…, retries=3, …');
+  });
+
+  it('only removes: every kept piece is in the statement, in order (property)', () => {
+    const argument = fc.oneof(fc.constantFrom('timeout=30', 'retries=3', '"a, b"', 'x[1, 2]', 'f(y, z)', 'name: str = "cache"'), fc.stringMatching(/^[a-z_]{1,12}$/));
+    fc.assert(
+      fc.property(fc.array(argument, { minLength: 1, maxLength: 16 }), (args) => {
+        const code = `call(${args.join(', ')})`;
+        const out = compressCode(code, asked('what timeout and cache name'));
+        let at = 0;
+        for (const piece of out.split(/, |\(|\)/).filter((p) => p !== '…' && p !== '')) {
+          const found = code.indexOf(piece, at);
+          expect(found).toBeGreaterThanOrEqual(0);
+          at = found + piece.length;
+        }
+        expect(out.length).toBeLessThanOrEqual(code.length);
       }),
     );
   });

@@ -1,13 +1,14 @@
 /**
  * What form a question's answer takes, read from the question's wording — a default
  * value, an error and when it is raised, a place in the code, steps or a command, a list,
- * a yes or no with its condition, a single value, or (anything else) an explanation — and
+ * a yes or no with its condition, a single value, what happens under a condition, or
+ * (anything else) an explanation — and
  * the Python code that carries each kind of fact. Retrieval prefers code that carries it
  * (bm25's `rerank.answerEvidence`), the extractive generator the lines that do, the LLM
  * generator is told the form. English question forms and Python syntax only; nothing here
  * names a project.
  */
-export type AnswerKind = 'default' | 'error' | 'where' | 'how' | 'list' | 'yesno' | 'value' | 'explain';
+export type AnswerKind = 'default' | 'error' | 'where' | 'how' | 'list' | 'yesno' | 'value' | 'consequence' | 'explain';
 
 export interface QuestionKindRule {
   kind: Exclude<AnswerKind, 'explain'>;
@@ -69,6 +70,13 @@ export const QUESTION_KIND_RULES: readonly QuestionKindRule[] = Object.freeze([
     kind: 'value',
     question: /^\s*what (is|are) the (\w+\s+){0,3}(value|size|number|length|limit|type|unit|name|format|path|port|version|timeout|rate|width|threshold|shape)s?\b|\bhow (many|much|long|large|big|often|wide)\b/i,
   },
+  {
+    // "What happens when the residual is None?", "What does the buffer return if no
+    // receiver is set?": the answer is the branch taken under that condition. Last, so that
+    // an error, a default, a list or a value asked that way keeps its more telling form.
+    kind: 'consequence',
+    question: /^\s*what happens\b|^\s*what (does|do|will|would|is)\b.{0,80}\b(do|return|returned|give|yield|print|produce)\b.{0,60}\b(when|if|unless)\b/i,
+  },
 ]);
 
 /**
@@ -94,12 +102,15 @@ const LITERAL_VALUE = /=(?!=)\s*(-?\d|["'[({]|None\b|True\b|False\b)/;
 const RAISES = /\b(raise|except)\b/;
 const SEQUENCE_LITERAL = /[[({]\s*("[^"]*"|'[^']*'|[\w.]+)\s*,\s*("[^"]*"|'[^']*'|[\w.]+)/;
 const CONDITION = /\b(if not|raise|assert)\b/;
+/** A line that opens a branch: the condition or handler whose block runs only then. */
+const BRANCH = /^\s*(if|elif|except|while)\b.*:\s*$/m;
 
 /**
  * Whether Python `code` (a line, or a whole chunk) carries the kind of fact a question of
  * `kind` asks for: an assignment or a lookup with a fallback for a default, a `raise` or
  * `except` for an error, a literal sequence for a list, a guard for a yes/no, a literal
- * for a value. Kinds whose answer is not a kind of code (where, how, explain) never match.
+ * for a value, a branch's opening line (`if …:`, `except …:`) for what happens under a
+ * condition. Kinds whose answer is not a kind of code (where, how, explain) never match.
  */
 export function codeCarriesKind(code: string, kind: AnswerKind): boolean {
   switch (kind) {
@@ -113,6 +124,8 @@ export function codeCarriesKind(code: string, kind: AnswerKind): boolean {
       return CONDITION.test(code);
     case 'value':
       return LITERAL_VALUE.test(code);
+    case 'consequence':
+      return BRANCH.test(code);
     default:
       return false;
   }

@@ -11,6 +11,8 @@ describe('detectAnswerKind', () => {
     ['Which formats are supported?', 'list'],
     ['How many connections does the pool keep?', 'value'],
     ['Why are blocks hashed?', 'explain'],
+    ['What happens when the residual is None?', 'consequence'],
+    ['What does the parser return if the input is empty?', 'consequence'],
   ])('%s → %s', (question, kind) => {
     expect(detectAnswerKind(question)).toBe(kind);
   });
@@ -34,8 +36,8 @@ describe('detectAnswerKind', () => {
     ['Which timeout applies unless you override it?', 'default'],
     ['What separator is used when I do not choose one?', 'default'],
     ["Which log level does the worker use if the caller doesn't set it?", 'default'],
-    // Not about a value someone leaves out.
-    ['What happens unless the lock is released?', 'explain'],
+    // Not about a value someone leaves out: what happens under a condition.
+    ['What happens unless the lock is released?', 'consequence'],
     ['Why does the build fail when I do not install the headers?', 'error'],
     // A place, a how-to or a list says more about the answer's shape than "when none is given".
     ['Where is the cache kept when no folder is given?', 'where'],
@@ -44,6 +46,17 @@ describe('detectAnswerKind', () => {
     // "no" that is not about a missing value.
     ['Why is no retry attempted after a timeout?', 'explain'],
   ])('reads a default asked without the word: %s → %s', (question, kind) => {
+    expect(detectAnswerKind(question)).toBe(kind);
+  });
+
+  it.each([
+    // An error, a default, a list or a value asked as "what happens" keeps that form.
+    ['What happens when the upload fails?', 'error'],
+    ['What happens when no timeout is given?', 'default'],
+    ['What happens to values that are not allowed?', 'list'],
+    // Only the question's opening decides: a "what happens" clause later on does not.
+    ['Why does nothing happen when the lock is released?', 'explain'],
+  ])('reads "what happens" after the more telling forms: %s → %s', (question, kind) => {
     expect(detectAnswerKind(question)).toBe(kind);
   });
 
@@ -63,6 +76,10 @@ describe('codeCarriesKind', () => {
     ['FORMATS = ("json", "yaml")', 'list', true],
     ['if not ok:\n    return', 'yesno', true],
     ['size = 16', 'value', true],
+    ['if shape.count(-1) > 1:', 'consequence', true],
+    ['except KeyError:', 'consequence', true],
+    ['x = 1\nwhile pending:\n    step()', 'consequence', true],
+    ['return hidden', 'consequence', false],
     ['def where(): pass', 'where', false],
     ['pip install x', 'how', false],
   ] as const)('%j carries %s: %s', (code, kind, expected) => {

@@ -74,3 +74,78 @@ export function compressSentence(sentence: string, asked: ReadonlySet<string>): 
   if (gap) out = `${out.replace(/[,;:—]$/, '')} …`;
   return out.length >= MIN_KEPT && out.length <= sentence.length * (1 - MIN_SAVING) ? out : sentence;
 }
+
+/** Code statements up to this many characters are quoted whole. */
+export const COMPRESS_CODE_FROM = 120;
+/** Fewest arguments or items a bracketed list needs before some may give way to " … ". */
+const MIN_ARGUMENTS = 4;
+const CLOSERS = new Set([')', ']', '}']);
+
+/** The depth-1 pieces of the first bracketed list of `code`: its opener's index, its closer's (or -1 when cut off), and the comma-separated pieces. */
+function firstArgumentList(code: string): { open: number; close: number; pieces: string[] } | undefined {
+  let depth = 0;
+  let quote = '';
+  let open = -1;
+  let pieceStart = 0;
+  const pieces: string[] = [];
+  for (let i = 0; i < code.length; i++) {
+    const c = code[i]!;
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = '';
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      quote = c;
+      continue;
+    }
+    if (OPENERS[c]) {
+      depth++;
+      if (depth === 1 && open < 0) {
+        open = i;
+        pieceStart = i + 1;
+      }
+      continue;
+    }
+    if (CLOSERS.has(c)) {
+      depth--;
+      if (depth === 0 && open >= 0) {
+        pieces.push(code.slice(pieceStart, i));
+        return { open, close: i, pieces };
+      }
+      continue;
+    }
+    if (c === ',' && depth === 1 && open >= 0) {
+      pieces.push(code.slice(pieceStart, i));
+      pieceStart = i + 1;
+    }
+  }
+  if (open < 0) return undefined;
+  pieces.push(code.slice(pieceStart));
+  return { open, close: -1, pieces };
+}
+
+/**
+ * A long call, signature or literal list shortened to the arguments or items that hold a
+ * word of the question: `def __init__(…, trust_remote_code: bool = False, …)` for a question
+ * about that parameter, where the whole signature would run past the answer's budget and
+ * lose it. The statement itself when short, when it has few arguments, when none or all of
+ * them hold a word of the question, or when shortening saves little.
+ */
+export function compressCode(code: string, asked: ReadonlySet<string>): string {
+  if (code.length <= COMPRESS_CODE_FROM) return code;
+  const list = firstArgumentList(code);
+  if (!list) return code;
+  const pieces = list.pieces.map((piece) => piece.trim()).filter((piece) => piece.length > 0);
+  if (pieces.length < MIN_ARGUMENTS) return code;
+  const keep = pieces.map((piece) => tokenize(piece).some((term) => asked.has(term)));
+  if (keep.every(Boolean) || !keep.some(Boolean)) return code;
+  const shown: string[] = [];
+  pieces.forEach((piece, i) => {
+    if (keep[i]) shown.push(piece);
+    else if (shown.at(-1) !== '…') shown.push('…');
+  });
+  const tail = list.close >= 0 ? code.slice(list.close) : '';
+  const out = `${code.slice(0, list.open + 1)}${shown.join(', ')}${tail}`;
+  return out.length <= code.length * (1 - MIN_SAVING) ? out : code;
+}

@@ -14,7 +14,8 @@ const IMPERATIVE = /^(run|use|set|pass|add|install|call|create|enable|disable|st
  * Whether `unit` carries the kind of fact the question asks for (see `AnswerKind`):
  * the assignment or documented default for a default question, the `raise` for an error
  * question, the command or instruction for a how-to, a list item or table row for a list,
- * a negation or condition for yes/no, a literal for a value. `fromDocs` says whether the
+ * a negation or condition for yes/no, a literal for a value, a branch or a conditional
+ * sentence for what happens under a condition. `fromDocs` says whether the
  * unit comes from documentation (a code line there is usually a command or an example).
  */
 export function carriesKind(unit: TextUnit, kind: AnswerKind, fromDocs: boolean): boolean {
@@ -33,6 +34,8 @@ export function carriesKind(unit: TextUnit, kind: AnswerKind, fromDocs: boolean)
       return /\b(not|no|only|cannot|can't|never|unsupported|supported|must|requires?)\b/i.test(text);
     case 'value':
       return /\d|`[^`]+`/.test(text);
+    case 'consequence':
+      return /\b(if|when|whenever|unless|otherwise)\b/i.test(text);
     default:
       return false;
   }

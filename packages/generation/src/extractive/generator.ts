@@ -11,11 +11,11 @@ import { describeSource } from '../sources.js';
 import { collectStatistics, COVERAGE_IDF_FLOOR, inverseFrequency, queryTerms, scoreUnits, unitTerms, type ScoredUnit, type ScoringStatistics } from './score.js';
 import { isCodePath, splitIntoUnits } from './units.js';
 import { antecedentOf, assignmentsUsedBy, conditionOf, introducedLines, leadCompletion } from './lead.js';
-import { compressSentence } from './compress.js';
+import { compressCode, compressSentence } from './compress.js';
 import { findTypedValueLine } from './typed-line.js';
 
 /** Bumped whenever the algorithm changes what it answers (part of the cache key). */
-const EXTRACTIVE_VERSION = 24;
+const EXTRACTIVE_VERSION = 25;
 /**
  * Below this share of the question's idf-weighted terms, the best sentence or line is only
  * near the question, not an answer to it: say so and list the closest sources instead of
@@ -114,7 +114,7 @@ function shorten(text: string, max: number): string {
 function formatQuote(unit: ScoredUnit, maxChars: number, asked: ReadonlySet<string>): string {
   const { kind, display, note } = unit.unit;
   if (kind === 'prose') return shorten(compressSentence(display, asked), maxChars);
-  const text = shorten(display, maxChars);
+  const text = shorten(compressCode(display, asked), maxChars);
   const code = text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``;
   return note ? `${code} — ${shorten(note, Math.max(40, maxChars - text.length))}` : code;
 }

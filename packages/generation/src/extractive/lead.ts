@@ -41,13 +41,33 @@ function indentAt(text: string, offset: number): number {
   return column - lineStart;
 }
 
-/** The first `max` code lines of the block `opener` opens: deeper indented, right after it. */
+/** Whether a line of `text` between `from` and `to` holds something and is indented `depth` columns or less. */
+function hasLineAtOrAbove(text: string, from: number, to: number, depth: number): boolean {
+  let at = text.indexOf('\n', from);
+  while (at >= 0 && at < to) {
+    const start = at + 1;
+    const end = text.indexOf('\n', start);
+    const line = text.slice(start, end < 0 || end > to ? to : end);
+    if (line.trim() !== '' && indentAt(text, start) <= depth) return true;
+    at = end;
+  }
+  return false;
+}
+
+/**
+ * The first `max` code lines of the block `opener` opens: deeper indented, right after it.
+ * Lines no unit quotes (`try:`, `else:`) still end the block when they stand at its
+ * opener's indentation: what follows them is another block's.
+ */
 function blockOf(opener: ScoredUnit, following: readonly ScoredUnit[], text: string, max: number): ScoredUnit[] {
   const depth = indentAt(text, opener.unit.start);
   const block: ScoredUnit[] = [];
+  let end = opener.unit.end;
   for (const unit of following) {
     if (block.length >= max || unit.unit.kind !== 'code' || indentAt(text, unit.unit.start) <= depth) break;
+    if (hasLineAtOrAbove(text, end, unit.unit.start, depth)) break;
     block.push(unit);
+    end = unit.unit.end;
   }
   return block;
 }
