@@ -15,6 +15,12 @@
 // --show_misses N prints, per set, up to N answers that leave out facts the shown sources
 // hold, with the quotable units of those sources that hold them.
 //
+// Answer-absent questions (without --results_dir): each set's questions are also asked of
+// another codebase, one whose subject is different (ABSENT_FROM), where nothing answers
+// them; the table's last rows give the share of those answers that say the sources lack
+// the answer (NOT_FOUND_ANSWER) instead of quoting something near it, beside the share of
+// the set's own questions answered that way.
+//
 // Without --results_dir the script makes the search results itself: it chunks each corpus
 // (../shared/data/raw; .bench/dev-corpora/other, werkzeug, attrs, babel, jinja2, doit and tornado, prepared by
 // datasets/dev/prepare_corpora.py)
@@ -48,7 +54,7 @@ async function importPackage(name, entry = 'index') {
 }
 
 const generation = await importPackage('generation');
-const { mapCitations, splitIntoUnits } = await importPackage('generation', 'internals');
+const { mapCitations, NOT_FOUND_ANSWER, splitIntoUnits } = await importPackage('generation', 'internals');
 const { countFacts, iou, keyFacts, statesFacts } = await importPackage('eval');
 const { chunkOfHit, OffsetMap } = await importPackage('core');
 
@@ -90,6 +96,14 @@ const devCorpora = devCorporaDir(REPO_ROOT);
 const SETS = questionSets(REPO_ROOT, shared).filter((set) => !flags.results_dir || set.group === 'public');
 const CORPORA = Object.fromEntries(Object.entries(questionCorpora(REPO_ROOT, shared)).map(([name, { base, dir }]) => [name, { dir: join(base, dir), prefix: `${dir}/` }]));
 const questionsOf = (set) => JSON.parse(readFileSync(set.path, 'utf8')).rag_questions;
+/**
+ * For answer-absent questions: the corpus each corpus's questions are also asked of, one
+ * about something else (a task runner for an inference engine's questions, a web framework
+ * for an i18n library's), so that no source there answers them.
+ */
+const ABSENT_FROM = Object.freeze({ vllm: 'doit', other: 'babel', werkzeug: 'attrs', attrs: 'tornado', babel: 'werkzeug', jinja2: 'doit', doit: 'jinja2', tornado: 'babel' });
+/** Search results of each set's questions asked of its ABSENT_FROM corpus, by set name. */
+const absentResults = {};
 
 /** The search results of every set, and a reader of their spans. */
 async function searchResultsFromCorpus() {
@@ -128,6 +142,22 @@ async function searchResultsFromCorpus() {
         });
       }
       results[set.name] = { search_results: searchResults, k: 10 };
+    }
+    for (const set of SETS.filter((candidate) => ABSENT_FROM[candidate.corpus] === corpus)) {
+      const searchResults = [];
+      for (const q of questionsOf(set)) {
+        const hits = await retriever.search(q.question, { k });
+        searchResults.push({
+          question_id: q.question_id,
+          question: q.question,
+          retrieved_sources: hits.map((hit) => {
+            const c = chunkOfHit(hit, chunks);
+            bySpan.set(`${outputPath(c)}:${c.first_character_index}:${c.last_character_index}`, c);
+            return { file_path: outputPath(c), first_character_index: c.first_character_index, last_character_index: c.last_character_index };
+          }),
+        });
+      }
+      absentResults[set.name] = { search_results: searchResults, k, corpus };
     }
   }
   const readSpan = (source) => {
@@ -251,6 +281,21 @@ for (const entry of generators) {
   await generator.dispose();
 }
 
+/** Share of a run's answers that say the sources lack the answer. */
+const notFoundShare = (output) => output.search_results.filter((entry) => entry.answer.startsWith(NOT_FOUND_ANSWER)).length / output.search_results.length;
+const absentRows = [];
+if (Object.keys(absentResults).length > 0) {
+  const generator = await registry.create('extractive', extractiveSettings);
+  for (const set of SETS) {
+    const absent = absentResults[set.name];
+    const own = reports.find((r) => r.dataset === set.name && r.generator === generator.name);
+    if (!absent || !own) continue;
+    const run = await generation.answerDataset(absent, { generator, readSpan, k });
+    absentRows.push({ dataset: set.name, askedOf: absent.corpus, questions: absent.search_results.length, notFound: notFoundShare(run.output), notFoundOwn: notFoundShare(own.output) });
+  }
+  await generator.dispose();
+}
+
 if (flags.save_directory) {
   const dir = resolve(String(flags.save_directory));
   await mkdir(dir, { recursive: true });
@@ -275,7 +320,7 @@ if (flags.show_misses) {
 }
 
 if (flags.json) {
-  console.log(JSON.stringify(reports.map(({ output, rows, ...rest }) => rest), null, 2));
+  console.log(JSON.stringify({ answers: reports.map(({ output, rows, ...rest }) => rest), answerAbsent: absentRows }, null, 2));
 } else {
   console.log(`rag answer benchmark @ ${gitRevision()} — answers from the top ${k} sources; ${note}`);
   console.log(
@@ -300,4 +345,18 @@ if (flags.json) {
   );
   console.log('states fact: share of answers holding at least half of the reference answer\'s key facts (numbers, identifiers, flags, paths, quoted strings), over the questions whose reference has any (n); fact ceiling: the same test on the k sources shown.');
   console.log('cites gold: share of answers citing a source with the gold file and IoU > 0.05; gold in top k: the same for any of the k sources shown (the ceiling).');
+  if (absentRows.length > 0) {
+    const total = (field) => absentRows.reduce((sum, row) => sum + row[field] * row.questions, 0) / absentRows.reduce((sum, row) => sum + row.questions, 0);
+    console.log('\nanswer-absent questions: each set asked of another codebase (extractive)');
+    console.log(
+      formatTable(
+        ['dataset', 'asked of', 'questions', 'not found there', 'not found on its own corpus'],
+        [
+          ...absentRows.map((row) => [row.dataset, row.askedOf, row.questions, row.notFound.toFixed(3), row.notFoundOwn.toFixed(3)]),
+          ['all', '', absentRows.reduce((sum, row) => sum + row.questions, 0), total('notFound').toFixed(3), total('notFoundOwn').toFixed(3)],
+        ],
+      ),
+    );
+    console.log('not found: share of answers that say the retrieved sources do not contain the answer; on another codebase higher is better, on its own lower.');
+  }
 }

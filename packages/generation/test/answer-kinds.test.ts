@@ -445,4 +445,25 @@ describe('questions the sources cannot answer', () => {
     expect(answer.lines[0]).toContain('[1] README.md');
     expect(answer.citedSources.every((cited) => cited.quotes === undefined)).toBe(true);
   });
+
+  it('a question about another codebase that shares only common words with the sources → not found, not a near quote', () => {
+    // "error", "raise" and "field" are in the sources (a handler that raises gets 500), but no
+    // source holds a third of the question's words: nothing here is about immutable instances.
+    const answer = answerExtractively('Which error does assigning to a field of an immutable instance raise?', [readme, deployment, guide, defaults, app]);
+    expect(answer.lines).toHaveLength(1);
+    expect(answer.lines[0]!.startsWith(NOT_FOUND_ANSWER)).toBe(true);
+  });
+
+  it('a short question whose one source holds its rarest word and a word its name begins with is answered', () => {
+    // `STARTUP_BANNER` holds "banner" and begins "start": two of the question's five words,
+    // where each other source holds one. Counted whole, "start" would be missing and no source
+    // would hold a third of the words.
+    const builds = source('Development builds are slower.\n', { file_path: 'docs/builds.md' });
+    const ports = source('Each server needs a port of its own.\n', { file_path: 'docs/ports.md' });
+    const banner = source('STARTUP_BANNER = "tinyserve listening on {host}:{port}"\n', { file_path: 'tinyserve/i18n.py' });
+    const answer = answerExtractively('What banner is printed when the development server starts?', [builds, ports, banner]);
+    expect(answer.lines[0]!.startsWith(NOT_FOUND_ANSWER)).toBe(false);
+    expect(answer.lines.join('\n')).toContain('STARTUP_BANNER');
+  });
 });
+
