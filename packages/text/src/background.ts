@@ -1,0 +1,16 @@
+import { BACKGROUND_FREQUENCIES, BACKGROUND_MIN_PIECES, BACKGROUND_PIECES } from './word-lists/background-frequencies.js';
+
+/** An unlisted term is taken to occur in this many background pieces: somewhere below the listing threshold. */
+const UNLISTED_PIECES = BACKGROUND_MIN_PIECES / 2;
+
+/**
+ * How much `term` (as the tokenizer emits it) says about a text in any Python codebase:
+ * BM25's idf over the background pieces of `BACKGROUND_FREQUENCIES`, always positive —
+ * about 0.4 for `return`, 3 for `cache`, 6.4 for a term too rare to be listed. For a measure
+ * that the few texts at hand cannot give (whether "field" or "banner" is the telling word of
+ * a question), not for ranking a corpus, which has its own statistics.
+ */
+export function backgroundRarity(term: string): number {
+  const pieces = BACKGROUND_FREQUENCIES[term] ?? UNLISTED_PIECES;
+  return Math.log(1 + (BACKGROUND_PIECES - pieces + 0.5) / (pieces + 0.5));
+}
