@@ -438,6 +438,10 @@ describe('questions the sources cannot answer', () => {
     'Which database driver does tinyserve use for PostgreSQL connections?',
     'How do I configure TLS certificates for HTTPS?',
     'Which template engine renders HTML pages?',
+    // "tinyserve" is in every source, so it says nothing about which one answers; without
+    // it, "users", "tokens", "stream" and "responses" are all these sources share with them.
+    'How does tinyserve authenticate users with OAuth tokens?',
+    'Can tinyserve stream responses over WebSockets?',
   ])('%s → not found, with the closest sources named and no quote', (question) => {
     const answer = answerExtractively(question, [readme, deployment, guide]);
     expect(answer.lines).toHaveLength(1);

@@ -15,7 +15,7 @@ import { compressCode, compressSentence } from './compress.js';
 import { findTypedValueLine } from './typed-line.js';
 
 /** Bumped whenever the algorithm changes what it answers (part of the cache key). */
-const EXTRACTIVE_VERSION = 27;
+const EXTRACTIVE_VERSION = 28;
 /**
  * Below this share of the question's idf-weighted terms, the best sentence or line is only
  * near the question, not an answer to it: say so and list the closest sources instead of
@@ -45,6 +45,14 @@ const THIN_COVERAGE = 0.4;
 /** A question word this long is held by a unit word it begins (`start` by `startup` of `STARTUP_BANNER`). */
 const MIN_PREFIX = 4;
 const MIN_SOURCE_SUPPORT = 0.25;
+/**
+ * A question word that every source holds weighs this much less in that support (linearly
+ * from none for a word one source holds): the corpus's own name and subject ("vLLM", "task")
+ * are in every source, whichever question was asked. At 0.5 the answer-absent questions got
+ * "not found" 0.60 → 0.69; the three answerable questions that did too had no source with the
+ * answer (retrieval misses), and no answer that stated the fact was lost; at 0.8 one was.
+ */
+const SHARED_WORD_DISCOUNT = 0.5;
 /** Share of the answer budget the leading quote (the direct answer) may take. */
 const LEAD_SHARE = 0.6;
 /** Most closest sources listed when the answer is not found. */
@@ -203,16 +211,12 @@ function ownerOf(source: SourceForAnswer, unit: ScoredUnit): string {
 /**
  * The largest share of the question's distinct words (not the short forms added for them)
  * that one source holds in its units, each word weighed by its background rarity
- * (`backgroundRarity` of @rag/text: "field" and "default" little, "immutable" much).
+ * (`backgroundRarity` of @rag/text: "field" and "default" little, "immutable" much), less
+ * for a word that more of the sources hold ({@link SHARED_WORD_DISCOUNT}).
  */
 function sourceSupport(query: readonly QueryTerm[], units: readonly ScoredUnit[]): number {
   const asked = new Set(query.filter((q) => !q.expansion).map((q) => q.term));
   if (asked.size === 0) return 1;
-  const weight = (terms: Iterable<string>): number => {
-    let sum = 0;
-    for (const term of terms) sum += backgroundRarity(term);
-    return sum;
-  };
   const held = new Map<number, Set<string>>();
   for (const unit of units) {
     let terms = held.get(unit.sourceIndex);
@@ -222,6 +226,16 @@ function sourceSupport(query: readonly QueryTerm[], units: readonly ScoredUnit[]
       else for (const word of asked) if (word.length >= MIN_PREFIX && term.startsWith(word)) terms.add(word);
     }
   }
+  const spread = new Map<string, number>();
+  for (const terms of held.values()) for (const term of terms) spread.set(term, (spread.get(term) ?? 0) + 1);
+  const weight = (terms: Iterable<string>): number => {
+    let sum = 0;
+    for (const term of terms) {
+      const shared = held.size > 1 ? (Math.max(1, spread.get(term) ?? 0) - 1) / (held.size - 1) : 0;
+      sum += backgroundRarity(term) * (1 - SHARED_WORD_DISCOUNT * shared);
+    }
+    return sum;
+  };
   let most = 0;
   for (const terms of held.values()) most = Math.max(most, weight(terms));
   return most / weight(asked);
