@@ -119,34 +119,20 @@ async function searchResultsFromCorpus() {
   const notes = [];
   for (const [corpus, { dir, prefix }] of Object.entries(CORPORA)) {
     const sets = SETS.filter((set) => set.corpus === corpus);
-    if (sets.length === 0) continue;
+    // Sets whose questions this corpus cannot answer (see ABSENT_FROM).
+    const strangers = SETS.filter((set) => ABSENT_FROM[set.corpus] === corpus);
+    if (sets.length === 0 && strangers.length === 0) continue;
     const t0 = performance.now();
     const { chunks } = await chunkCorpus(dir, { onWarning: () => undefined });
     const retriever = await bm25RetrieverFactory.build(chunks, { settings: bm25Settings });
     notes.push(`${corpus}: bm25 over ${chunks.length} chunks (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     const outputPath = (chunk) => `${prefix}${chunk.file_path}`;
     for (const chunk of chunks) bySpan.set(`${outputPath(chunk)}:${chunk.first_character_index}:${chunk.last_character_index}`, chunk);
-    for (const set of sets) {
-      const questions = questionsOf(set);
-      const searchResults = [];
-      for (const q of questions) {
-        const hits = await retriever.search(q.question, { k: 10 });
-        searchResults.push({
-          question_id: q.question_id,
-          question: q.question,
-          retrieved_sources: hits.map((hit) => {
-            const c = chunkOfHit(hit, chunks);
-            bySpan.set(`${outputPath(c)}:${c.first_character_index}:${c.last_character_index}`, c);
-            return { file_path: outputPath(c), first_character_index: c.first_character_index, last_character_index: c.last_character_index };
-          }),
-        });
-      }
-      results[set.name] = { search_results: searchResults, k: 10 };
-    }
-    for (const set of SETS.filter((candidate) => ABSENT_FROM[candidate.corpus] === corpus)) {
+    /** The search results of `set`'s questions in this corpus, `depth` hits each. */
+    const searchSet = async (set, depth) => {
       const searchResults = [];
       for (const q of questionsOf(set)) {
-        const hits = await retriever.search(q.question, { k });
+        const hits = await retriever.search(q.question, { k: depth });
         searchResults.push({
           question_id: q.question_id,
           question: q.question,
@@ -157,8 +143,10 @@ async function searchResultsFromCorpus() {
           }),
         });
       }
-      absentResults[set.name] = { search_results: searchResults, k, corpus };
-    }
+      return searchResults;
+    };
+    for (const set of sets) results[set.name] = { search_results: await searchSet(set, 10), k: 10 };
+    for (const set of strangers) absentResults[set.name] = { search_results: await searchSet(set, k), k, corpus };
   }
   const readSpan = (source) => {
     const chunk = bySpan.get(`${source.file_path}:${source.first_character_index}:${source.last_character_index}`);
