@@ -450,6 +450,15 @@ describe('questions the sources cannot answer', () => {
     expect(answer.citedSources.every((cited) => cited.quotes === undefined)).toBe(true);
   });
 
+  it('"not found" names the telling words of the question that no source mentions, as the question spells them', () => {
+    // What the reader would search for next. "Can", "stream", "responses" are held somewhere.
+    const ws = answerExtractively('Can tinyserve stream responses over WebSockets?', [readme, deployment, guide]);
+    expect(ws.lines[0]).toMatch(/^The retrieved sources do not appear to contain the answer to this question\. None of them mentions “WebSockets”\. The closest sources: \[1\] README\.md/);
+    const pg = answerExtractively('Which database driver does tinyserve use for PostgreSQL connections?', [readme, deployment, guide]);
+    expect(pg.lines[0]).toContain('“PostgreSQL”');
+    expect(pg.lines[0]).not.toContain('“tinyserve”');
+  });
+
   it('a question about another codebase that shares only common words with the sources → not found, not a near quote', () => {
     // "error", "raise" and "field" are in the sources (a handler that raises gets 500), but no
     // source holds a third of the question's words: nothing here is about immutable instances.

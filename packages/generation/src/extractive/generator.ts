@@ -15,7 +15,7 @@ import { compressCode, compressSentence } from './compress.js';
 import { findTypedValueLine } from './typed-line.js';
 
 /** Bumped whenever the algorithm changes what it answers (part of the cache key). */
-const EXTRACTIVE_VERSION = 28;
+const EXTRACTIVE_VERSION = 29;
 /**
  * Below this share of the question's idf-weighted terms, the best sentence or line is only
  * near the question, not an answer to it: say so and list the closest sources instead of
@@ -254,11 +254,43 @@ function absentShare(query: readonly { term: string; weight: number }[], statist
 }
 
 /** The answer when no retrieved sentence answers the question: say so, and name the closest sources. */
-function notFound(sources: readonly SourceForAnswer[], kind: AnswerKind, coverage: number): ExtractiveAnswer {
+/** Most of the question's words named as missing from every source in a "not found" answer. */
+const MISSING_NAMED = 3;
+/** A word is named as missing only when it is at least this telling (`backgroundRarity`): "use" or "value" missing says nothing. */
+const MISSING_MIN_RARITY = 3;
+
+/**
+ * The question's telling words that no retrieved unit holds (not even as the start of a
+ * longer word), rarest first, as the question spells them: what a reader would search for
+ * next, or learn the sources never mention.
+ */
+function missingWords(question: string, units: readonly ScoredUnit[]): string[] {
+  const held = new Set<string>();
+  for (const unit of units) for (const term of unit.terms) held.add(term);
+  const isHeld = (term: string): boolean => held.has(term) || (term.length >= MIN_PREFIX && [...held].some((h) => h.startsWith(term)));
+  const asked = new Set(queryTerms(question).filter((q) => !q.expansion).map((q) => q.term));
+  const missing = new Map<string, number>();
+  for (const word of question.match(/[\p{L}\p{N}_][\p{L}\p{N}_./-]*[\p{L}\p{N}_]|[\p{L}\p{N}_]/gu) ?? []) {
+    const terms = tokenize(word).filter((term) => asked.has(term));
+    if (terms.length === 0 || terms.some(isHeld) || missing.has(word)) continue;
+    const rarity = Math.max(...terms.map(backgroundRarity));
+    if (rarity >= MISSING_MIN_RARITY) missing.set(word, rarity);
+  }
+  return [...missing].sort((a, b) => b[1] - a[1]).slice(0, MISSING_NAMED).map(([word]) => word);
+}
+
+/** "“kafka”", "“kafka” or “consumers”", "“a”, “b” or “c”". */
+function listAlternatives(words: readonly string[]): string {
+  const quoted = words.map((word) => `“${word}”`);
+  return quoted.length <= 1 ? (quoted[0] ?? '') : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
+}
+
+function notFound(sources: readonly SourceForAnswer[], kind: AnswerKind, coverage: number, missing: readonly string[] = []): ExtractiveAnswer {
   const closest = sources.slice(0, CLOSEST_LISTED);
   const listed = closest.map((source, i) => `[${i + 1}] ${describeSource(source)}`).join('; ');
+  const why = missing.length > 0 ? ` None of them mentions ${listAlternatives(missing)}.` : '';
   return {
-    lines: [`${NOT_FOUND_ANSWER} The closest sources: ${listed}.`],
+    lines: [`${NOT_FOUND_ANSWER}${why} The closest sources: ${listed}.`],
     citedSources: closest.map((source, i) => toCitedSource(i + 1, source)),
     kind,
     coverage,
@@ -303,7 +335,7 @@ export function answerExtractively(question: string, sources: readonly SourceFor
     (best.coverage < WEAK_COVERAGE && absentShare(query, statistics) >= MAX_ABSENT_SHARE) ||
     (best.coverage < THIN_COVERAGE && sourceSupport(query, units) < MIN_SOURCE_SUPPORT)
   ) {
-    return notFound(sources, kind, best?.coverage ?? 0);
+    return notFound(sources, kind, best?.coverage ?? 0, missingWords(question, units));
   }
   // A how-to answered by a docs example leads with the sentence that introduces it ("To turn
   // the cache off, set its size to zero."): the example then follows it (`leadCompletion`).
