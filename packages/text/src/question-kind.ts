@@ -107,15 +107,15 @@ const BRANCH = /^\s*(if|elif|except|while)\b.*:\s*$/m;
 
 /**
  * Whether Python `code` (a line, or a whole chunk) carries the kind of fact a question of
- * `kind` asks for: an assignment or a lookup with a fallback for a default, a `raise` or
- * `except` for an error, a literal sequence for a list, a guard for a yes/no, a literal
- * for a value, a branch's opening line (`if …:`, `except …:`) for what happens under a
- * condition. Kinds whose answer is not a kind of code (where, how, explain) never match.
+ * `kind` asks for: an assignment (not a line that only hands a name on, `x=x`) or a lookup
+ * with a fallback for a default, a `raise` or `except` for an error, a literal sequence for
+ * a list, a guard for a yes/no, a literal for a value, a branch's opening line (`if …:`,
+ * `except …:`) for what happens under a condition. Kinds whose answer is not a kind of code (where, how, explain) never match.
  */
 export function codeCarriesKind(code: string, kind: AnswerKind): boolean {
   switch (kind) {
     case 'default':
-      return ASSIGNS.test(code) || FALLBACK.test(code);
+      return (ASSIGNS.test(code) && !isPassThrough(code)) || FALLBACK.test(code);
     case 'error':
       return RAISES.test(code);
     case 'list':
@@ -129,4 +129,13 @@ export function codeCarriesKind(code: string, kind: AnswerKind): boolean {
     default:
       return false;
   }
+}
+
+/**
+ * `x=x,`, `self.x = x`: a line that only hands a name on (a keyword argument passed through,
+ * a parameter stored) and gives no value of its own, so it carries no default.
+ */
+function isPassThrough(code: string): boolean {
+  const m = /^\s*(?:self\.)?([A-Za-z_]\w*)\s*=\s*([A-Za-z_]\w*)\s*,?\s*\)?\s*$/.exec(code);
+  return m !== null && m[1] === m[2];
 }

@@ -73,6 +73,10 @@ describe('codeCarriesKind', () => {
     ['timeout: float = 5.0', 'default', true],
     ['os.environ.get("X", "1")', 'default', true],
     ['return compute(x)', 'default', false],
+    // Handing a name on gives no value: the keyword argument passed through, the parameter stored.
+    ['fp8_min=fp8_min,', 'default', false],
+    ['self.timeout = timeout', 'default', false],
+    ['self.timeout = timeout or 30', 'default', true],
     ['FORMATS = ("json", "yaml")', 'list', true],
     ['if not ok:\n    return', 'yesno', true],
     ['size = 16', 'value', true],
