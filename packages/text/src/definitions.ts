@@ -141,13 +141,27 @@ const LINE_DEFINED = /^\s*(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)/;
 /** `name: type = default` or `name=default` inside a signature or call. */
 const LINE_PARAMETER = /[(,]\s*([A-Za-z_]\w*)\s*(?::\s*[^=,()]+(?:\[[^\]]*\])?)?\s*=(?!=)/g;
 
+/** `x=x,`, `self.x = x`, `x = x`: the whole line. */
+const PASS_THROUGH = /^\s*(?:self\.)?([A-Za-z_]\w*)\s*=\s*([A-Za-z_]\w*)\s*,?\s*\)?\s*$/;
+
+/**
+ * A line that only hands a name on — a keyword argument passed through (`x=x,`), a
+ * parameter stored (`self.x = x`) — and so defines nothing and gives no value of its own.
+ */
+export function isPassThrough(line: string): boolean {
+  const match = PASS_THROUGH.exec(line);
+  return match !== null && match[1] === match[2];
+}
+
 /**
  * The names one line of code defines, lowercased: the target of an assignment that starts
- * the line (`self.` allowed), a `def`/`class` name, and defaulted parameters. The
+ * the line (`self.` allowed), a `def`/`class` name, and defaulted parameters; none for a
+ * line that only hands a name on (`isPassThrough`). The
  * line-level sibling of {@link definesName}: it reads a single quoted line (an extractive
  * answer's unit), so it has no multi-line forms such as docstring entries or dict keys.
  */
 export function definedNames(line: string): string[] {
+  if (isPassThrough(line)) return [];
   const names: string[] = [];
   const assigned = LINE_ASSIGNED.exec(line)?.[1];
   if (assigned) names.push(assigned);

@@ -8,6 +8,8 @@
  * generator is told the form. English question forms and Python syntax only; nothing here
  * names a project.
  */
+import { isPassThrough } from './definitions.js';
+
 export type AnswerKind = 'default' | 'error' | 'where' | 'how' | 'list' | 'yesno' | 'value' | 'consequence' | 'explain';
 
 export interface QuestionKindRule {
@@ -131,11 +133,3 @@ export function codeCarriesKind(code: string, kind: AnswerKind): boolean {
   }
 }
 
-/**
- * `x=x,`, `self.x = x`: a line that only hands a name on (a keyword argument passed through,
- * a parameter stored) and gives no value of its own, so it carries no default.
- */
-function isPassThrough(code: string): boolean {
-  const m = /^\s*(?:self\.)?([A-Za-z_]\w*)\s*=\s*([A-Za-z_]\w*)\s*,?\s*\)?\s*$/.exec(code);
-  return m !== null && m[1] === m[2];
-}

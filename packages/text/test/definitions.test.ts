@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { definesName, explainsName, separatedNamesIn } from '../src/index.js';
+import { isPassThrough } from '../src/definitions.js';
+import { definedNames, definesName, explainsName, separatedNamesIn } from '../src/index.js';
 
 // Pieces that make definitions, mentions, code spans, quotes and edge underscores meet.
 const PIECES = ['max_num_seqs', '_max_num_seqs', 'num_seqs', 'self.', 'def ', 'class ', ' = 4', ': int = 4', ':', ' == 4', '"', "'", '`', '``', '\n', '    ', ' ', '(', ', ', 'x', 'rename_it', 'max_num_seqs2', '__init__', 'a_b'];
@@ -28,5 +29,27 @@ describe('separatedNamesIn: the names a chunk defines or explains, computed once
     expect([...separatedNamesIn(code, 'defines')].sort()).toEqual(['block_size', 'max_num_seqs', 'set_limit', 'swap_space']);
     const prose = 'Set `max_num_seqs` or ``block_size``; the max_model_len default is fine.';
     expect([...separatedNamesIn(prose, 'explains')].sort()).toEqual(['block_size', 'max_num_seqs']);
+  });
+});
+
+describe('definedNames', () => {
+  it.each([
+    ['x = 5', ['x']],
+    ['self.timeout = timeout or 30', ['timeout']],
+    ['def f(a, b=1):', ['f', 'b']],
+    ['class Loader(Base):', ['loader']],
+    // Handing a name on defines nothing: a keyword argument passed through, a parameter stored.
+    ['fp8_min=fp8_min,', []],
+    ['self.timeout = timeout', []],
+    ['x = x', []],
+  ] as const)('%s → %j', (line, names) => {
+    expect(definedNames(line)).toEqual(names);
+  });
+
+  it('isPassThrough: only a whole line that assigns a name to itself', () => {
+    expect(isPassThrough('  fp8_min=fp8_min,')).toBe(true);
+    expect(isPassThrough('self.x = x')).toBe(true);
+    expect(isPassThrough('self.x = y')).toBe(false);
+    expect(isPassThrough('f(x=x, y=2)')).toBe(false);
   });
 });
