@@ -23,6 +23,11 @@ describe('splitIntoUnits for code', () => {
     '    return a + b',
   ].join('\n');
 
+  it("drops a comment banner's rules from the note it gives a statement", () => {
+    const banner = ['class OvisConfig(Base):', '    # ' + '-'.repeat(40), '    # Ovis configuration', '    # ' + '='.repeat(40), '    model_type = "ovis"'].join('\n');
+    expect(displays(banner, 'pkg/config.py')).toEqual(['class OvisConfig(Base):', 'model_type = "ovis" // Ovis configuration']);
+  });
+
   it('reads docstrings as sentences, attaches comments to their statement, joins bracketed lines', () => {
     expect(displays(code, 'pkg/defaults.py')).toEqual([
       'Default settings.',

@@ -10,12 +10,12 @@ import { detectAnswerKind, type AnswerKind } from '../answer-kind.js';
 import { describeSource } from '../sources.js';
 import { collectStatistics, COVERAGE_IDF_FLOOR, inverseFrequency, queryTerms, scoreUnits, unitTerms, type ScoredUnit, type ScoringStatistics } from './score.js';
 import { isCodePath, splitIntoUnits } from './units.js';
-import { antecedentOf, assignmentsUsedBy, conditionOf, introducedLines, leadCompletion } from './lead.js';
+import { antecedentOf, assignmentsUsedBy, branchOutcomes, conditionOf, introducedLines, leadCompletion } from './lead.js';
 import { compressCode, compressSentence } from './compress.js';
 import { findTypedValueLine } from './typed-line.js';
 
 /** Bumped whenever the algorithm changes what it answers (part of the cache key). */
-const EXTRACTIVE_VERSION = 30;
+const EXTRACTIVE_VERSION = 31;
 /**
  * Below this share of the question's idf-weighted terms, the best sentence or line is only
  * near the question, not an answer to it: say so and list the closest sources instead of
@@ -375,6 +375,8 @@ export function answerExtractively(question: string, sources: readonly SourceFor
   const supporting = picked.slice(1).filter((unit) => !joined.has(unit));
   // A quoted sentence that introduces a code line ("…by running the following command:") brings it.
   for (const line of introducedLines(supporting, units)) if (line !== lead && !joined.has(line) && !supporting.includes(line)) supporting.push(line);
+  // For "what happens when …", a quoted branch brings the line that says what happens then.
+  if (kind === 'consequence') for (const line of branchOutcomes(supporting, units, sources)) if (line !== lead && !joined.has(line) && !supporting.includes(line)) supporting.push(line);
   const groups = groupBySource(supporting);
   const perQuote = supporting.length > 0 ? Math.floor((resolved.maxAnswerChars - Math.min(leadQuote.length, leadBudget)) / supporting.length) : 0;
   for (const group of groups) {

@@ -248,3 +248,16 @@ export function introducedLines(quoted: readonly ScoredUnit[], units: readonly S
   }
   return lines;
 }
+
+/**
+ * The first block line of each quoted branch (`if …:`, `except …:`): for a question that asks
+ * what happens under a condition, a supporting branch says when and this line says what.
+ */
+export function branchOutcomes(quoted: readonly ScoredUnit[], units: readonly ScoredUnit[], sources: readonly SourceForAnswer[]): ScoredUnit[] {
+  const lines: ScoredUnit[] = [];
+  for (const unit of quoted) {
+    if (unit.unit.kind !== 'code' || !BLOCK_OPENER.test(unit.unit.display)) continue;
+    lines.push(...blockOf(unit, unitsAfter(units, unit), sources[unit.sourceIndex]!.text, 1));
+  }
+  return lines;
+}

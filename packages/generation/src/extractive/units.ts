@@ -82,6 +82,8 @@ function isNoiseCodeLine(text: string): boolean {
 }
 
 const MAX_JOINED_LINES = 6;
+/** A run of drawing characters in a comment (`# -------`, `# ======`): a banner's rule, not words. */
+const RULE = /[-=*#~_+]{4,}/g;
 const PRAGMA = /^\s*#\s*(!|-\*-|noqa|type:|pylint|fmt:|SPDX|ruff)/;
 
 /** Lines i.. of a docstring: the index of its last line and the range of its text. */
@@ -143,7 +145,7 @@ function codeUnits(source: string, lines: readonly Line[], from: number, to: num
     const [codeStart] = trimmedRange(source, line.start, lines[last]!.end);
     const display = collapse(source.slice(codeStart, end).replace(/\\\s*\n/g, ' '));
     const unit: TextUnit = { kind: 'code', display, start, end };
-    const note = collapse(comments.map((c) => c.text.replace(COMMENT, '')).join(' '));
+    const note = collapse(comments.map((c) => c.text.replace(COMMENT, '').replace(RULE, ' ')).join(' '));
     if (note) unit.note = note;
     out.push(unit);
     comments = [];
