@@ -37,9 +37,9 @@ const MAX_ABSENT_SHARE = 0.8;
  * names), while sources that share only common words with it ("field", "default", "raise")
  * are about something else. Chosen on the development and public questions asked of another
  * codebase, where nothing answers (`pnpm bench:answers`, "answer-absent"): not found for
- * 0.32 → 0.60 of them, and the 611 answerable questions keep every answer (8 "not found"
- * before and after). Words counted alike instead of by rarity: 0.51 at 0.3 / 0.3; by rarity
- * at 0.3 / 0.3: 0.72, with two answers that stated the fact lost.
+ * 0.32 → 0.60 of them without {@link SHARED_WORD_DISCOUNT} (0.69 with it), and the 611
+ * answerable questions keep every answer that stated the fact. Words counted alike instead
+ * of by rarity: 0.51 at 0.3 / 0.3; by rarity at 0.3 / 0.3: 0.72, with two such answers lost.
  */
 const THIN_COVERAGE = 0.4;
 /** A question word this long is held by a unit word it begins (`start` by `startup` of `STARTUP_BANNER`). */
@@ -208,6 +208,14 @@ function ownerOf(source: SourceForAnswer, unit: ScoredUnit): string {
   return unit.unit.display.includes(name) ? '' : `In \`${source.symbol}\`: `;
 }
 
+/** Whether `terms` hold the question word `word`, or a longer term it begins (`start` in `startup`). */
+function holdsWord(terms: ReadonlySet<string>, word: string): boolean {
+  if (terms.has(word)) return true;
+  if (word.length < MIN_PREFIX) return false;
+  for (const term of terms) if (term.startsWith(word)) return true;
+  return false;
+}
+
 /**
  * The largest share of the question's distinct words (not the short forms added for them)
  * that one source holds in its units, each word weighed by its background rarity
@@ -217,15 +225,15 @@ function ownerOf(source: SourceForAnswer, unit: ScoredUnit): string {
 function sourceSupport(query: readonly QueryTerm[], units: readonly ScoredUnit[]): number {
   const asked = new Set(query.filter((q) => !q.expansion).map((q) => q.term));
   if (asked.size === 0) return 1;
-  const held = new Map<number, Set<string>>();
+  const bySource = new Map<number, Set<string>>();
   for (const unit of units) {
-    let terms = held.get(unit.sourceIndex);
-    if (!terms) held.set(unit.sourceIndex, (terms = new Set()));
-    for (const term of unit.terms) {
-      if (asked.has(term)) terms.add(term);
-      else for (const word of asked) if (word.length >= MIN_PREFIX && term.startsWith(word)) terms.add(word);
-    }
+    let terms = bySource.get(unit.sourceIndex);
+    if (!terms) bySource.set(unit.sourceIndex, (terms = new Set()));
+    for (const term of unit.terms) terms.add(term);
   }
+  // Per source, the question's words it holds.
+  const held = new Map<number, Set<string>>();
+  for (const [source, terms] of bySource) held.set(source, new Set([...asked].filter((word) => holdsWord(terms, word))));
   const spread = new Map<string, number>();
   for (const terms of held.values()) for (const term of terms) spread.set(term, (spread.get(term) ?? 0) + 1);
   const weight = (terms: Iterable<string>): number => {
@@ -267,7 +275,7 @@ const MISSING_MIN_RARITY = 3;
 function missingWords(question: string, units: readonly ScoredUnit[]): string[] {
   const held = new Set<string>();
   for (const unit of units) for (const term of unit.terms) held.add(term);
-  const isHeld = (term: string): boolean => held.has(term) || (term.length >= MIN_PREFIX && [...held].some((h) => h.startsWith(term)));
+  const isHeld = (term: string): boolean => holdsWord(held, term);
   const asked = new Set(queryTerms(question).filter((q) => !q.expansion).map((q) => q.term));
   const missing = new Map<string, number>();
   for (const word of question.match(/[\p{L}\p{N}_][\p{L}\p{N}_./-]*[\p{L}\p{N}_]|[\p{L}\p{N}_]/gu) ?? []) {
