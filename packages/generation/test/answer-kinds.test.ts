@@ -32,6 +32,9 @@ describe('answer kinds read from the question', () => {
     ['How do I install tinyserve?', 'how'],
     ['Is Windows supported in production?', 'yesno'],
     ['Which Python versions are supported?', 'list'],
+    // Plural agreement ("characters are") asks for several things, whatever the noun.
+    ['Which characters are replaced when text is escaped?', 'list'],
+    ['What flag do I pass to serve over TLS?', 'explain'],
     ['How many worker threads serve requests?', 'value'],
     ['Why does the last middleware run first?', 'explain'],
     ['What happens when a request body is too large?', 'consequence'],
@@ -397,11 +400,13 @@ describe('the extractive answer leads with the fact the question asks for', () =
     expect(cited).toBe('README.md');
   });
 
-  it('a list: what a sentence ending in a colon introduces comes with it', () => {
-    // "Every setting has … that overrides it:" leads, followed by the table rows it introduces
-    // (those the answer quotes separately are not repeated in the lead).
+  it('a list: the sentence that introduces the rows leads, and the rows come with it', () => {
+    // "Which settings have …" asks for several (plural agreement). The rows of the guide's
+    // settings table carry the items, and so does the sentence ending in a colon right above
+    // them: it leads, with the rows it introduces (those quoted separately are not repeated).
     const { first, answer } = lead('Which settings have an environment variable that overrides them?', [guide, defaults]);
-    expect(first).toMatch(/^Every setting has a default and an environment variable that overrides it: \S/);
+    expect(answer.kind).toBe('list');
+    expect(first).toMatch(/^Every setting has a default and an environment variable that overrides it: host \| `TINYSERVE_HOST`/);
     const all = answer.lines.join('\n');
     for (const variable of ['TINYSERVE_HOST', 'TINYSERVE_PORT', 'TINYSERVE_WORKERS']) expect(all).toContain(variable);
   });
@@ -424,6 +429,54 @@ describe('the extractive answer leads with the fact the question asks for', () =
     );
     const { first } = lead('What does joining untrusted path components onto a base directory give back?', [join]);
     expect(first).toBe('In `safe_join`: Safely join untrusted path components to a base directory. Returns: A safe path, otherwise `None`. [1]');
+  });
+
+  it('a list: the line that holds the items is quoted though a summary sentence outscores it by far', () => {
+    // The docstring's opening sentence holds most of the question's words; the line that does
+    // the replacing holds two and scores about a quarter as much, below the usual cut, but it
+    // is the only line that carries a list (literal pairs), so it is quoted.
+    const code = source(
+      [
+        'def json_for_html(obj):',
+        '    """Serialize an object to JSON, replacing the characters that are unsafe in HTML with Unicode escapes."""',
+        '    text = json.dumps(obj)',
+        '    return text.replace("<", "\\\\u003c").replace(">", "\\\\u003e").replace("&", "\\\\u0026")',
+      ].join('\n'),
+      { file_path: 'pkg/htmljson.py', symbol: 'json_for_html' },
+    );
+    const { answer } = lead('Which characters are replaced when an object is dumped for an HTML page?', [code]);
+    expect(answer.kind).toBe('list');
+    expect(answer.lines[0]).toMatch(/^In `json_for_html`: Serialize an object to JSON, replacing/);
+    expect(answer.lines.join('\n')).toContain('text.replace("<", "\\\\u003c")');
+  });
+
+  it("a default quoted by a constant's name comes with the constant's value, from another source", () => {
+    const adapter = source('class Adapter:\n    def __init__(self, pool_connections=DEFAULT_POOLSIZE, pool_block=DEFAULT_POOLBLOCK):\n        self.pool_connections = pool_connections\n', {
+      file_path: 'pkg/adapters.py',
+      symbol: 'Adapter.__init__',
+    });
+    const constants = source('DEFAULT_POOLBLOCK = False\nDEFAULT_POOLSIZE = 10\nDEFAULT_RETRIES = 0\n', { file_path: 'pkg/constants.py' });
+    const all = answerExtractively('How many connections does the adapter pool by default?', [adapter, constants]).lines.join('\n');
+    expect(all).toContain('pool_connections=DEFAULT_POOLSIZE');
+    expect(all).toContain('`DEFAULT_POOLSIZE = 10`');
+    expect(all).toContain('`DEFAULT_POOLBLOCK = False`');
+  });
+
+  it('a place asked in words is answered when a sentence covers the question, though the line that defines a word of it covers little', () => {
+    // "folder" is assigned in the code, so the definition leads; whether anything answers is
+    // still read off the strongest sentence (the docs page's), not off that line.
+    const docs = source('Finding Application Folders\n===========================\n\nVery often you want to open a configuration file that belongs to your application.\nEach platform keeps such files in its own place, and the helper below picks the right one.\n', {
+      file_path: 'docs/utils.rst',
+      symbol: 'Finding Application Folders',
+    });
+    const code = source(
+      'def get_app_dir(app_name, roaming=True, force_posix=False):\n    """Returns the config folder for the application."""\n    if WIN:\n        folder = os.environ.get(key)\n    return os.path.join(os.environ.get("XDG_CONFIG_HOME", os.path.expanduser("~/.config")), app_name)\n',
+      { file_path: 'pkg/utils.py', symbol: 'get_app_dir' },
+    );
+    const answer = answerExtractively('Where is the configuration folder of an application placed on Linux when nothing special is asked?', [docs, code]);
+    expect(answer.kind).toBe('where');
+    expect(answer.lines[0]).not.toContain(NOT_FOUND_ANSWER);
+    expect(answer.lines[0]).toMatch(/^In `pkg\/utils\.py:\d+` \(`get_app_dir`\)/);
   });
 
   it('a value: the literal with its unit', () => {

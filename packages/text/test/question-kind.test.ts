@@ -13,6 +13,14 @@ describe('detectAnswerKind', () => {
     ['Why are blocks hashed?', 'explain'],
     ['What happens when the residual is None?', 'consequence'],
     ['What does the parser return if the input is empty?', 'consequence'],
+    // A plural subject agreeing with its verb asks for several things, whatever the noun.
+    ['Which characters are replaced when text is escaped?', 'list'],
+    ['What unit names are used for binary sizes?', 'list'],
+    ['Which headers were sent with the request?', 'list'],
+    // A singular subject, or "do" that belongs to a pronoun, does not.
+    ['What flag do I pass to enable TLS?', 'explain'],
+    ['Which encoding is used for headers?', 'explain'],
+    ['What should you do after a failed build?', 'explain'],
   ])('%s → %s', (question, kind) => {
     expect(detectAnswerKind(question)).toBe(kind);
   });

@@ -9,13 +9,13 @@ import { resolveExtractiveOptions, type ExtractiveOptions, type ResolvedExtracti
 import { detectAnswerKind, type AnswerKind } from '../answer-kind.js';
 import { describeSource } from '../sources.js';
 import { collectStatistics, COVERAGE_IDF_FLOOR, inverseFrequency, queryTerms, scoreUnits, unitTerms, type ScoredUnit, type ScoringStatistics } from './score.js';
-import { isCodePath, splitIntoUnits } from './units.js';
-import { antecedentOf, assignmentsUsedBy, branchOutcomes, conditionOf, introducedLines, leadCompletion } from './lead.js';
+import { isCodePath, isListPiece, splitIntoUnits } from './units.js';
+import { antecedentOf, assignmentsUsedBy, branchOutcomes, conditionOf, constantValuesOf, introducedLines, leadCompletion } from './lead.js';
 import { compressCode, compressSentence } from './compress.js';
 import { findTypedValueLine } from './typed-line.js';
 
 /** Bumped whenever the algorithm changes what it answers (part of the cache key). */
-const EXTRACTIVE_VERSION = 31;
+const EXTRACTIVE_VERSION = 32;
 /**
  * Below this share of the question's idf-weighted terms, the best sentence or line is only
  * near the question, not an answer to it: say so and list the closest sources instead of
@@ -73,6 +73,11 @@ function scoredUnitsOf(sources: readonly SourceForAnswer[]): ScoredUnit[] {
       units.push({ unit, sourceIndex, ...terms, score: 0, matched: 0, coverage: 0, fromDocs, placeTerms });
     }
   });
+  // "Every setting has an environment variable that overrides it:" says what the items after it are.
+  for (let i = 0; i + 1 < units.length; i++) {
+    const [intro, next] = [units[i]!, units[i + 1]!];
+    if (intro.unit.kind === 'prose' && intro.unit.display.endsWith(':') && next.sourceIndex === intro.sourceIndex && isListPiece(next.unit)) intro.introducesList = true;
+  }
   return units;
 }
 
@@ -108,6 +113,25 @@ function moveToFront(picked: ScoredUnit[], unit: ScoredUnit, max = Number.POSITI
   if (at >= 0) picked.splice(at, 1);
   picked.unshift(unit);
   if (picked.length > max) picked.length = max;
+}
+
+/**
+ * A unit that carries the asked kind of fact is quoted when it scores at least this share of
+ * the best unit, though below `minRelativeScore`. Chosen on the development answer sets
+ * (`pnpm bench:answers`): 0.1 and 0.2 each stated four more facts (list, error and default
+ * questions) and lost none; how-to questions are left out, since the lead's completion
+ * already brings their command (with them, a public docs answer lost a fact).
+ */
+const MIN_CARRIER_SHARE = 0.2;
+/** Kinds whose answer has no carrier of its own to add: the lead already is the place, the steps or the explanation. */
+const NO_CARRIER_KINDS: ReadonlySet<AnswerKind> = new Set(['explain', 'where', 'how']);
+
+/** The best unit that carries the fact `kind` asks for, scoring at least {@link MIN_CARRIER_SHARE} of `best`. */
+function bestCarrier(units: readonly ScoredUnit[], kind: AnswerKind, best: number): ScoredUnit | undefined {
+  if (NO_CARRIER_KINDS.has(kind)) return undefined;
+  let found: ScoredUnit | undefined;
+  for (const unit of units) if (unit.carries && unit.score >= MIN_CARRIER_SHARE * best && (!found || unit.score > found.score)) found = unit;
+  return found;
 }
 
 /** Best units first, within the quote and character budgets, without repeats. */
@@ -328,22 +352,33 @@ export function answerExtractively(question: string, sources: readonly SourceFor
     if (picked.length < resolved.maxQuotes) picked.push(typedLine);
     else if (picked.length > 1) picked[picked.length - 1] = typedLine;
   }
+  // An answer of a kind that has a carrier (a default, an error, a list, …) holds one when a
+  // source has it: a summary sentence that repeats the question's words can outscore every
+  // line that states the fact by more than `minRelativeScore` allows.
+  const carrier = picked.length > 0 && !picked.some((u) => u.carries) ? bestCarrier(units, kind, picked[0]!.score) : undefined;
+  if (carrier && !picked.some((u) => u.unit.display === carrier.unit.display)) {
+    if (picked.length < resolved.maxQuotes) picked.push(carrier);
+    else if (picked.length > 1) picked[picked.length - 1] = carrier;
+  }
   // "Where is X?" is answered by the place that defines X: a sentence that mentions it does
   // not lead over that definition.
   // (A docs example that assigns the name is a use of it, not its place.)
   const definesInCode = (u: ScoredUnit | undefined): boolean => u?.defines === true && !u.fromDocs;
+  const strongest = picked[0];
   if (kind === 'where' && !definesInCode(picked[0])) {
     const definition = units.filter(definesInCode).sort((a, b) => b.score - a.score)[0];
     if (definition) moveToFront(picked, definition, resolved.maxQuotes);
   }
   const best = picked[0];
+  // Whether anything answers is read off the strongest unit, not the definition a where-question moved first.
+  const coverage = Math.max(best?.coverage ?? 0, strongest?.coverage ?? 0);
   if (
     !best ||
-    best.coverage < MIN_ANSWER_COVERAGE ||
-    (best.coverage < WEAK_COVERAGE && absentShare(query, statistics) >= MAX_ABSENT_SHARE) ||
-    (best.coverage < THIN_COVERAGE && sourceSupport(query, units) < MIN_SOURCE_SUPPORT)
+    coverage < MIN_ANSWER_COVERAGE ||
+    (coverage < WEAK_COVERAGE && absentShare(query, statistics) >= MAX_ABSENT_SHARE) ||
+    (coverage < THIN_COVERAGE && sourceSupport(query, units) < MIN_SOURCE_SUPPORT)
   ) {
-    return notFound(sources, kind, best?.coverage ?? 0, missingWords(question, units));
+    return notFound(sources, kind, coverage, missingWords(question, units));
   }
   // A how-to answered by a docs example leads with the sentence that introduces it ("To turn
   // the cache off, set its size to zero."): the example then follows it (`leadCompletion`).
@@ -385,6 +420,8 @@ export function answerExtractively(question: string, sources: readonly SourceFor
   for (const line of introducedLines(supporting, units)) if (line !== lead && !joined.has(line) && !supporting.includes(line)) supporting.push(line);
   // For "what happens when …", a quoted branch brings the line that says what happens then.
   if (kind === 'consequence') for (const line of branchOutcomes(supporting, units, sources)) if (line !== lead && !joined.has(line) && !supporting.includes(line)) supporting.push(line);
+  // A default or a value quoted by a constant's name (`pool_connections=DEFAULT_POOLSIZE`) brings the constant's value.
+  if (kind === 'default' || kind === 'value') for (const line of constantValuesOf([lead, ...joined, ...supporting], units)) if (line !== lead && !joined.has(line) && !supporting.includes(line)) supporting.push(line);
   const groups = groupBySource(supporting);
   const perQuote = supporting.length > 0 ? Math.floor((resolved.maxAnswerChars - Math.min(leadQuote.length, leadBudget)) / supporting.length) : 0;
   for (const group of groups) {

@@ -261,3 +261,33 @@ export function branchOutcomes(quoted: readonly ScoredUnit[], units: readonly Sc
   }
   return lines;
 }
+
+/** A constant's name as Python code spells it: `DEFAULT_POOLSIZE`, `MAX_RANGE`. */
+const CONSTANT_NAME = /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|\b[A-Z]{4,}\b/g;
+/** Most constants' values brought for the quoted lines of one answer. */
+const MAX_CONSTANTS = 2;
+
+/**
+ * The literal assignments, in any source, of the constants that quoted code lines only name
+ * (`DEFAULT_POOLSIZE = 10` for `pool_connections=DEFAULT_POOLSIZE`): the value the quote
+ * stands for, which a reader would otherwise have to look up.
+ */
+export function constantValuesOf(quoted: readonly ScoredUnit[], units: readonly ScoredUnit[]): ScoredUnit[] {
+  const named = new Set<string>();
+  for (const unit of quoted) {
+    if (unit.unit.kind !== 'code') continue;
+    const own = LITERAL_ASSIGNMENT.exec(unit.unit.display)?.[1];
+    for (const name of unit.unit.display.match(CONSTANT_NAME) ?? []) if (name !== own) named.add(name);
+  }
+  const out: ScoredUnit[] = [];
+  for (const unit of units) {
+    if (out.length >= MAX_CONSTANTS || named.size === 0) break;
+    if (unit.unit.kind !== 'code' || quoted.includes(unit)) continue;
+    const name = LITERAL_ASSIGNMENT.exec(unit.unit.display)?.[1];
+    if (name && named.has(name)) {
+      out.push(unit);
+      named.delete(name);
+    }
+  }
+  return out;
+}

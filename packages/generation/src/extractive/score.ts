@@ -19,6 +19,10 @@ export interface ScoredUnit {
   coverage: number;
   /** A code unit that defines a name the question mentions (set by `scoreUnits`). */
   defines?: boolean;
+  /** The unit carries the kind of fact the question asks for (set by `scoreUnits`, see `carriesKind`). */
+  carries?: boolean;
+  /** A sentence ending in a colon right before a list item or table row of its source: it introduces a list. */
+  introducesList?: boolean;
   /** The unit comes from documentation, not from a code file. */
   fromDocs: boolean;
   /** Terms of the unit's source's symbol and path: where it stands, counted for coverage only. */
@@ -141,11 +145,14 @@ export function scoreUnits(
     const example = scored.unit.kind === 'code' && scored.unit.doc === true;
     const defines = matched > 0 && scored.unit.kind === 'code' && !example && definedNames(scored.unit.display).some((n) => asked.has(n) || spelled.has(n));
     // "Where is X implemented?" is answered by the line that defines X.
-    const carries = matched > 0 && (kind === 'where' ? defines : example ? kind === 'how' : carriesKind(scored.unit, kind, scored.fromDocs));
+    // A list is carried by its items and rows, and by the sentence that introduces them (which brings them, see `leadCompletion`).
+    const carries =
+      matched > 0 && (kind === 'where' ? defines : example ? kind === 'how' : carriesKind(scored.unit, kind, scored.fromDocs) || (kind === 'list' && scored.introducesList === true));
     const typed = matched > 0 && types.some((type) => spellsAnswerType(scored.unit.display, type));
     scored.score = sum * lengthDamping * rankDamping * (defines ? DEFINITION_BOOST : 1) * (carries ? (KIND_BOOSTS[kind] ?? KIND_BOOST) : 1) * (typed ? TYPE_BOOST : 1);
     scored.matched = matched;
     scored.defines = defines;
+    scored.carries = carries;
     // A line of `Llama.forward` answers a question about "Llama's forward method" without
     // repeating the class name: the place counts for coverage, not for the score.
     scored.coverage = total > 0 ? covered / total : 0;

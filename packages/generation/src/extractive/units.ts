@@ -65,6 +65,11 @@ function apiObjectUnit(source: string, line: Line): TextUnit | undefined {
   return { kind: 'prose', display: `${found[1]} \`${found[2]}\``, item: true, start, end };
 }
 
+/** A list item or a table row: one piece of a list, whose introduction says what it lists. */
+export function isListPiece(unit: TextUnit): boolean {
+  return unit.kind === 'prose' && (unit.item === true || unit.context !== undefined || unit.display.includes(' | '));
+}
+
 function bracketBalance(line: string): number {
   // Strings and comments can hold brackets; a rough strip is enough to join continuations.
   const code = line.replace(/(["'])(?:\\.|(?!\1).)*\1/g, '').replace(/#.*$/, '');
