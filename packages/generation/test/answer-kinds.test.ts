@@ -479,6 +479,33 @@ describe('the extractive answer leads with the fact the question asks for', () =
     expect(answer.lines[0]).toMatch(/^In `pkg\/utils\.py:\d+` \(`get_app_dir`\)/);
   });
 
+  it("a supporting code line keeps its comment only when the comment speaks of what was asked, and briefly; a line is not quoted twice", () => {
+    const code = source(
+      [
+        'def rebuild_method(self, prepared_request, response):',
+        '    """When being redirected we may want to change the method of the request."""',
+        '    method = prepared_request.method',
+        '    # https://tools.ietf.org/html/rfc7231#section-6.4.4 says so, see the discussion there for the details of browsers',
+        '    if response.status_code == codes.see_other and method != "HEAD":',
+        '        method = "GET"',
+        '    # Second, if a POST is responded to with a 301, turn it into a GET, as browsers have always done since the early days of the web.',
+        '    if response.status_code == codes.moved and method == "POST":',
+        '        method = "GET"',
+      ].join('\n'),
+      { file_path: 'pkg/redirects.py', symbol: 'rebuild_method' },
+    );
+    // The see_other line supports; its comment (a link and "see the discussion") names nothing asked.
+    const first = answerExtractively('Which status codes turn a POST into a GET?', [code]).lines;
+    expect(first[0]).toContain('codes.moved');
+    expect(first[0].match(/`method = "GET"`/g)).toHaveLength(1);
+    expect(first[1]).toBe('- `if response.status_code == codes.see_other and method != "HEAD":` [1]');
+    // Here the 301 line supports, and its comment says what was asked ("POST", "GET"): kept, shortened.
+    const second = answerExtractively('When does a POST become a GET after a see_other status?', [code]).lines;
+    expect(second[0]).toContain('codes.see_other');
+    expect(second[1]).toMatch(/^- `if response\.status_code == codes\.moved and method == "POST":` — Second, if a POST is responded to with a 301, .{0,20}… \[1\]$/);
+    expect(second.join('\n')).not.toContain('early days');
+  });
+
   it('a value: the literal with its unit', () => {
     const { first, cited } = lead('How many seconds may a handler run before the request gets 504?', [defaults, guide]);
     expect(first).toContain('30');
