@@ -254,6 +254,18 @@ describe('the extractive answer leads with the fact the question asks for', () =
     expect(answer.lines.slice(1).join('\n')).toMatch(/following command: `cat ~\/\.config\/tiny\/usage\.json` \[2\]/);
   });
 
+  it('a supporting sentence that introduces a list brings its first three items', () => {
+    const intro = source('# Platforms\n\nThe chart below changes as tiny grows and supports more hardware platforms.\n', { file_path: 'docs/chart.md' });
+    const platforms = source('# Installation\n\ntiny supports the following hardware platforms:\n\n- x86-64 CPUs\n- ARM64 CPUs\n- NVIDIA GPUs\n- RISC-V boards\n\nPick the page for yours.\n', {
+      file_path: 'docs/install.md',
+    });
+    const { answer } = lead('Which hardware platforms does tiny support?', [intro, platforms]);
+    expect(answer.lines[0]).toContain('The chart below changes');
+    const rest = answer.lines.slice(1).join('\n');
+    expect(rest).toMatch(/following hardware platforms: x86-64 CPUs ARM64 CPUs NVIDIA GPUs \[2\]/);
+    expect(rest).not.toContain('RISC-V');
+  });
+
   it('a place: the definition leads even when a docs sentence that names it scores higher', () => {
     // The docs sentence has every word of the question and ranks first; the question asks
     // which module defines `confirm`, which only the `def` line answers.
