@@ -38,6 +38,7 @@ describe('answer kinds read from the question', () => {
     ['How many worker threads serve requests?', 'value'],
     ['Why does the last middleware run first?', 'explain'],
     ['What happens when a request body is too large?', 'consequence'],
+    ['How is the request id computed?', 'mechanism'],
     // A how-to that mentions errors asks how, not which error.
     ['How can I run a command without the library handling its exceptions?', 'how'],
     ['What do I add to my shell startup file to enable completion?', 'how'],
@@ -516,6 +517,35 @@ describe('the extractive answer leads with the fact the question asks for', () =
     expect(second[0]).toContain('codes.see_other');
     expect(second[1]).toMatch(/^- `if response\.status_code == codes\.moved and method == "POST":` — Second, if a POST is responded to with a 301, .{0,20}… \[1\]$/);
     expect(second.join('\n')).not.toContain('early days');
+  });
+
+  it('how something is computed: the lines that compute it, not the sentences around them', () => {
+    const loader = source(
+      [
+        'class ModuleLoader(BaseLoader):',
+        '    """This loader loads templates from precompiled templates kept in a module folder."""',
+        '    def __init__(self, path):',
+        '        package_name = f"_templates_module_{id(self):x}"',
+        '        mod = _TemplateModule(package_name)',
+        '        self.module = mod',
+        '',
+        '    @staticmethod',
+        '    def get_template_key(name):',
+        '        return "tmpl_" + sha1(name.encode("utf-8")).hexdigest()',
+        '',
+        '    @staticmethod',
+        '    def get_module_filename(name):',
+        '        return ModuleLoader.get_template_key(name) + ".py"',
+      ].join('\n'),
+      { file_path: 'pkg/loaders.py', symbol: 'ModuleLoader' },
+    );
+    const how = answerExtractively("How is the module name of a precompiled template derived from the template's name?", [loader]);
+    expect(how.kind).toBe('mechanism');
+    expect(how.lines.join('\n')).toContain('return "tmpl_" + sha1(name.encode("utf-8")).hexdigest()');
+    // Asked why, the same words are answered by the docstring and the constructor.
+    const why = answerExtractively("Why is the module name of a precompiled template derived from the template's name?", [loader]);
+    expect(why.kind).toBe('explain');
+    expect(why.lines.join('\n')).not.toContain('"tmpl_"');
   });
 
   it('a value: the literal with its unit', () => {

@@ -1,8 +1,8 @@
 /**
  * What form a question's answer takes, read from the question's wording — a default
  * value, an error and when it is raised, a place in the code, steps or a command, a list,
- * a yes or no with its condition, a single value, what happens under a condition, or
- * (anything else) an explanation — and
+ * a yes or no with its condition, a single value, what happens under a condition, how
+ * something is computed or decided, or (anything else) an explanation — and
  * the Python code that carries each kind of fact. Retrieval prefers code that carries it
  * (bm25's `rerank.answerEvidence`), the extractive generator the lines that do, the LLM
  * generator is told the form. English question forms and Python syntax only; nothing here
@@ -10,7 +10,7 @@
  */
 import { isPassThrough } from './definitions.js';
 
-export type AnswerKind = 'default' | 'error' | 'where' | 'how' | 'list' | 'yesno' | 'value' | 'consequence' | 'explain';
+export type AnswerKind = 'default' | 'error' | 'where' | 'how' | 'list' | 'yesno' | 'value' | 'consequence' | 'mechanism' | 'explain';
 
 export interface QuestionKindRule {
   kind: Exclude<AnswerKind, 'explain'>;
@@ -82,6 +82,14 @@ export const QUESTION_KIND_RULES: readonly QuestionKindRule[] = Object.freeze([
     kind: 'consequence',
     question: /^\s*what happens\b|^\s*what (does|do|will|would|is)\b.{0,80}\b(do|return|returned|give|yield|print|produce)\b.{0,60}\b(when|if|unless)\b/i,
   },
+  {
+    // "How is the module name derived from the template's name?", "How does the loader tell
+    // whether a cached template is stale?": the answer is the computation or the check — the
+    // line that returns or assigns the computed value — not the sentences around it.
+    kind: 'mechanism',
+    question:
+      /^\s*how (is|are|was|were)\b.{0,100}\b(computed|calculated|derived|determined|resolved|evaluated|adjusted|decided|chosen|picked|built|generated|formed|turned into|converted|estimated|counted|measured|detected|normali[sz]ed|encoded|decoded|parsed|named|split|matched|compared|sorted|ordered|rounded|truncated|hashed|signed|escaped|validated|checked)\b|^\s*how (does|do|did|can)\b.{0,100}\b(decide|determine|compute|calculate|derive|tell|figure out|detect|find|pick|choose|know|resolve|check|recogni[sz]e|work out|estimate|count|measure|compare|match)\b/i,
+  },
 ]);
 
 /**
@@ -108,6 +116,8 @@ const RAISES = /\b(raise|except)\b/;
 const SEQUENCE_LITERAL = /[[({]\s*("[^"]*"|'[^']*'|[\w.]+)\s*,\s*("[^"]*"|'[^']*'|[\w.]+)/;
 const CONDITION = /\b(if not|raise|assert)\b/;
 /** A line that opens a branch: the condition or handler whose block runs only then. */
+/** A line that gives back a computed value: `return "tmpl_" + sha1(name).hexdigest()`, not `return x` or `return None`. */
+const COMPUTES = /^\s*return\s+(?!(None|True|False|self)\s*$)[^\n]*[(+*\/%[]|^\s*[A-Za-z_][\w.]*\s*(:[^=\n]+)?=\s*[^=\s][^\n]*[+*\/%-]\s*[\w(]/m;
 const BRANCH = /^\s*(if|elif|except|while)\b.*:\s*$/m;
 
 /**
@@ -115,7 +125,8 @@ const BRANCH = /^\s*(if|elif|except|while)\b.*:\s*$/m;
  * `kind` asks for: an assignment (not a line that only hands a name on, `x=x`) or a lookup
  * with a fallback for a default, a `raise` or `except` for an error, a literal sequence for
  * a list, a guard for a yes/no, a literal for a value, a branch's opening line (`if …:`,
- * `except …:`) for what happens under a condition. Kinds whose answer is not a kind of code (where, how, explain) never match.
+ * `except …:`) for what happens under a condition, a line that returns or assigns a computed
+ * value (a call, an operator, an index) for how something is computed. Kinds whose answer is not a kind of code (where, how, explain) never match.
  */
 export function codeCarriesKind(code: string, kind: AnswerKind): boolean {
   switch (kind) {
@@ -131,6 +142,8 @@ export function codeCarriesKind(code: string, kind: AnswerKind): boolean {
       return LITERAL_VALUE.test(code);
     case 'consequence':
       return BRANCH.test(code);
+    case 'mechanism':
+      return COMPUTES.test(code);
     default:
       return false;
   }

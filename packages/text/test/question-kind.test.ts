@@ -21,6 +21,10 @@ describe('detectAnswerKind', () => {
     ['What flag do I pass to enable TLS?', 'explain'],
     ['Which encoding is used for headers?', 'explain'],
     ['What should you do after a failed build?', 'explain'],
+    // How a value is computed or a decision made: the computation answers.
+    ['How is the module name of a compiled template derived from its name?', 'mechanism'],
+    ['How does the loader tell whether a cached template is stale?', 'mechanism'],
+    ['How does the server handle slow clients?', 'explain'],
   ])('%s → %s', (question, kind) => {
     expect(detectAnswerKind(question)).toBe(kind);
   });
@@ -92,6 +96,12 @@ describe('codeCarriesKind', () => {
     ['except KeyError:', 'consequence', true],
     ['x = 1\nwhile pending:\n    step()', 'consequence', true],
     ['return hidden', 'consequence', false],
+    // A computed value given back or assigned; a bare name, None or a literal computes nothing.
+    ['return "tmpl_" + sha1(name.encode("utf-8")).hexdigest()', 'mechanism', true],
+    ['limit = days * 24 * 3600 + seconds', 'mechanism', true],
+    ['return None', 'mechanism', false],
+    ['return value', 'mechanism', false],
+    ['size = 16', 'mechanism', false],
     ['def where(): pass', 'where', false],
     ['pip install x', 'how', false],
   ] as const)('%j carries %s: %s', (code, kind, expected) => {

@@ -6,7 +6,7 @@
 import type { AnswerKind } from '@rag/text';
 
 /** Every kind of question `detectAnswerKind` of @rag/text tells apart. */
-export const ANSWER_KINDS: readonly AnswerKind[] = Object.freeze(['default', 'error', 'where', 'how', 'list', 'yesno', 'value', 'consequence', 'explain']);
+export const ANSWER_KINDS: readonly AnswerKind[] = Object.freeze(['default', 'error', 'where', 'how', 'list', 'yesno', 'value', 'consequence', 'mechanism', 'explain']);
 
 /** The kinds of question whose answer a code chunk can be seen to carry (see `codeCarriesKind` of @rag/text). */
 export type EvidenceKind = 'default' | 'error' | 'list' | 'yesno' | 'value';

@@ -15,7 +15,8 @@ const IMPERATIVE = /^(run|use|set|pass|add|install|call|create|enable|disable|st
  * the assignment or documented default for a default question, the `raise` for an error
  * question, the command or instruction for a how-to, a list item or table row for a list,
  * a negation or condition for yes/no, a literal for a value, a branch or a conditional
- * sentence for what happens under a condition. `fromDocs` says whether the
+ * sentence for what happens under a condition, a line that computes a value for how
+ * something is computed or decided. `fromDocs` says whether the
  * unit comes from documentation (a code line there is usually a command or an example).
  */
 export function carriesKind(unit: TextUnit, kind: AnswerKind, fromDocs: boolean): boolean {
@@ -36,6 +37,10 @@ export function carriesKind(unit: TextUnit, kind: AnswerKind, fromDocs: boolean)
       return /\d|`[^`]+`/.test(text);
     case 'consequence':
       return /\b(if|when|whenever|unless|otherwise)\b/i.test(text);
+    case 'mechanism':
+      // Prose says how in too many ways ("by", "using", "checks"): as carriers they lost a
+      // development answer for every one they gained.
+      return false;
     default:
       return false;
   }
