@@ -73,7 +73,7 @@ export const QUESTION_KIND_RULES: readonly QuestionKindRule[] = Object.freeze([
   },
   {
     kind: 'value',
-    question: /^\s*what (is|are) the (\w+\s+){0,3}(value|size|number|length|limit|type|unit|name|format|path|port|version|timeout|rate|width|threshold|shape)s?\b|\bhow (many|much|long|large|big|often|wide)\b/i,
+    question: /^\s*what (is|are) the (\w+\s+){0,3}(value|size|number|length|limit|type|unit|name|format|path|port|version|timeout|rate|width|threshold|shape)s?\b|^\s*what (value|size|number|length|limit|timeout|threshold) (is|does|do|was)\b|\bhow (many|much|long|large|big|often|wide)\b/i,
   },
   {
     // "What happens when the residual is None?", "What does the buffer return if no

@@ -25,6 +25,7 @@ describe('detectAnswerKind', () => {
     ['How is the module name of a compiled template derived from its name?', 'mechanism'],
     ['How does the loader tell whether a cached template is stale?', 'mechanism'],
     ['How does the server handle slow clients?', 'explain'],
+    ['What value is passed for ngroups when has_groups is False?', 'value'],
   ])('%s → %s', (question, kind) => {
     expect(detectAnswerKind(question)).toBe(kind);
   });
