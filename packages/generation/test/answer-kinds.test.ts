@@ -519,6 +519,13 @@ describe('the extractive answer leads with the fact the question asks for', () =
     expect(second.join('\n')).not.toContain('early days');
   });
 
+  it("how something is computed, on the project's own corpus: the lines that build the route's regular expression", () => {
+    const { answer, cited } = lead("How is a route's pattern turned into a regular expression?", [routing, guide, app]);
+    expect(answer.kind).toBe('mechanism');
+    expect(cited).toBe('tinyserve/routing.py');
+    expect(answer.lines.join('\n')).toContain('self.regex = re.compile("^" + _PLACEHOLDER.sub(replace, self.pattern) + "$")');
+  });
+
   it('how something is computed: the lines that compute it, not the sentences around them', () => {
     const loader = source(
       [
