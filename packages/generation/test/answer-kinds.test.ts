@@ -510,7 +510,7 @@ describe('the extractive answer leads with the fact the question asks for', () =
     // The see_other line supports; its comment (a link and "see the discussion") names nothing asked.
     const first = answerExtractively('Which status codes turn a POST into a GET?', [code]).lines;
     expect(first[0]).toContain('codes.moved');
-    expect(first[0].match(/`method = "GET"`/g)).toHaveLength(1);
+    expect(first[0]!.match(/`method = "GET"`/g)).toHaveLength(1);
     expect(first[1]).toBe('- `if response.status_code == codes.see_other and method != "HEAD":` [1]');
     // Here the 301 line supports, and its comment says what was asked ("POST", "GET"): kept, shortened.
     const second = answerExtractively('When does a POST become a GET after a see_other status?', [code]).lines;
