@@ -37,6 +37,8 @@ const FLOORS = {
   dev_doit_docs: 0.6,
   dev_tornado_code: 0.62,
   dev_tornado_docs: 0.85,
+  dev_bs4_code: 0.4,
+  dev_bs4_docs: 0.7,
 };
 
 const flags = parseBenchArgs(process.argv.slice(2));

@@ -32,6 +32,7 @@ SUITES = [
     (DEV, "jinja2", ["dev_jinja2_code", "dev_jinja2_docs"]),
     (DEV, "doit", ["dev_doit_code", "dev_doit_docs"]),
     (DEV, "tornado", ["dev_tornado_code", "dev_tornado_docs"]),
+    (DEV, "bs4", ["dev_bs4_code", "dev_bs4_docs"]),
 ]
 
 

@@ -23,6 +23,7 @@ export function questionCorpora(repoRoot, shared) {
     jinja2: { base: dev, dir: 'jinja2' },
     doit: { base: dev, dir: 'doit' },
     tornado: { base: dev, dir: 'tornado' },
+    bs4: { base: dev, dir: 'bs4' },
   };
 }
 
@@ -47,6 +48,8 @@ const SETS = [
   ['dev_doit_docs', 'dev', 'doit'],
   ['dev_tornado_code', 'dev', 'tornado'],
   ['dev_tornado_docs', 'dev', 'tornado'],
+  ['dev_bs4_code', 'dev', 'bs4'],
+  ['dev_bs4_docs', 'dev', 'bs4'],
 ];
 
 /** Every set as `{ name, group: 'public' | 'dev', corpus, path }`, in the order the tables print them. */

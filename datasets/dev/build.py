@@ -45,6 +45,7 @@ CORPORA = {
     "jinja2": (REPO / ".bench" / "dev-corpora" / "jinja2", "jinja2/"),
     "doit": (REPO / ".bench" / "dev-corpora" / "doit", "doit/"),
     "tornado": (REPO / ".bench" / "dev-corpora" / "tornado", "tornado/"),
+    "bs4": (REPO / ".bench" / "dev-corpora" / "bs4", "bs4/"),
 }
 
 # output set -> spec files that feed it
@@ -73,6 +74,8 @@ SETS = {
     "dev_doit_docs": ["doit_docs.json"],
     "dev_tornado_code": ["tornado_code.json"],
     "dev_tornado_docs": ["tornado_docs.json"],
+    "dev_bs4_code": ["bs4_code.json"],
+    "dev_bs4_docs": ["bs4_docs.json"],
 }
 
 
@@ -159,7 +162,7 @@ def build_set(name, seen_ids):
     questions = []
     for spec_file in SETS[name]:
         specs = json.loads((HERE / "specs" / spec_file).read_text(encoding="utf-8"))
-        corpus = spec_file.split("_")[0] if spec_file.startswith(("vllm", "werkzeug", "attrs", "babel", "jinja2", "doit", "tornado")) else "other"
+        corpus = spec_file.split("_")[0] if spec_file.startswith(("vllm", "werkzeug", "attrs", "babel", "jinja2", "doit", "tornado", "bs4")) else "other"
         root, prefix = CORPORA[corpus]
         for spec in specs:
             where = f"{spec_file} {spec.get('id')}"

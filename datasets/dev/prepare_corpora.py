@@ -2,7 +2,7 @@
 """Assemble the development corpora of other codebases from installed Debian packages.
 
 The development question sets (see README.md) are about eight codebases: vLLM (read in
-place from ../shared/data/raw) and seven more that install offline from Debian:
+place from ../shared/data/raw) and eight more that install offline from Debian:
 
   click     python3-click (code)     + python-click-doc (Sphinx sources, RST)
   requests  python3-requests (code)  + python-requests-doc (Sphinx sources, RST)
@@ -12,6 +12,7 @@ place from ../shared/data/raw) and seven more that install offline from Debian:
   jinja2    python3-jinja2 (code)    + python-jinja2-doc (Sphinx sources, RST)
   doit      python3-doit (code)      + python-doit-doc (Sphinx sources, RST)
   tornado   python3-tornado (code)   + python-tornado-doc (Sphinx sources, RST)
+  bs4       python3-bs4 (code)       + python-bs4-doc (Sphinx sources, RST: one long page)
 
 Debian ships the Sphinx sources as `_sources/<page>.rst.txt`; they are copied as
 `docs/<page>.rst`, the name they have in the projects' repositories, so the RST chunker
@@ -92,6 +93,16 @@ PACKAGES = {
         "docs": Path("/usr/share/doc/python-tornado-doc/html/_sources"),
         "apt": ["python3-tornado", "python-tornado-doc"],
         "root": "tornado",
+    },
+    # An HTML/XML parsing library (Beautiful Soup 4): a tree builder registry over three
+    # parsers, encoding detection ("Unicode, Dammit"), the parse tree and its output
+    # formatters; its tests ship inside the package (`bs4/tests/`), and its docs are one long
+    # RST page (`docs/index.rst`).
+    "bs4": {
+        "code": [(SITE / "bs4", "bs4")],
+        "docs": Path("/usr/share/doc/python-bs4-doc/html/_sources"),
+        "apt": ["python3-bs4", "python-bs4-doc"],
+        "root": "bs4",
     },
 }
 
