@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Assemble the development corpora of other codebases from installed Debian packages.
 
-The development question sets (see README.md) are about eight codebases: vLLM (read in
+The development question sets (see README.md) are about nine codebases: vLLM (read in
 place from ../shared/data/raw) and eight more that install offline from Debian:
 
   click     python3-click (code)     + python-click-doc (Sphinx sources, RST)
