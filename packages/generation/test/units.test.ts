@@ -272,3 +272,29 @@ describe('splitIntoUnits for docs', () => {
     expect(splitIntoUnits('set(A 1)\nset(B 2)', 'x/CMakeLists.txt').map((u) => u.kind)).toEqual(['code', 'code']);
   });
 });
+
+describe('splitIntoUnits for a docs example', () => {
+  it("reads a comment that is the example's printed output as code, and a comment that explains as prose", () => {
+    const page = [
+      'Search the tree::',
+      '',
+      ' first_link = soup.a',
+      ' first_link',
+      ' # <a class="sister" href="http://example.com/elsie" id="link1">Elsie</a>',
+      '',
+      ' # the first link of the page',
+      '',
+      ' soup.p["class"]',
+      " # 'body strikeout'",
+      '',
+    ].join('\n');
+    const kinds = Object.fromEntries(splitIntoUnits(page, 'docs/index.rst').map((u) => [u.display, u.kind]));
+    expect(kinds['the first link of the page']).toBe('prose');
+    expect(kinds['<a class="sister" href="http://example.com/elsie" id="link1">Elsie</a>']).toBe('code');
+    expect(kinds["'body strikeout'"]).toBe('code');
+  });
+
+  it('keeps a Python file\'s comments that start with a bracket as prose: only docs examples print output', () => {
+    expect(splitIntoUnits('x = 1\n\n# (a) the first case, [b] the second\n', 'pkg/mod.py').map((u) => u.kind)).toEqual(['code', 'prose']);
+  });
+});

@@ -87,6 +87,8 @@ function isNoiseCodeLine(text: string): boolean {
 }
 
 const MAX_JOINED_LINES = 6;
+/** What an example prints: markup, a list, a dict, a tuple, a string, a number, a constant. */
+const PRINTED_OUTPUT = /^([<[{(]|['"]|u['"]|b['"]|-?\d|(True|False|None)\b)/;
 /** A run of drawing characters in a comment (`# -------`, `# ======`): a banner's rule, not words. */
 const RULE = /[-=*#~_+]{4,}/g;
 const PRAGMA = /^\s*#\s*(!|-\*-|noqa|type:|pylint|fmt:|SPDX|ruff)/;
@@ -106,14 +108,16 @@ function docstringExtent(source: string, lines: readonly Line[], i: number, to: 
   return { last: to - 1, start, end: lines[to - 1]!.end };
 }
 
-function codeUnits(source: string, lines: readonly Line[], from: number, to: number, out: TextUnit[]): void {
+function codeUnits(source: string, lines: readonly Line[], from: number, to: number, out: TextUnit[], inDocs = false): void {
   let comments: Line[] = [];
   const flushComments = () => {
-    // Comment lines not attached to a statement read as prose.
+    // Comment lines not attached to a statement read as prose; in a docs example, a comment
+    // that is the example's printed output (`# [<a href="…">…</a>]`, `# 'body strikeout'`)
+    // is a value, not a sentence.
     if (comments.length > 0) {
       const [start, end] = trimmedRange(source, comments[0]!.start, comments.at(-1)!.end);
       const display = collapse(comments.map((c) => c.text.replace(COMMENT, '')).join(' '));
-      if (display) out.push({ kind: 'prose', display, start, end });
+      if (display) out.push({ kind: inDocs && PRINTED_OUTPUT.test(display) ? 'code' : 'prose', display, start, end });
     }
     comments = [];
   };
@@ -190,7 +194,7 @@ function docUnits(text: string): TextUnit[] {
       endParagraph();
       let close = i + 1;
       while (close < lines.length && !FENCE.test(lines[close]!.text)) close++;
-      codeUnits(text, lines, i + 1, close, out);
+      codeUnits(text, lines, i + 1, close, out, true);
       i = close + 1;
       continue;
     }
@@ -217,7 +221,7 @@ function docUnits(text: string): TextUnit[] {
       while (j < lines.length && DIRECTIVE_OPTION.test(lines[j]!.text)) j++;
       const body = j;
       while (j < lines.length && (lines[j]!.text.trim() === '' || lines[j]!.text.length - lines[j]!.text.trimStart().length > indent)) j++;
-      codeUnits(text, lines, body, j, out);
+      codeUnits(text, lines, body, j, out, true);
       i = j;
       continue;
     }
@@ -231,7 +235,7 @@ function docUnits(text: string): TextUnit[] {
       const indent = line.text.length - line.text.trimStart().length;
       let j = i + 1;
       while (j < lines.length && (lines[j]!.text.trim() === '' || lines[j]!.text.length - lines[j]!.text.trimStart().length > indent)) j++;
-      codeUnits(text, lines, i + 1, j, out);
+      codeUnits(text, lines, i + 1, j, out, true);
       i = j;
       continue;
     }
