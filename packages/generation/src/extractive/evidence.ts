@@ -1,5 +1,5 @@
 import { codeCarriesKind, type AnswerKind } from '@rag/text';
-import type { TextUnit } from './units.js';
+import { isListPiece, type TextUnit } from './units.js';
 
 const COMMAND = /^\s*(\$\s|pip3? |python3? |uv |git |docker |export |curl |npm |pnpm |[a-z][\w-]* --[a-z])/;
 /**
@@ -30,7 +30,7 @@ export function carriesKind(unit: TextUnit, kind: AnswerKind, fromDocs: boolean)
     case 'how':
       return IMPERATIVE.test(text) || /`--?[a-z]/.test(text) || READER_STEP.test(text);
     case 'list':
-      return unit.item === true || unit.context !== undefined || text.includes(' | ');
+      return isListPiece(unit);
     case 'yesno':
       return /\b(not|no|only|cannot|can't|never|unsupported|supported|must|requires?)\b/i.test(text);
     case 'value':
