@@ -21,6 +21,9 @@
 // the answer (NOT_FOUND_ANSWER) instead of quoting something near it, beside the share of
 // the set's own questions answered that way.
 //
+// The generator is told each question's words that the corpus it was asked of never holds
+// (`Retriever.unindexedWords`), as every answer path of `rag` tells it (not with --results_dir).
+//
 // Without --results_dir the script makes the search results itself: it chunks each corpus
 // (../shared/data/raw; .bench/dev-corpora/other, werkzeug, attrs, babel, jinja2, doit, tornado and bs4, prepared by
 // datasets/dev/prepare_corpora.py)
@@ -104,6 +107,10 @@ const questionsOf = (set) => JSON.parse(readFileSync(set.path, 'utf8')).rag_ques
 const ABSENT_FROM = Object.freeze({ vllm: 'doit', other: 'babel', werkzeug: 'attrs', attrs: 'tornado', babel: 'werkzeug', jinja2: 'doit', doit: 'jinja2', tornado: 'babel', bs4: 'doit' });
 /** Search results of each set's questions asked of its ABSENT_FROM corpus, by set name. */
 const absentResults = {};
+/** The unindexed words (`Retriever.unindexedWords`) of each question in the corpus it was asked of. */
+const unindexed = new Map();
+/** `AnswerDatasetOptions.unindexedWords` for questions asked of `corpus` (none when the results came from files). */
+const unindexedIn = (corpus) => (unindexed.size > 0 ? { unindexedWords: async (question) => unindexed.get(`${corpus}|${question}`) ?? [] } : {});
 
 /** The search results of every set, and a reader of their spans. */
 async function searchResultsFromCorpus() {
@@ -147,6 +154,11 @@ async function searchResultsFromCorpus() {
     };
     for (const set of sets) results[set.name] = { search_results: await searchSet(set, 10), k: 10 };
     for (const set of strangers) absentResults[set.name] = { search_results: await searchSet(set, k), k, corpus };
+    // What the answer paths of `rag` tell the generator: the question's words this corpus never holds.
+    for (const set of [...sets, ...strangers]) {
+      const asked = sets.includes(set) ? results[set.name] : absentResults[set.name];
+      for (const entry of asked.search_results) unindexed.set(`${corpus}|${entry.question}`, await retriever.unindexedWords(entry.question));
+    }
   }
   const readSpan = (source) => {
     const chunk = bySpan.get(`${source.file_path}:${source.first_character_index}:${source.last_character_index}`);
@@ -181,7 +193,7 @@ async function runGenerator(generator, set, results, readSpan, limit) {
   const questions = questionsOf(set);
   const byId = new Map(questions.map((q) => [q.question_id, q]));
   const subset = { ...results, search_results: results.search_results.slice(0, limit) };
-  const run = await generation.answerDataset(subset, { generator, readSpan, k });
+  const run = await generation.answerDataset(subset, { generator, readSpan, k, ...unindexedIn(set.corpus) });
   let cited = 0;
   let retrievedHit = 0;
   let f1 = 0;
@@ -264,7 +276,7 @@ for (const entry of generators) {
   }
   // One untimed pass over the first set: questions/s is the steady rate of a warm process
   // (the first set would otherwise pay the JIT's warm-up alone).
-  if (entry.limit === Infinity) await generation.answerDataset(results[SETS[0].name], { generator, readSpan, k });
+  if (entry.limit === Infinity) await generation.answerDataset(results[SETS[0].name], { generator, readSpan, k, ...unindexedIn(SETS[0].corpus) });
   for (const set of SETS) reports.push(await runGenerator(generator, set, results[set.name], readSpan, entry.limit));
   await generator.dispose();
 }
@@ -278,7 +290,7 @@ if (Object.keys(absentResults).length > 0) {
     const absent = absentResults[set.name];
     const own = reports.find((r) => r.dataset === set.name && r.generator === generator.name);
     if (!absent || !own) continue;
-    const run = await generation.answerDataset(absent, { generator, readSpan, k });
+    const run = await generation.answerDataset(absent, { generator, readSpan, k, ...unindexedIn(absent.corpus) });
     absentRows.push({ dataset: set.name, askedOf: absent.corpus, questions: absent.search_results.length, notFound: notFoundShare(run.output), notFoundOwn: notFoundShare(own.output) });
   }
   await generator.dispose();

@@ -64,6 +64,23 @@ describe('rag answer_dataset', () => {
     }
   });
 
+  it("says 'not found' for a question about what the corpus never mentions, naming the words, in both commands", () => {
+    // The mini corpus shares "default", "development" and "server" with it, never "Kafka" or "topic".
+    const query = 'What is the default Kafka topic of the development server?';
+    const one = rag(['answer', '--query', query, '--index_dir', indexDir, '--json', '--no-cache']);
+    expect(one.status, one.stderr).toBe(0);
+    expect(JSON.parse(one.stdout).answer).toContain('The indexed sources never mention “Kafka” or “topic”.');
+    const dataset = join(work, 'absent.json');
+    writeFileSync(dataset, JSON.stringify({ rag_questions: [{ question_id: 'absent-1', question: query }] }));
+    const searched = join(work, 'searched-absent');
+    expect(rag(['search_dataset', '--dataset_path', dataset, '--k', '5', '--save_directory', searched, '--index_dir', indexDir, '--quiet']).status).toBe(0);
+    const answers = join(work, 'answers-absent');
+    const result = rag(['answer_dataset', '--student_search_results_path', join(searched, 'absent.json'), '--save_directory', answers, '--index_dir', indexDir, '--quiet']);
+    expect(result.status, result.stderr).toBe(0);
+    // The same words named (a results file's spans carry no symbol, so the sources list differs).
+    expect(JSON.parse(readFileSync(join(answers, 'absent.json'), 'utf8')).search_results[0].answer).toContain('The indexed sources never mention “Kafka” or “topic”.');
+  });
+
   it('summarises the run as JSON with --json', () => {
     const searched = join(work, 'searched-json');
     expect(rag(['search_dataset', '--dataset_path', MINI_QUESTIONS, '--k', '3', '--save_directory', searched, '--index_dir', indexDir, '--quiet']).status).toBe(0);

@@ -4,6 +4,7 @@ import { explainChunk, type ResolvedQueryTerm } from './explain.js';
 import { FIELD_NAMES, resolveBm25Options, type Bm25Options } from './options.js';
 import { fieldTermWeight, inverseDocumentFrequency, inverseLengthNorm, saturate } from './scoring.js';
 import { createQueryTokenizer, type QueryTerm } from '@rag/text';
+import { forEachSegment } from '@rag/text/internals';
 import { selectTopK, takeTopKDense } from './top-k.js';
 import { BlockSearch, blockTableBytes, DEFAULT_BLOCK_SHIFT, tabulateBlocks, type BlockedList } from './block-max.js';
 import { maxScoreTopK, TermBounds, type PruningStats, type ScoringView } from './max-score.js';
@@ -218,6 +219,22 @@ export class Bm25Index {
       if (id >= 0) ids.push(id);
     }
     return ids;
+  }
+
+  /**
+   * The words of `query`, as written, that the index cannot match: each gives at least one
+   * query term and none of its terms (aliases and abbreviations included) is in the
+   * dictionary. Words the query drops (stopwords, question words) are never listed. A paged
+   * index must have fetched the vocabulary of `termStringsOf(query)` first.
+   */
+  unindexedWords(query: string): string[] {
+    const words: string[] = [];
+    forEachSegment(query, (segment) => {
+      if (words.includes(segment)) return;
+      const terms = this.#tokenizeQuery(segment);
+      if (terms.length > 0 && terms.every(({ term }) => this.data.dictionary.lookup(term) < 0)) words.push(segment);
+    });
+    return words;
   }
 
   /** The best `k` chunks for `query`, best first; [] when no query term is indexed. */

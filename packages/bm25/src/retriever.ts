@@ -97,6 +97,13 @@ export class Bm25Retriever implements Retriever {
     return reranker.rerank(scope.text, terms, candidates, k, scope.projects, options.join !== false);
   }
 
+  /** See `Retriever.unindexedWords`; the question as asked, before any project scope is taken out of it. */
+  async unindexedWords(query: string): Promise<string[]> {
+    const text = checkQuery(query);
+    await this.index.postings.prefetchVocabulary?.(this.index.termStringsOf(text));
+    return this.index.unindexedWords(text);
+  }
+
   /**
    * `search` over an index read in pages: the query's lists are fetched before the first
    * stage, the candidates' term sequences (and texts) between the stages; then both stages

@@ -25,6 +25,13 @@ export interface Retriever {
   /** Why `chunkId` scores what it does for `query` (optional per retriever). */
   explain?(query: string, chunkId: number): Explanation;
   /**
+   * The words of `query`, as written, that no indexed chunk holds in any form this retriever
+   * matches (optional per retriever; a word it would drop, such as "the", is never listed).
+   * An answer generator reads them to tell a question about something the corpus never
+   * mentions from one its retrieved sources merely miss.
+   */
+  unindexedWords?(query: string): Promise<string[]>;
+  /**
    * Persist the retriever's own state into `dir` (which exists and is empty). A retriever
    * that searches vectors also offers them to `context.vectors` (a store that searches
    * vectors itself keeps them there); its files stay complete either way.

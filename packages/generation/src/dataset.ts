@@ -44,6 +44,12 @@ export interface AnswerDatasetOptions {
   cache?: AnswerCache;
   /** Retriever name, recorded in cache keys. */
   retriever?: string;
+  /**
+   * The words of a question the indexed corpus never holds (`Retriever.unindexedWords` of the
+   * index the results came from), passed to the generator with each question. Left out:
+   * the generator is not told.
+   */
+  unindexedWords?: (question: string) => Promise<readonly string[]>;
   onProgress?: (progress: AnswerProgress) => void;
   /** Aborting saves the checkpoint and throws `CANCELLED`. */
   signal?: AbortSignal;
@@ -69,9 +75,9 @@ interface Checkpoint {
 }
 
 /** Identifies a run: the same questions, sources and generator resume; anything else starts over. */
-function runFingerprint(results: SearchResults, generator: Generator, k: number | undefined): string {
+function runFingerprint(results: SearchResults, generator: Generator, k: number | undefined, toldUnindexed: boolean): string {
   const questions = results.search_results.map((r) => [r.question_id, r.question ?? '', r.retrieved_sources]);
-  return sha256Hex(stableStringify({ v: CHECKPOINT_VERSION, generator: generator.identity, k: k ?? null, questions }));
+  return sha256Hex(stableStringify({ v: CHECKPOINT_VERSION, generator: generator.identity, k: k ?? null, questions, ...(toldUnindexed ? { unindexed: true } : {}) }));
 }
 
 async function readCheckpoint(path: string, fingerprint: string): Promise<Map<number, string>> {
@@ -110,7 +116,7 @@ function effectiveK(results: SearchResults, k: number | undefined): number | und
  */
 export async function answerDataset(results: SearchResults, options: AnswerDatasetOptions): Promise<AnswerDatasetResult> {
   const k = effectiveK(results, options.k);
-  const fingerprint = runFingerprint(results, options.generator, k);
+  const fingerprint = runFingerprint(results, options.generator, k, options.unindexedWords !== undefined);
   const answers = options.checkpointPath ? await readCheckpoint(options.checkpointPath, fingerprint) : new Map<number, string>();
   const total = results.search_results.length;
   for (const index of answers.keys()) if (index < 0 || index >= total) answers.delete(index);
@@ -138,7 +144,9 @@ export async function answerDataset(results: SearchResults, options: AnswerDatas
       const entry = results.search_results[index]!;
       const retrieved = k === undefined ? entry.retrieved_sources : entry.retrieved_sources.slice(0, k);
       const sources = await Promise.all(retrieved.map(async (s) => toSourceForAnswer(s, await options.readSpan(s))));
-      const result = await answer(generator, { question: entry.question ?? '', sources }, options.signal ? { signal: options.signal } : {});
+      const question = entry.question ?? '';
+      const unindexedWords = options.unindexedWords ? await options.unindexedWords(question) : undefined;
+      const result = await answer(generator, unindexedWords ? { question, sources, unindexedWords } : { question, sources }, options.signal ? { signal: options.signal } : {});
       answers.set(index, result.answer);
       answered++;
       if (!result.cached) generatedTokens += result.generatedTokens;

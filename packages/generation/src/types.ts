@@ -41,6 +41,12 @@ export interface GenerateRequest {
   question: string;
   /** Retrieved sources, best first. Citation `[n]` refers to `sources[n - 1]`. */
   sources: readonly SourceForAnswer[];
+  /**
+   * Words of the question that no chunk of the indexed corpus holds (`Retriever.unindexedWords`),
+   * when the caller knows them: the extractive generator answers "not found" when the
+   * question's telling words are mostly among them. Absent: unknown (nothing is assumed).
+   */
+  unindexedWords?: readonly string[];
 }
 
 export interface AnswerResult {

@@ -596,6 +596,27 @@ describe('questions the sources cannot answer', () => {
     expect(answer.lines[0]!.startsWith(NOT_FOUND_ANSWER)).toBe(true);
   });
 
+  it('most of the question in words the whole corpus lacks → not found, naming them, though the sources share the rest', () => {
+    // The sources hold "default", "development" and "server", and a default port is a
+    // near quote; "Kafka" and "topic" are in no indexed file (what the retriever reports),
+    // and they are most of what the question asks.
+    const question = 'What is the default Kafka topic of the development server?';
+    const sources = [defaults, app, readme];
+    expect(answerExtractively(question, sources).lines[0]).toContain('DEFAULT_PORT = 8421');
+    const told = answerExtractively(question, sources, {}, ['Kafka', 'topic']);
+    expect(told.lines).toHaveLength(1);
+    expect(told.lines[0]).toMatch(/^The retrieved sources do not appear to contain the answer to this question\. The indexed sources never mention “Kafka” or “topic”\. The closest sources: \[1\] tinyserve\/defaults\.py/);
+    expect(told.citedSources.every((cited) => cited.quotes === undefined)).toBe(true);
+  });
+
+  it('one unindexed word among the telling ones leaves the answer as it was', () => {
+    // "megaclusters" is in no file, but the default port of the development server is.
+    const question = 'What is the default port of the development server in megaclusters?';
+    const told = answerExtractively(question, [defaults, app, readme], {}, ['megaclusters']);
+    expect(told.lines).toEqual(answerExtractively(question, [defaults, app, readme]).lines);
+    expect(told.lines[0]).toContain('DEFAULT_PORT = 8421');
+  });
+
   it('a short question whose one source holds its rarest word and a word its name begins with is answered', () => {
     // `STARTUP_BANNER` holds "banner" and begins "start": two of the question's five words,
     // where each other source holds one. Counted whole, "start" would be missing and no source

@@ -33,6 +33,8 @@ describe('answerCacheKey', () => {
       { ...base, sources: [{ ...portSource, text: 'PORT = 9000\n' }] },
       { ...base, sources: [{ ...portSource, last_character_index: 3 }] },
       { ...base, sources: [portSource, portSource] },
+      { ...base, unindexedWords: ['kafka'] },
+      { ...base, unindexedWords: [] },
     ];
     const keys = new Set(variants.map(answerCacheKey));
     expect(keys.size).toBe(variants.length);

@@ -69,6 +69,29 @@ describe('answerDataset', () => {
     expect(run.answered).toBe(questions.length);
   });
 
+  it("tells the generator each question's unindexed words, and a run told them does not resume one that was not", async () => {
+    const asked: string[] = [];
+    const seen: (readonly string[] | undefined)[] = [];
+    const extractive = createExtractiveGenerator();
+    const recording = {
+      ...counting(extractive),
+      generate(request: Parameters<typeof extractive.generate>[0], options?: Parameters<typeof extractive.generate>[1]) {
+        seen.push(request.unindexedWords);
+        return extractive.generate(request, options);
+      },
+    };
+    const unindexedWords = async (question: string) => {
+      asked.push(question);
+      return ['Kafka'];
+    };
+    const checkpointPath = join(root, 'unindexed', 'cp.json');
+    await answerDataset(results, { generator: createExtractiveGenerator(), readSpan, checkpointPath });
+    const run = await answerDataset(results, { generator: recording, readSpan, checkpointPath, unindexedWords });
+    expect(run.resumed).toBe(0);
+    expect(asked).toEqual(questions.map((q) => q.question));
+    expect(seen).toEqual(questions.map(() => ['Kafka']));
+  });
+
   it('answers from the first k sources only, and uses the answer cache when given', async () => {
     const cache = createAnswerCache(join(root, 'cache'));
     const generator = counting(createExtractiveGenerator());

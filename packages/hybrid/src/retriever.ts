@@ -94,6 +94,16 @@ export class HybridRetriever implements Retriever {
   }
 
   /**
+   * The words no component can match: each component that can tell (the lexical one) is
+   * asked, and a word counts when every one of them lacks it; when none can tell, none is listed.
+   */
+  async unindexedWords(query: string): Promise<string[]> {
+    const lists = await Promise.all(this.components.filter((c) => c.unindexedWords).map((c) => c.unindexedWords!(query)));
+    if (lists.length === 0) return [];
+    return lists[0]!.filter((word) => lists.every((list) => list.includes(word)));
+  }
+
+  /**
    * The fused score of `chunkId` split into each component's contribution, with the
    * component's own explanation below it. Uses the provenance of a recent `search` of the
    * same query (component searches are asynchronous; `explain` is not).

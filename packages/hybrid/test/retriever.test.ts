@@ -49,6 +49,15 @@ describe('HybridRetriever', () => {
     ],
   });
 
+  test('lists the words every component that can tell lacks, and none when no component can', async () => {
+    const telling = (name: string, lacks: string[]): Retriever => ({ ...fixedRetriever(name, {}), unindexedWords: async (query) => query.split(' ').filter((w) => lacks.includes(w)) });
+    // Only the lexical component can tell: its list is the answer.
+    expect(await new HybridRetriever([telling('bm25', ['kafka', 'topic']), dense]).unindexedWords('kafka topic cache')).toEqual(['kafka', 'topic']);
+    // Two that can: a word either holds is held.
+    expect(await new HybridRetriever([telling('bm25', ['kafka', 'topic']), telling('embedding', ['kafka'])]).unindexedWords('kafka topic cache')).toEqual(['kafka']);
+    expect(await new HybridRetriever([lexical, dense]).unindexedWords('kafka')).toEqual([]);
+  });
+
   test('drops non-positive scores by default and fuses with RRF k = 60', async () => {
     const hybrid = new HybridRetriever([lexical, dense]);
     // bm25 keeps 1, 2 (4 scored 0: no term matched); embedding keeps 2, 3 (1 has a negative cosine).

@@ -27,6 +27,7 @@ export { createDefaultRetrieverRegistry, DEFAULT_RETRIEVER, embeddingSettingsFor
 export { findStaleFiles, openSearchSession, searchSources, toMinimalSource, type RankedSource, type SearchSession, type SearchSessionOptions } from './search.js';
 export { CorpusReader, type SpanRequest, type SpanText } from './corpus-reader.js';
 export { createIndexedSpanReader } from './span-source.js';
+export { createUnindexedWordsReader, type UnindexedWordsReader } from './unindexed-words.js';
 export { answerCacheDir, openAnswerGenerator, type AnswerGeneratorOptions, type OpenedGenerator } from './generators.js';
 export { AnswerQueue, type QueueState, type Release } from './answer-queue.js';
 export { GeneratorPool } from './generator-pool.js';

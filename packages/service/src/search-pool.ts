@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { RagError, type Hit } from '@rag/core';
-import type { CloseWorkerMessage, SearchRequestMessage, SearchWorkerData, SearchWorkerMessage, SerializedError } from './search-protocol.js';
+import type { CloseWorkerMessage, SearchWorkerData, SearchWorkerMessage, SearchWorkerRequest, SerializedError } from './search-protocol.js';
 
 /** Search worker threads when none are asked for: one per core, at most {@link MAX_SEARCH_WORKERS}. */
 export function defaultSearchWorkers(cores = availableParallelism()): number {
@@ -49,7 +49,8 @@ export interface SearchPoolState {
 }
 
 interface Pending {
-  resolve: (hits: Hit[]) => void;
+  /** Takes what the request's answer carries: hits, or words. */
+  resolve: (value: never) => void;
   reject: (error: unknown) => void;
 }
 
@@ -112,6 +113,16 @@ export class SearchPool {
 
   /** The hits from a worker, or `undefined` when no worker is running (search elsewhere). */
   search(query: string, k: number, retriever: string): Promise<Hit[]> | undefined {
+    return this.#ask<Hit[]>((id) => ({ id, query, k, retriever }));
+  }
+
+  /** `Retriever.unindexedWords` from a worker, or `undefined` when no worker is running. */
+  unindexedWords(query: string, retriever: string): Promise<string[]> | undefined {
+    return this.#ask<string[]>((id) => ({ type: 'unindexed', id, query, retriever }));
+  }
+
+  /** Sends a request to the worker with the fewest in flight; `undefined` when none is running. */
+  #ask<T>(request: (id: number) => SearchWorkerRequest): Promise<T> | undefined {
     let best: Slot | undefined;
     for (const slot of this.#slots) {
       if (!slot.ready || slot.gone) continue;
@@ -120,10 +131,9 @@ export class SearchPool {
     if (!best || this.#closing) return undefined;
     const id = this.#nextId++;
     const chosen = best;
-    return new Promise<Hit[]>((resolve, reject) => {
-      chosen.pending.set(id, { resolve, reject });
-      const request: SearchRequestMessage = { id, query, k, retriever };
-      chosen.worker.postMessage(request);
+    return new Promise<T>((resolve, reject) => {
+      chosen.pending.set(id, { resolve: resolve as (value: never) => void, reject });
+      chosen.worker.postMessage(request(id));
     });
   }
 
@@ -156,7 +166,8 @@ export class SearchPool {
           const pending = slot.pending.get(message.id);
           if (!pending) return;
           slot.pending.delete(message.id);
-          if (message.type === 'hits') pending.resolve(message.hits);
+          if (message.type === 'hits') pending.resolve(message.hits as never);
+          else if (message.type === 'words') pending.resolve(message.words as never);
           else pending.reject(toError(message.error));
         }
       });
@@ -205,8 +216,8 @@ function endWorker(worker: Worker): Promise<void> {
 /** Calls `settled` once `pending` is resolved or rejected, keeping its own callbacks. */
 function wrap(pending: Pending, settled: (value: unknown) => void): void {
   const { resolve, reject } = pending;
-  pending.resolve = (hits) => {
-    resolve(hits);
+  pending.resolve = (value) => {
+    resolve(value);
     settled(undefined);
   };
   pending.reject = (error) => {

@@ -22,6 +22,14 @@ export interface SearchRequestMessage {
   retriever: string;
 }
 
+/** Asks for the query's words the index never holds (`Retriever.unindexedWords`). */
+export interface UnindexedRequestMessage {
+  type: 'unindexed';
+  id: number;
+  query: string;
+  retriever: string;
+}
+
 /**
  * Asks a worker to end by itself: it frees what its retrievers hold (an embedding model's
  * session), closes the index and its store's connections, and lets its thread finish.
@@ -30,7 +38,7 @@ export interface CloseWorkerMessage {
   type: 'close';
 }
 
-export type SearchWorkerRequest = SearchRequestMessage | CloseWorkerMessage;
+export type SearchWorkerRequest = SearchRequestMessage | UnindexedRequestMessage | CloseWorkerMessage;
 
 /** A failure crossing the thread boundary: a RagError keeps its code and hint. */
 export interface SerializedError {
@@ -43,6 +51,7 @@ export type SearchWorkerMessage =
   | { type: 'ready' }
   | { type: 'failed'; error: SerializedError }
   | { type: 'hits'; id: number; hits: Hit[] }
+  | { type: 'words'; id: number; words: string[] }
   | { type: 'error'; id: number; error: SerializedError };
 
 export function serializeError(error: unknown): SerializedError {

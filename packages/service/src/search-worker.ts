@@ -24,11 +24,21 @@ try {
   // Retrievers this worker has searched with: the ones to free when it is asked to close.
   const used = new Set<string>();
   port.on('message', (request: SearchWorkerRequest) => {
-    if ('type' in request) {
+    if ('type' in request && request.type === 'close') {
       void closeWorker(used);
       return;
     }
     used.add(request.retriever);
+    if ('type' in request) {
+      session
+        .retriever(request.retriever)
+        .then(async (retriever) => (await retriever.unindexedWords?.(request.query)) ?? [])
+        .then(
+          (words) => post({ type: 'words', id: request.id, words }),
+          (error: unknown) => post({ type: 'error', id: request.id, error: serializeError(error) }),
+        );
+      return;
+    }
     session
       .retriever(request.retriever)
       .then((retriever) => retriever.search(request.query, { k: request.k }))

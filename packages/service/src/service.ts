@@ -322,6 +322,13 @@ export class RagService {
     });
   }
 
+  /** The question's words the index never holds (`Retriever.unindexedWords`), from a worker when the pool has one running. */
+  async #unindexedWords(served: ServedGeneration, question: string, retriever: string): Promise<string[] | undefined> {
+    const fromPool = served.pool?.unindexedWords(question, retriever);
+    if (fromPool) return fromPool;
+    return (await served.session.retriever(retriever)).unindexedWords?.(question);
+  }
+
   /** Stops the search workers (after the searches in flight), frees the generators' models and closes the index. */
   close(): Promise<void> {
     return (this.#closing ??= (async () => {
@@ -380,13 +387,15 @@ export class RagService {
   ): AsyncGenerator<AnswerEvent> {
     let release: Release | undefined;
     try {
+      const served = this.#current;
       const { view: search, chunks } = await this.#search(question, k, retriever);
+      const unindexedWords = await this.#unindexedWords(served, question, retriever);
       yield { type: 'sources', search };
       if (position > 0) yield { type: 'queued', position };
       release = await slot;
       const generator = await this.generators.get(generatorName);
       const sources = chunks.map((chunk, i) => toSourceForAnswer(chunk, search.hits[i]!.file_path));
-      for await (const event of generator.generate({ question, sources }, signal ? { signal } : {})) {
+      for await (const event of generator.generate(unindexedWords ? { question, sources, unindexedWords } : { question, sources }, signal ? { signal } : {})) {
         if (event.type === 'token') yield { type: 'token', text: event.text };
         else yield { type: 'done', answer: toAnswerView(question, event.result) };
       }

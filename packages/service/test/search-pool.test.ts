@@ -68,6 +68,27 @@ describe('search workers', () => {
     }
   });
 
+  it('tell the answer the words the index never holds, as the calling thread does', async () => {
+    const pooled = await service.openRagService({ indexDir, generator: 'extractive', workers: 1, pathBase: REPO_ROOT });
+    const inThread = await service.openRagService({ indexDir, generator: 'extractive', workers: 0, pathBase: REPO_ROOT });
+    const answerOf = async (svc: Service.RagService, query: string): Promise<string> => {
+      let text = '';
+      for await (const event of svc.beginAnswer({ query, k: 3 })) if (event.type === 'done') text = event.answer.answer;
+      return text;
+    };
+    try {
+      // The mini corpus shares "default", "development" and "server" with it, never "Kafka" or "topic".
+      const query = 'What is the default Kafka topic of the development server?';
+      const pooledAnswer = await answerOf(pooled, query);
+      expect(pooledAnswer).toContain('The indexed sources never mention “Kafka” or “topic”.');
+      expect(await answerOf(inThread, query)).toBe(pooledAnswer);
+      expect(await answerOf(pooled, 'What is the default port of the development server?')).toContain('8421');
+    } finally {
+      await pooled.close();
+      await inThread.close();
+    }
+  });
+
   it('load the index from memory the calling thread shares, in threads of their own', async () => {
     const pooled = await service.openRagService({ indexDir, generator: 'extractive', workers: 2, retrieverModule: TEST_REGISTRY });
     try {

@@ -41,6 +41,8 @@ export const answerCommand: Command = {
     const k = (flags.k as number | undefined) ?? DEFAULT_ANSWER_K;
     const { indexDir, session } = await openSessionFromFlags(flags, { oneQuestion: true });
     const ranked = await searchSources(session, query, k);
+    // After the search, which has fetched the words' part of a paged dictionary already.
+    const unindexedWords = await session.retriever.unindexedWords?.(query);
     const sources = ranked.map((hit) => toSourceForAnswer(hit.chunk, hit.file_path));
     const warning = describeStale(await findStaleFiles(session, ranked.map((hit) => hit.fileInCorpus)));
     if (warning) writeErr(warning, flags.quiet === true);
@@ -49,7 +51,7 @@ export const answerCommand: Command = {
     const streaming = !flags.json;
     let result: AnswerResult;
     try {
-      result = await answer(generator, { question: query, sources }, {
+      result = await answer(generator, unindexedWords ? { question: query, sources, unindexedWords } : { question: query, sources }, {
         signal: controller.signal,
         onToken: streaming ? (text) => process.stdout.write(showText(text, true)) : undefined,
       });

@@ -1,7 +1,7 @@
 import { basename, join } from 'node:path';
 import { parseSearchResults } from '@rag/core';
 import { answerDatasetToFile, checkpointPathFor } from '@rag/generation';
-import { createIndexedSpanReader } from '@rag/service';
+import { createIndexedSpanReader, createUnindexedWordsReader } from '@rag/service';
 import { assertNotInput, INDEX_DIR_FLAG, STORE_FLAG, JSON_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { GENERATOR_FLAGS, openGenerator } from '../generators.js';
 import { indexDirFrom, invocationDir, resolveUserPath } from '../paths.js';
@@ -31,6 +31,8 @@ export const answerDatasetCommand: Command = {
     assertNotInput(outPath, resultsPath, 'save_directory');
     const indexDir = indexDirFrom(flags);
     const k = (flags.k as number | undefined) ?? results.k;
+    // The questions' words the corpus never holds, which the generator is told with each question.
+    const unindexed = await createUnindexedWordsReader(indexDir);
     const { generator } = await openGenerator(flags, indexDir, { k: k ?? 0, retriever: 'results-file' });
     const progress = createProgress(process.stderr, !quiet);
     const controller = abortOnInterrupt();
@@ -39,6 +41,7 @@ export const answerDatasetCommand: Command = {
       const result = await answerDatasetToFile(results, outPath, {
         generator,
         readSpan: await createIndexedSpanReader(indexDir, invocationDir()),
+        ...(unindexed ? { unindexedWords: (question: string) => unindexed.unindexedWords(question) } : {}),
         ...(k === undefined ? {} : { k }),
         signal: controller.signal,
         onProgress: (p) => {
@@ -65,6 +68,7 @@ export const answerDatasetCommand: Command = {
     } finally {
       progress.done();
       await generator.dispose();
+      await unindexed?.close();
     }
   },
 };
