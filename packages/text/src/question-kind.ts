@@ -115,17 +115,19 @@ const LITERAL_VALUE = /=(?!=)\s*(-?\d|["'[({]|None\b|True\b|False\b)/;
 const RAISES = /\b(raise|except)\b/;
 const SEQUENCE_LITERAL = /[[({]\s*("[^"]*"|'[^']*'|[\w.]+)\s*,\s*("[^"]*"|'[^']*'|[\w.]+)/;
 const CONDITION = /\b(if not|raise|assert)\b/;
-/** A line that opens a branch: the condition or handler whose block runs only then. */
 /** A line that gives back a computed value: `return "tmpl_" + sha1(name).hexdigest()`, not `return x` or `return None`. */
 const COMPUTES = /^\s*return\s+(?!(None|True|False|self)\s*$)[^\n]*[(+*\/%[]|^\s*[A-Za-z_][\w.]*\s*(:[^=\n]+)?=\s*[^=\s][^\n]*[+*\/%-]\s*[\w(]/m;
+/** A line that opens a branch: the condition or handler whose block runs only then. */
 const BRANCH = /^\s*(if|elif|except|while)\b.*:\s*$/m;
+/** A statement that raises: what happens when a condition fails is often an exception. */
+const RAISE_STATEMENT = /^\s*raise\b/m;
 
 /**
  * Whether Python `code` (a line, or a whole chunk) carries the kind of fact a question of
  * `kind` asks for: an assignment (not a line that only hands a name on, `x=x`) or a lookup
  * with a fallback for a default, a `raise` or `except` for an error, a literal sequence for
  * a list, a guard for a yes/no, a literal for a value, a branch's opening line (`if …:`,
- * `except …:`) for what happens under a condition, a line that returns or assigns a computed
+ * `except …:`) or a `raise` statement for what happens under a condition, a line that returns or assigns a computed
  * value (a call, an operator, an index) for how something is computed. Kinds whose answer is not a kind of code (where, how, explain) never match.
  */
 export function codeCarriesKind(code: string, kind: AnswerKind): boolean {
@@ -141,7 +143,7 @@ export function codeCarriesKind(code: string, kind: AnswerKind): boolean {
     case 'value':
       return LITERAL_VALUE.test(code);
     case 'consequence':
-      return BRANCH.test(code);
+      return BRANCH.test(code) || RAISE_STATEMENT.test(code);
     case 'mechanism':
       return COMPUTES.test(code);
     default:

@@ -97,6 +97,9 @@ describe('codeCarriesKind', () => {
     ['except KeyError:', 'consequence', true],
     ['x = 1\nwhile pending:\n    step()', 'consequence', true],
     ['return hidden', 'consequence', false],
+    // What happens when a condition fails is often an exception raised under it.
+    ['raise StreamBufferFullError("Reached maximum read buffer size")', 'consequence', true],
+    ['error = raise_for_status', 'consequence', false],
     // A computed value given back or assigned; a bare name, None or a literal computes nothing.
     ['return "tmpl_" + sha1(name.encode("utf-8")).hexdigest()', 'mechanism', true],
     ['limit = days * 24 * 3600 + seconds', 'mechanism', true],
