@@ -116,9 +116,12 @@ export class SearchPool {
     return this.#ask<Hit[]>((id) => ({ id, query, k, retriever }));
   }
 
-  /** `Retriever.unindexedWords` from a worker, or `undefined` when no worker is running. */
-  unindexedWords(query: string, retriever: string): Promise<string[]> | undefined {
-    return this.#ask<string[]>((id) => ({ type: 'unindexed', id, query, retriever }));
+  /**
+   * `Retriever.unindexedWords` from a worker (resolving to `undefined` when the retriever
+   * cannot tell), or `undefined` when no worker is running.
+   */
+  unindexedWords(query: string, retriever: string): Promise<string[] | undefined> | undefined {
+    return this.#ask<string[] | undefined>((id) => ({ type: 'unindexed', id, query, retriever }));
   }
 
   /** Sends a request to the worker with the fewest in flight; `undefined` when none is running. */

@@ -51,7 +51,8 @@ export type SearchWorkerMessage =
   | { type: 'ready' }
   | { type: 'failed'; error: SerializedError }
   | { type: 'hits'; id: number; hits: Hit[] }
-  | { type: 'words'; id: number; words: string[] }
+  /** `words` left out: the retriever cannot tell (it has no `unindexedWords`). */
+  | { type: 'words'; id: number; words?: string[] }
   | { type: 'error'; id: number; error: SerializedError };
 
 export function serializeError(error: unknown): SerializedError {

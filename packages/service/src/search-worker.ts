@@ -32,9 +32,9 @@ try {
     if ('type' in request) {
       session
         .retriever(request.retriever)
-        .then(async (retriever) => (await retriever.unindexedWords?.(request.query)) ?? [])
+        .then((retriever) => retriever.unindexedWords?.(request.query))
         .then(
-          (words) => post({ type: 'words', id: request.id, words }),
+          (words) => post(words === undefined ? { type: 'words', id: request.id } : { type: 'words', id: request.id, words }),
           (error: unknown) => post({ type: 'error', id: request.id, error: serializeError(error) }),
         );
       return;
