@@ -17,6 +17,12 @@ describe('detectAnswerKind', () => {
     ['Which characters are replaced when text is escaped?', 'list'],
     ['What unit names are used for binary sizes?', 'list'],
     ['Which headers were sent with the request?', 'list'],
+    // "What are the <things>", "What three <things>": several things, however the sentence goes on.
+    ['What are all the registered connector names?', 'list'],
+    ['What are the system requirements for running it on a TPU?', 'list'],
+    ['What three requirements must a custom model meet?', 'list'],
+    ['What are the default values of the two thresholds?', 'default'],
+    ['What is the main configuration object?', 'explain'],
     // A singular subject, or "do" that belongs to a pronoun, does not.
     ['What flag do I pass to enable TLS?', 'explain'],
     ['Which encoding is used for headers?', 'explain'],
