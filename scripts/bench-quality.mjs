@@ -39,6 +39,8 @@ const FLOORS = {
   dev_tornado_docs: 0.85,
   dev_bs4_code: 0.4,
   dev_bs4_docs: 0.7,
+  dev_cmd2_code: 0.3,
+  dev_cmd2_docs: 0.55,
 };
 
 const flags = parseBenchArgs(process.argv.slice(2));

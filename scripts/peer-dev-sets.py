@@ -33,6 +33,7 @@ SUITES = [
     (DEV, "doit", ["dev_doit_code", "dev_doit_docs"]),
     (DEV, "tornado", ["dev_tornado_code", "dev_tornado_docs"]),
     (DEV, "bs4", ["dev_bs4_code", "dev_bs4_docs"]),
+    (DEV, "cmd2", ["dev_cmd2_code", "dev_cmd2_docs"]),
 ]
 
 

@@ -24,6 +24,7 @@ export function questionCorpora(repoRoot, shared) {
     doit: { base: dev, dir: 'doit' },
     tornado: { base: dev, dir: 'tornado' },
     bs4: { base: dev, dir: 'bs4' },
+    cmd2: { base: dev, dir: 'cmd2' },
   };
 }
 
@@ -50,6 +51,8 @@ const SETS = [
   ['dev_tornado_docs', 'dev', 'tornado'],
   ['dev_bs4_code', 'dev', 'bs4'],
   ['dev_bs4_docs', 'dev', 'bs4'],
+  ['dev_cmd2_code', 'dev', 'cmd2'],
+  ['dev_cmd2_docs', 'dev', 'cmd2'],
 ];
 
 /** Every set as `{ name, group: 'public' | 'dev', corpus, path }`, in the order the tables print them. */

@@ -46,6 +46,7 @@ CORPORA = {
     "doit": (REPO / ".bench" / "dev-corpora" / "doit", "doit/"),
     "tornado": (REPO / ".bench" / "dev-corpora" / "tornado", "tornado/"),
     "bs4": (REPO / ".bench" / "dev-corpora" / "bs4", "bs4/"),
+    "cmd2": (REPO / ".bench" / "dev-corpora" / "cmd2", "cmd2/"),
 }
 
 # output set -> spec files that feed it
@@ -76,6 +77,10 @@ SETS = {
     "dev_tornado_docs": ["tornado_docs.json"],
     "dev_bs4_code": ["bs4_code.json"],
     "dev_bs4_docs": ["bs4_docs.json"],
+    # A tenth, added on 2026-12-06 (a later session) and measured before anything was chosen
+    # on it: a command-interpreter framework with feature and API pages.
+    "dev_cmd2_code": ["cmd2_code.json"],
+    "dev_cmd2_docs": ["cmd2_docs.json"],
 }
 
 
@@ -162,7 +167,7 @@ def build_set(name, seen_ids):
     questions = []
     for spec_file in SETS[name]:
         specs = json.loads((HERE / "specs" / spec_file).read_text(encoding="utf-8"))
-        corpus = spec_file.split("_")[0] if spec_file.startswith(("vllm", "werkzeug", "attrs", "babel", "jinja2", "doit", "tornado", "bs4")) else "other"
+        corpus = spec_file.split("_")[0] if spec_file.startswith(("vllm", "werkzeug", "attrs", "babel", "jinja2", "doit", "tornado", "bs4", "cmd2")) else "other"
         root, prefix = CORPORA[corpus]
         for spec in specs:
             where = f"{spec_file} {spec.get('id')}"

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Assemble the development corpora of other codebases from installed Debian packages.
 
-The development question sets (see README.md) are about nine codebases: vLLM (read in
-place from ../shared/data/raw) and eight more that install offline from Debian:
+The development question sets (see README.md) are about ten codebases: vLLM (read in
+place from ../shared/data/raw) and nine more that install offline from Debian:
 
   click     python3-click (code)     + python-click-doc (Sphinx sources, RST)
   requests  python3-requests (code)  + python-requests-doc (Sphinx sources, RST)
@@ -13,6 +13,7 @@ place from ../shared/data/raw) and eight more that install offline from Debian:
   doit      python3-doit (code)      + python-doit-doc (Sphinx sources, RST)
   tornado   python3-tornado (code)   + python-tornado-doc (Sphinx sources, RST)
   bs4       python3-bs4 (code)       + python-bs4-doc (Sphinx sources, RST: one long page)
+  cmd2      python3-cmd2 (code)      + python-cmd2-doc (Sphinx sources, RST)
 
 Debian ships the Sphinx sources as `_sources/<page>.rst.txt`; they are copied as
 `docs/<page>.rst`, the name they have in the projects' repositories, so the RST chunker
@@ -103,6 +104,15 @@ PACKAGES = {
         "docs": Path("/usr/share/doc/python-bs4-doc/html/_sources"),
         "apt": ["python3-bs4", "python-bs4-doc"],
         "root": "bs4",
+    },
+    # A framework for line-oriented command interpreters (cmd2, over the standard library's
+    # cmd): settings, shortcuts, aliases and macros, history, scripts, redirection and pipes,
+    # argparse-based commands and completion; its docs are feature pages and API pages.
+    "cmd2": {
+        "code": [(SITE / "cmd2", "cmd2")],
+        "docs": Path("/usr/share/doc/python-cmd2-doc/html/_sources"),
+        "apt": ["python3-cmd2", "python-cmd2-doc"],
+        "root": "cmd2",
     },
 }
 
