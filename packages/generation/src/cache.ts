@@ -57,8 +57,8 @@ export interface AnswerCacheKeyInput extends AnswerCacheContext {
  * The cache key: sha256 over everything that changes an answer — question, k, retriever,
  * generator name, model id and settings (decoding, budgets, dtype), the prompt
  * template's hash, each source's location and content hash, and the question's unindexed
- * words when given. A re-indexed file whose
- * text changed gives new hashes, so answers that used it are recomputed.
+ * words when given. A re-indexed file whose text changed gives new hashes, so answers that
+ * used it are recomputed.
  */
 export function answerCacheKey(input: AnswerCacheKeyInput): string {
   return sha256Hex(
