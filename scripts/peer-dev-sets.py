@@ -10,7 +10,12 @@ variables) and calls its own chunker, index and scorer unchanged: AST/heading ch
 
     python3 datasets/dev/prepare_corpora.py     # the corpora of the other codebases
     python3 scripts/peer-dev-sets.py            # one line per development set
+    python3 scripts/peer-dev-sets.py --save DIR # also DIR/<set>.json, the peer's search results
+
+The saved results are in the format `rag search_dataset` writes, so `rag evaluate` (or a
+question-by-question comparison with `pnpm bench:quality --keep DIR`'s files) reads them.
 """
+import argparse
 import json
 import os
 import sys
@@ -38,6 +43,12 @@ SUITES = [
 
 
 def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--save", help="folder for each set's search results (the search_dataset format, k = 10)")
+    args = parser.parse_args()
+    save = Path(args.save) if args.save else None
+    if save:
+        save.mkdir(parents=True, exist_ok=True)
     if not PEER.is_dir():
         print(f"error: the peer is not at {PEER}", file=sys.stderr)
         return 1
@@ -64,6 +75,9 @@ def main():
                     {"file_path": chunks[d]["file_path"], "first_character_index": chunks[d]["start"], "last_character_index": chunks[d]["end"]}
                     for d, _ in top
                 ]
+            if save:
+                ordered = [{"question_id": q["question_id"], "question": q["question"], "retrieved_sources": results[q["question_id"]]} for q in questions]
+                (save / f"{name}.json").write_text(json.dumps({"search_results": ordered, "k": 10}, indent=1) + "\n", encoding="utf-8")
             row = score.evaluate(results, {name: questions})[name]
             print(f"{name:18} {len(questions):3}  " + "  ".join(f"{row[f'R@{k}'] / 100:.2f}" for k in (1, 3, 5, 10)))
     return 0
