@@ -328,7 +328,6 @@ function absentShare(query: readonly { term: string; weight: number }[], statist
   return total > 0 ? absent / total : 0;
 }
 
-/** The answer when no retrieved sentence answers the question: say so, and name the closest sources. */
 /** Most of the question's words named as missing from every source in a "not found" answer. */
 const MISSING_NAMED = 3;
 /** A word is named as missing only when it is at least this telling (`backgroundRarity`): "use" or "value" missing says nothing. */
@@ -344,14 +343,12 @@ function missingWords(question: string, units: readonly ScoredUnit[]): string[] 
   for (const unit of units) for (const term of unit.terms) held.add(term);
   const isHeld = (term: string): boolean => holdsWord(held, term);
   const asked = new Set(queryTerms(question).filter((q) => !q.expansion).map((q) => q.term));
-  const missing = new Map<string, number>();
+  const unheld: string[] = [];
   for (const word of question.match(/[\p{L}\p{N}_][\p{L}\p{N}_./-]*[\p{L}\p{N}_]|[\p{L}\p{N}_]/gu) ?? []) {
     const terms = tokenize(word).filter((term) => asked.has(term));
-    if (terms.length === 0 || terms.some(isHeld) || missing.has(word)) continue;
-    const rarity = Math.max(...terms.map(backgroundRarity));
-    if (rarity >= MISSING_MIN_RARITY) missing.set(word, rarity);
+    if (terms.length > 0 && !terms.some(isHeld) && !unheld.includes(word)) unheld.push(word);
   }
-  return [...missing].sort((a, b) => b[1] - a[1]).slice(0, MISSING_NAMED).map(([word]) => word);
+  return tellingWords(question, unheld);
 }
 
 /** The telling ones of `words` (see {@link MISSING_MIN_RARITY}), rarest first, as the question spells them. */
@@ -374,7 +371,10 @@ function whyMissing(missing: readonly string[]): string {
   return missing.length > 0 ? ` None of them mentions ${listAlternatives(missing)}.` : '';
 }
 
-/** `why`: a sentence (with its leading space) on what the sources lack, or ''. */
+/**
+ * The answer when no retrieved sentence answers the question: say so, and name the closest
+ * sources. `why`: a sentence (with its leading space) on what the sources lack, or ''.
+ */
 function notFound(sources: readonly SourceForAnswer[], kind: AnswerKind, coverage: number, why: string): ExtractiveAnswer {
   const closest = sources.slice(0, CLOSEST_LISTED);
   const listed = closest.map((source, i) => `[${i + 1}] ${describeSource(source)}`).join('; ');
