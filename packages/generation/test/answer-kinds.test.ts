@@ -263,8 +263,58 @@ describe('the extractive answer leads with the fact the question asks for', () =
     const { answer } = lead('Which hardware platforms does tiny support?', [intro, platforms]);
     expect(answer.lines[0]).toContain('The chart below changes');
     const rest = answer.lines.slice(1).join('\n');
-    expect(rest).toMatch(/following hardware platforms: x86-64 CPUs ARM64 CPUs NVIDIA GPUs \[2\]/);
+    expect(rest).toMatch(/following hardware platforms: x86-64 CPUs; ARM64 CPUs; NVIDIA GPUs \[2\]/);
     expect(rest).not.toContain('RISC-V');
+  });
+
+  it('a list answered by one of its items: the sentence that introduces the list leads, and every item comes with it, each shortened to its share', () => {
+    // The first item repeats most of the question's words and scores best; the question asks
+    // for three ways, which the introduction and its items give. The items are long: each is
+    // shortened to its part of the room, so the third is not crowded out by the first.
+    const page = source(
+      [
+        '# Third-party transports',
+        '',
+        'Transport is close to infrastructure, so tiny relies on third-party transports for production use.',
+        '',
+        'We recommend three ways of implementation:',
+        '',
+        '- **Fully custom transport**: implement your own `Transport` and call third-party libraries to send and receive frames, and much more besides, such as rewriting the request before it is sent or batching frames by hand.',
+        '- **Queue-like transport**: implement your own `FrameQueue` with `put` and `drain`, just like a message broker.',
+        '- **Socket transport**: implement your own `Pipe` with `send_frame` and `recv_frame`, just like `socket`.',
+        '',
+      ].join('\n'),
+      { file_path: 'docs/transports.md' },
+    );
+    const { first, answer } = lead('What are the three recommended ways to implement third-party transports in tiny?', [page]);
+    expect(answer.kind).toBe('list');
+    expect(first).toMatch(/^We recommend three ways of implementation: \*\*Fully custom transport\*\*: implement your own `Transport`.* \*\*Queue-like transport\*\*.*`drain`.* \*\*Socket transport\*\*.*`recv_frame`/);
+    expect(first).not.toContain('batching frames by hand');
+    expect(first.length).toBeLessThanOrEqual(520);
+  });
+
+  it('a list: a supporting item brings the other items of its list', () => {
+    // The sentence above the list holds most of the question's words and leads; one item
+    // matches "models" and is quoted, and the items next to it (the hardware) come with it.
+    const release = source(
+      [
+        '## Performance validation',
+        '',
+        'Before each release, we run the end-to-end performance validation to catch regressions.',
+        '',
+        '**Current coverage:**',
+        '',
+        '* Models covered: Llama3 and Mixtral',
+        '* Hardware: H100 and MI300x',
+        '* Operating systems: Ubuntu 22.04',
+        '',
+      ].join('\n'),
+      { file_path: 'RELEASE.md' },
+    );
+    const { answer } = lead('What models are covered by the end-to-end performance validation before each release?', [release]);
+    expect(answer.kind).toBe('list');
+    expect(answer.lines[0]).toMatch(/^Before each release/);
+    expect(answer.lines.join('\n')).toMatch(/Models covered: Llama3 and Mixtral; Hardware: H100 and MI300x/);
   });
 
   it('a place: the definition leads even when a docs sentence that names it scores higher', () => {

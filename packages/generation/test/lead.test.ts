@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { branchOutcomes } from '../src/extractive/lead.js';
+import { branchOutcomes, listIntroductionOf, listSiblingsOf } from '../src/extractive/lead.js';
 import type { ScoredUnit } from '../src/extractive/score.js';
 import { splitIntoUnits } from '../src/extractive/units.js';
 import { source } from './helpers/sources.js';
 
 /** The units of `text` as scored units of source 0 (scores do not matter here). */
-function unitsOf(text: string): ScoredUnit[] {
-  return splitIntoUnits(text, 'pkg/config.py').map((unit) => ({ unit, sourceIndex: 0, terms: new Set<string>(), length: 0, score: 0, matched: 0, coverage: 0, fromDocs: false, placeTerms: new Set<string>() }));
+function unitsOf(text: string, path = 'pkg/config.py'): ScoredUnit[] {
+  const units = splitIntoUnits(text, path).map((unit): ScoredUnit => ({ unit, sourceIndex: 0, terms: new Set<string>(), length: 0, score: 0, matched: 0, coverage: 0, fromDocs: false, placeTerms: new Set<string>() }));
+  // What `scoredUnitsOf` marks: a sentence ending in a colon right before a list item introduces a list.
+  for (let i = 0; i + 1 < units.length; i++) if (units[i]!.unit.display.endsWith(':') && units[i + 1]!.unit.item) units[i]!.introducesList = true;
+  return units;
 }
 
 describe('branchOutcomes', () => {
@@ -30,5 +33,39 @@ describe('branchOutcomes', () => {
 
   it('brings nothing for a quote that opens no block', () => {
     expect(branchOutcomes([find('self.depths = depths')], units, [source(text, { file_path: 'pkg/config.py' })])).toEqual([]);
+  });
+});
+
+describe('listIntroductionOf', () => {
+  const text = ['Intro sentence.', '', 'We support five formats:', '', '- CSV files', '- JSON lines', '- Parquet tables', '- Avro records', '- ORC stripes', ''].join('\n');
+  const units = unitsOf(text, 'docs/formats.md');
+  const find = (display: string) => units.find((u) => u.unit.display === display)!;
+
+  it("gives the sentence that introduces an item's list, for an item among the first four", () => {
+    expect(listIntroductionOf(find('Parquet tables'), units)?.unit.display).toBe('We support five formats:');
+    expect(listIntroductionOf(find('Avro records'), units)?.unit.display).toBe('We support five formats:');
+  });
+
+  it('gives nothing for an item the introduction would not bring, for a list with no introduction, or for a sentence', () => {
+    expect(listIntroductionOf(find('ORC stripes'), units)).toBeUndefined();
+    const bare = unitsOf(['Intro sentence.', '', '- CSV files', '- JSON lines', ''].join('\n'), 'docs/formats.md');
+    expect(listIntroductionOf(bare.find((u) => u.unit.display === 'JSON lines')!, bare)).toBeUndefined();
+    expect(listIntroductionOf(find('Intro sentence.'), units)).toBeUndefined();
+  });
+});
+
+describe('listSiblingsOf', () => {
+  const text = ['Supported:', '', '- one', '- two', '- three', '- four', '- five', '', 'After the list.', ''].join('\n');
+  const units = unitsOf(text, 'docs/list.md');
+  const find = (display: string) => units.find((u) => u.unit.display === display)!;
+
+  it('brings the items nearest a quoted item, in text order, three items in all', () => {
+    expect(listSiblingsOf([find('four')], units).map((u) => u.unit.display)).toEqual(['three', 'five']);
+    expect(listSiblingsOf([find('one')], units).map((u) => u.unit.display)).toEqual(['two', 'three']);
+  });
+
+  it('brings nothing for a quoted sentence, and no item already quoted', () => {
+    expect(listSiblingsOf([find('After the list.')], units)).toEqual([]);
+    expect(listSiblingsOf([find('one'), find('two')], units).map((u) => u.unit.display)).toEqual(['three']);
   });
 });

@@ -237,6 +237,15 @@ describe('splitIntoUnits for docs', () => {
     expect(splitIntoUnits('Precision vs. Recall matter. Eg. Two.', 'docs/a.md').map((u) => u.display)).toEqual(['Precision vs. Recall matter.', 'Eg.', 'Two.']);
   });
 
+  it("reads a numbered item's marker as the start of the item, not as a sentence of its own", () => {
+    const text = 'It needs:\n\n1. `kwargs` passed down through all modules.\n2. `MyModel` must contain `_supports_backend = True`. It is checked on load.\n';
+    const units = splitIntoUnits(text, 'docs/models.md');
+    expect(units.map((u) => u.display)).toEqual(['It needs:', '`kwargs` passed down through all modules.', '`MyModel` must contain `_supports_backend = True`.', 'It is checked on load.']);
+    expect(units.map((u) => u.item === true)).toEqual([false, true, true, false]);
+    // A number that ends a sentence still ends it.
+    expect(splitIntoUnits('The limit is 2. Raise it with care.', 'docs/a.md').map((u) => u.display)).toEqual(['The limit is 2.', 'Raise it with care.']);
+  });
+
   it('reads a line that starts with an RST role as prose, not as a field list entry', () => {
     const text = 'For tools that touch files, the\n:meth:`CliRunner.isolated_filesystem` method sets up an empty folder.\n\n:maxdepth: 2\n';
     expect(splitIntoUnits(text, 'docs/testing.rst').map((u) => u.display)).toEqual([

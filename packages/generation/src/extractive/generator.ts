@@ -10,12 +10,12 @@ import { detectAnswerKind, type AnswerKind } from '../answer-kind.js';
 import { describeSource } from '../sources.js';
 import { collectStatistics, COVERAGE_IDF_FLOOR, inverseFrequency, queryTerms, scoreUnits, unitTerms, type ScoredUnit, type ScoringStatistics } from './score.js';
 import { isCodePath, isListPiece, splitIntoUnits } from './units.js';
-import { antecedentOf, assignmentsUsedBy, branchOutcomes, conditionOf, constantValuesOf, introducedLines, leadCompletion } from './lead.js';
+import { antecedentOf, assignmentsUsedBy, branchOutcomes, conditionOf, constantValuesOf, introducedLines, leadCompletion, listIntroductionOf, listSiblingsOf } from './lead.js';
 import { compressCode, compressSentence } from './compress.js';
 import { findTypedValueLine } from './typed-line.js';
 
 /** Bumped whenever the algorithm changes what it answers (part of the cache key). */
-const EXTRACTIVE_VERSION = 40;
+const EXTRACTIVE_VERSION = 41;
 /**
  * Below this share of the question's idf-weighted terms, the best sentence or line is only
  * near the question, not an answer to it: say so and list the closest sources instead of
@@ -55,6 +55,8 @@ const MIN_SOURCE_SUPPORT = 0.25;
 const SHARED_WORD_DISCOUNT = 0.5;
 /** Share of the answer budget the leading quote (the direct answer) may take. */
 const LEAD_SHARE = 0.6;
+/** Fewest characters an introduced list item is shortened to when the items share the lead's room. */
+const MIN_ITEM_CHARS = 60;
 /** Most closest sources listed when the answer is not found. */
 const CLOSEST_LISTED = 3;
 export const EXTRACTIVE_GENERATOR_NAME = 'extractive';
@@ -179,13 +181,20 @@ function formatQuote(unit: ScoredUnit, maxChars: number, asked: ReadonlySet<stri
   return note ? `${code} — ${shorten(note, supporting ? Math.min(SUPPORTING_NOTE_CHARS, room) : room)}` : code;
 }
 
+/** What goes between two quoted items of one list: '; ', or a space after an item that ends its sentence. */
+function itemSeparator(before: string): string {
+  return /[.;:!?…]$/.test(before) ? ' ' : '; ';
+}
+
 /** Quotes of one source in text order: prose runs on; code, or a jump between kinds, gets an ellipsis. */
 function joinQuotes(units: readonly ScoredUnit[], quotes: readonly string[]): string {
   let out = quotes[0] ?? '';
   for (let i = 1; i < quotes.length; i++) {
     const previous = units[i - 1]!.unit;
     const flowing = previous.kind === 'prose' && (units[i]!.unit.kind === 'prose' || previous.display.endsWith(':'));
-    out += (flowing ? ' ' : ' … ') + quotes[i];
+    // Items of one list stay apart ("Models: Llama3; Hardware: H100"), as their bullets kept them.
+    const items = isListPiece(previous) && isListPiece(units[i]!.unit);
+    out += (items ? itemSeparator(out) : flowing ? ' ' : ' … ') + quotes[i];
   }
   return out;
 }
@@ -426,6 +435,10 @@ export function answerExtractively(question: string, sources: readonly SourceFor
     const definition = units.filter(definesInCode).sort((a, b) => b.score - a.score)[0];
     if (definition) moveToFront(picked, definition, resolved.maxQuotes);
   }
+  // A question that asks for several things, answered by one item of a list, leads with the
+  // sentence that introduces the list: its items come with it (see `leadCompletion`).
+  const listIntroduction = kind === 'list' && picked[0] ? listIntroductionOf(picked[0], units) : undefined;
+  if (listIntroduction) moveToFront(picked, listIntroduction, resolved.maxQuotes);
   const best = picked[0];
   // Whether anything answers is read off the strongest unit, not the definition a where-question moved first.
   const coverage = Math.max(best?.coverage ?? 0, strongest?.coverage ?? 0);
@@ -445,13 +458,19 @@ export function answerExtractively(question: string, sources: readonly SourceFor
   const lead = introduction ?? best;
   if (introduction) moveToFront(picked, introduction);
   // The direct answer first, on its own line; then the supporting quotes, by source.
-  const leadBudget = picked.length === 1 ? resolved.maxAnswerChars : Math.floor(resolved.maxAnswerChars * LEAD_SHARE);
   const leadSource = sources[lead.sourceIndex]!;
   // The lines that say what the lead only introduces (a block, a body, an example, the next sentence).
   const asked = new Set(query.map((q) => q.term));
   const body = leadCompletion(lead, units, leadSource, asked, kind);
   // A line that only names a value (`… %d", default_max_len)`) comes with the value.
   for (const assignment of assignmentsUsedBy(lead, units)) if (!body.includes(assignment)) body.unshift(assignment);
+  // The items an introduction brings share the room: each shortened to its part, so that a
+  // long first item does not crowd out the rest of the list (an item's later sentences are
+  // left out then: its first one names the thing listed).
+  const pieces = lead.unit.display.endsWith(':') ? body.filter((u) => isListPiece(u.unit)).length : 0;
+  const items = pieces > 1 ? pieces : 1;
+  // For a list question, a list's introduction with its items is the whole answer: it may take the whole budget.
+  const leadBudget = picked.length === 1 || (kind === 'list' && items > 1) ? resolved.maxAnswerChars : Math.floor(resolved.maxAnswerChars * LEAD_SHARE);
   // Body lines join the lead (a picked one moves there from the supporting quotes).
   let leadQuote = formatQuote(lead, leadBudget, asked);
   const joined = new Set<ScoredUnit>();
@@ -467,18 +486,23 @@ export function answerExtractively(question: string, sources: readonly SourceFor
     }
   }
   const inLead = new Set([lead.unit.display]);
+  const itemBudget = Math.max(MIN_ITEM_CHARS, Math.floor((leadBudget - leadQuote.length) / items) - 1);
   for (const unit of body) {
+    if (items > 1 && !isListPiece(unit.unit)) continue;
     // The same line twice (`method = "GET"` in two branches) says nothing more the second time.
     if (inLead.has(unit.unit.display)) continue;
     inLead.add(unit.unit.display);
-    const next = formatQuote(unit, leadBudget, asked);
-    if (leadQuote.length + next.length + 1 > leadBudget) break;
-    leadQuote += ` ${next}`;
+    const next = formatQuote(unit, items > 1 ? itemBudget : leadBudget, asked);
+    if (leadQuote.length + next.length + 2 > leadBudget) break;
+    leadQuote += `${isListPiece(unit.unit) && joined.size > 0 && isListPiece([...joined].at(-1)!.unit) ? itemSeparator(leadQuote) : ' '}${next}`;
     lead.unit.end = Math.max(lead.unit.end, unit.unit.end);
     joined.add(unit);
   }
   const lines = [`${kind === 'where' ? `${placeOf(leadSource, lead)} ` : ownerOf(leadSource, lead)}${leadQuote} [${lead.sourceIndex + 1}]`];
   const supporting = picked.slice(1).filter((unit) => !joined.has(unit));
+  // For a list question, a supporting item brings the other items of its list (the lead's
+  // list comes with its introduction, see `listIntroductionOf`).
+  if (kind === 'list') for (const line of listSiblingsOf(supporting, units)) if (line !== lead && !joined.has(line) && !supporting.includes(line)) supporting.push(line);
   // A quoted sentence that introduces a code line ("…by running the following command:") brings it.
   for (const line of introducedLines(supporting, units)) if (line !== lead && !joined.has(line) && !supporting.includes(line)) supporting.push(line);
   // For "what happens when …", a quoted branch brings the line that says what happens then.

@@ -192,6 +192,28 @@ export function leadCompletion(lead: ScoredUnit, units: readonly ScoredUnit[], s
 }
 
 /**
+ * The sentence that introduces the list `item` stands in ("We recommend three ways of
+ * implementation:", then the ways): for a question that asks for several things, a list's
+ * introduction with its items answers it, where one item alone is a part of the answer. The
+ * item must be among the first {@link BODY_LINES} pieces after the introduction (what the
+ * introduction brings when it leads, see `leadCompletion`), every unit between the two a
+ * piece of the same list; undefined otherwise.
+ */
+export function listIntroductionOf(item: ScoredUnit, units: readonly ScoredUnit[]): ScoredUnit | undefined {
+  if (!isListPiece(item.unit)) return undefined;
+  const before = units.filter((u) => u.sourceIndex === item.sourceIndex && u.unit.end <= item.unit.start).sort((a, b) => b.unit.start - a.unit.start);
+  let pieces = 1;
+  for (const unit of before) {
+    if (isListPiece(unit.unit)) {
+      if (++pieces > BODY_LINES) return undefined;
+      continue;
+    }
+    return unit.introducesList === true ? unit : undefined;
+  }
+  return undefined;
+}
+
+/**
  * A sentence that opens by pointing back ("This is sufficient for most cases, however, it is
  * known to drain a laptop's battery.", "It requires the module …") names its subject in the
  * sentence before: English, not any corpus's wording.
@@ -261,6 +283,30 @@ export function introducedLines(quoted: readonly ScoredUnit[], units: readonly S
         lines.push(item);
       }
     }
+  }
+  return lines;
+}
+
+/**
+ * For a question that asks for several things, the other items of each quoted list item's
+ * list (the run of list items or table rows around it in its source, nothing else between
+ * them), up to {@link INTRODUCED_ITEMS} items a list counting the quoted one: an item quoted
+ * alone is one of the things asked for, its neighbours the rest.
+ */
+export function listSiblingsOf(quoted: readonly ScoredUnit[], units: readonly ScoredUnit[]): ScoredUnit[] {
+  const lines: ScoredUnit[] = [];
+  for (const unit of quoted) {
+    if (unit.unit.kind !== 'prose' || !isListPiece(unit.unit)) continue;
+    const own = units.filter((u) => u.sourceIndex === unit.sourceIndex).sort((a, b) => a.unit.start - b.unit.start);
+    const at = own.indexOf(unit);
+    let first = at;
+    while (first > 0 && isListPiece(own[first - 1]!.unit)) first--;
+    let last = at;
+    while (last + 1 < own.length && isListPiece(own[last + 1]!.unit)) last++;
+    const run = own.slice(first, last + 1);
+    // The quoted item and the items nearest it, in text order.
+    const nearest = [...run].sort((a, b) => Math.abs(run.indexOf(a) - (at - first)) - Math.abs(run.indexOf(b) - (at - first))).slice(0, INTRODUCED_ITEMS);
+    for (const item of run) if (item !== unit && nearest.includes(item) && !quoted.includes(item) && !lines.includes(item)) lines.push(item);
   }
   return lines;
 }

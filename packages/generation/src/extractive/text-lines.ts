@@ -38,6 +38,8 @@ const SENTENCE_END = /([.!?])\s+(?=[A-Z0-9`"'(\[*_])/g;
  * "etc." is not among them, since it often does end one.
  */
 const NOT_AN_END = /(?:^|[^\p{L}])(?:e\.g|i\.e|cf|vs|viz|approx|incl)$/iu;
+/** What stands before the period of a numbered list item's marker on its line: the number alone. */
+const NUMBERED_MARKER = /^\s*\d+$/;
 export const COMMENT = /^\s*#/;
 export const DOCSTRING_OPEN = /^\s*[rRbBuUfF]{0,2}("""|\'\'\')/;
 
@@ -78,6 +80,8 @@ export function proseUnits(source: string, start: number, end: number, out: Text
   const paragraph = source.slice(start, end);
   for (const match of paragraph.matchAll(SENTENCE_END)) {
     if (match[1] === '.' && NOT_AN_END.test(paragraph.slice(Math.max(0, match.index - 8), match.index))) continue;
+    // The period of a numbered item's marker ("1. `kwargs` passed down …") opens the item.
+    if (match[1] === '.' && NUMBERED_MARKER.test(paragraph.slice(paragraph.lastIndexOf('\n', match.index) + 1, match.index))) continue;
     const cut = start + match.index + 1;
     pieces.push([pieceStart, cut]);
     pieceStart = cut;
