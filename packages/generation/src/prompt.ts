@@ -6,7 +6,7 @@ import { describeSource } from './sources.js';
 import type { SourceForAnswer } from './types.js';
 
 /** Bumped whenever the layout of the user message changes (part of the template hash). */
-const PROMPT_LAYOUT_VERSION = 2;
+const PROMPT_LAYOUT_VERSION = 3;
 
 export const DEFAULT_SYSTEM_PROMPT = [
   'You answer questions about a software project using only the numbered sources the user gives you.',
@@ -46,6 +46,11 @@ export interface PromptOptions {
    * is left out. Integer in [1, contextTokens]. Default {@link DEFAULT_MIN_SOURCE_TOKENS} (24).
    */
   minSourceTokens?: number;
+  /**
+   * Words of the question that no indexed chunk holds (`GenerateRequest.unindexedWords`),
+   * named in the user message (at most five). Default none.
+   */
+  unindexedWords?: readonly string[];
 }
 
 export interface ShownSource {
@@ -70,21 +75,35 @@ function formatSource(n: number, shown: ShownSource): string {
   return `${label}\n${shown.text.trimEnd()}`;
 }
 
+/** Most of the question's unindexed words named in the prompt. */
+const MAX_UNINDEXED_NAMED = 5;
+
 /**
- * The user message: numbered, labelled sources, the question, and one line on the form the
- * answer should take when the question asks for a particular kind of fact (see
- * `detectAnswerKind`: a default, an error, a place, steps, a list, yes/no, a value).
+ * The line that tells the model which words of the question no indexed chunk holds (see
+ * `GenerateRequest.unindexedWords`): sources near the question can then not be mistaken for
+ * an answer about what the corpus never mentions. '' when there are none.
  */
-export function formatUserMessage(question: string, shown: readonly ShownSource[]): string {
-  const blocks = shown.map((s, i) => formatSource(i + 1, s));
-  const instruction = answerKindInstruction(detectAnswerKind(question));
-  return `Sources:\n\n${blocks.length > 0 ? blocks.join('\n\n') : '(none)'}\n\nQuestion: ${question.trim()}${instruction ? `\nAnswer form: ${instruction}` : ''}`;
+function unindexedLine(unindexedWords: readonly string[]): string {
+  const named = [...new Set(unindexedWords)].slice(0, MAX_UNINDEXED_NAMED);
+  return named.length > 0 ? `\nNot in the indexed corpus at all: ${named.map((word) => `“${word}”`).join(', ')}. If the answer depends on them, say that the sources do not contain it.` : '';
 }
 
-export function formatMessages(question: string, shown: readonly ShownSource[], systemPrompt: string): ChatMessage[] {
+/**
+ * The user message: numbered, labelled sources, the question, one line on the form the
+ * answer should take when the question asks for a particular kind of fact (see
+ * `detectAnswerKind`: a default, an error, a place, steps, a list, yes/no, a value), and one
+ * naming the question's words that the whole indexed corpus lacks, when there are any.
+ */
+export function formatUserMessage(question: string, shown: readonly ShownSource[], unindexedWords: readonly string[] = []): string {
+  const blocks = shown.map((s, i) => formatSource(i + 1, s));
+  const instruction = answerKindInstruction(detectAnswerKind(question));
+  return `Sources:\n\n${blocks.length > 0 ? blocks.join('\n\n') : '(none)'}\n\nQuestion: ${question.trim()}${instruction ? `\nAnswer form: ${instruction}` : ''}${unindexedLine(unindexedWords)}`;
+}
+
+export function formatMessages(question: string, shown: readonly ShownSource[], systemPrompt: string, unindexedWords: readonly string[] = []): ChatMessage[] {
   return [
     { role: 'system', content: systemPrompt },
-    { role: 'user', content: formatUserMessage(question, shown) },
+    { role: 'user', content: formatUserMessage(question, shown, unindexedWords) },
   ];
 }
 
@@ -99,7 +118,7 @@ export function promptTemplateHash(systemPrompt: string = DEFAULT_SYSTEM_PROMPT)
     text: 'text',
     truncated: true,
   };
-  return sha256Hex(stableStringify({ v: PROMPT_LAYOUT_VERSION, systemPrompt, layout: formatMessages('Q?', [example], systemPrompt) }));
+  return sha256Hex(stableStringify({ v: PROMPT_LAYOUT_VERSION, systemPrompt, layout: formatMessages('Q?', [example], systemPrompt, ['W']) }));
 }
 
 /** Drops a trailing replacement character: the prefix ended inside a multi-byte character. */
@@ -115,7 +134,8 @@ export function buildPrompt(question: string, sources: readonly SourceForAnswer[
   const budget = checkInteger('contextTokens', options.contextTokens ?? DEFAULT_CONTEXT_TOKENS, 64, 1_048_576);
   const minSourceTokens = checkInteger('minSourceTokens', options.minSourceTokens ?? DEFAULT_MIN_SOURCE_TOKENS, 1, budget);
   const systemPrompt = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
-  const encode = (shown: readonly ShownSource[]) => tokenizer.encodeChat(formatMessages(question, shown, systemPrompt));
+  const unindexedWords = options.unindexedWords ?? [];
+  const encode = (shown: readonly ShownSource[]) => tokenizer.encodeChat(formatMessages(question, shown, systemPrompt, unindexedWords));
 
   let shown: ShownSource[] = [];
   let inputIds = encode(shown);
@@ -154,5 +174,5 @@ export function buildPrompt(question: string, sources: readonly SourceForAnswer[
     break;
   }
   if (shown.length === 0 && sources.length > 0) throw tooSmall(`not even ${minSourceTokens} tokens of the best source fit`);
-  return { messages: formatMessages(question, shown, systemPrompt), inputIds, shown, truncated };
+  return { messages: formatMessages(question, shown, systemPrompt, unindexedWords), inputIds, shown, truncated };
 }

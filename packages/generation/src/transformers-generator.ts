@@ -169,7 +169,7 @@ export async function createTransformersGenerator(options: TransformersGenerator
       yield { type: 'done', result };
       return;
     }
-    const prompt = buildPrompt(request.question, request.sources, promptTokenizer, promptOptions);
+    const prompt = buildPrompt(request.question, request.sources, promptTokenizer, { ...promptOptions, unindexedWords: request.unindexedWords ?? [] });
     const release = await lock.acquire();
     let stream: AsyncGenerator<string, Tensor> | undefined;
     let output: Tensor;

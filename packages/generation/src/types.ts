@@ -44,7 +44,8 @@ export interface GenerateRequest {
   /**
    * Words of the question that no chunk of the indexed corpus holds (`Retriever.unindexedWords`),
    * when the caller knows them: the extractive generator answers "not found" when the
-   * question's telling words are mostly among them. Absent: unknown (nothing is assumed).
+   * question's telling words are mostly among them; the LLM generator's prompt names them
+   * (see `buildPrompt`). Absent: unknown (nothing is assumed).
    */
   unindexedWords?: readonly string[];
 }

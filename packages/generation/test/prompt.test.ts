@@ -41,6 +41,13 @@ describe('the real Qwen3 chat template', () => {
     expect(message.endsWith('Question: Why does the router compile patterns once?')).toBe(true);
   });
 
+  it("names the question's words that the whole indexed corpus lacks, and says what to do then", () => {
+    const message = formatUserMessage('Why does the router compile Kafka topics once?', [], ['Kafka', 'topics', 'Kafka']);
+    expect(message.endsWith('Question: Why does the router compile Kafka topics once?\nNot in the indexed corpus at all: “Kafka”, “topics”. If the answer depends on them, say that the sources do not contain it.')).toBe(true);
+    // None known: no such line.
+    expect(formatUserMessage('Why does the router compile Kafka topics once?', [])).not.toContain('Not in the indexed corpus');
+  });
+
   it('counts the prompt with the special tokens as single ids', () => {
     const ids = tokens.encodeChat([{ role: 'user', content: 'Hi' }]);
     // <|im_start|> user \n Hi <|im_end|> \n <|im_start|> assistant \n <think> \n\n </think> \n\n
@@ -52,6 +59,15 @@ describe('the real Qwen3 chat template', () => {
 });
 
 describe('buildPrompt', () => {
+  it("counts the line that names the unindexed words within the budget, in the messages it returns", () => {
+    const plain = buildPrompt('What is the Kafka port?', [port], tokens, { contextTokens: 2048 });
+    const told = buildPrompt('What is the Kafka port?', [port], tokens, { contextTokens: 2048, unindexedWords: ['Kafka'] });
+    expect(told.messages[1]!.content).toContain('Not in the indexed corpus at all: “Kafka”.');
+    expect(plain.messages[1]!.content).not.toContain('Not in the indexed corpus');
+    expect(told.inputIds).toEqual(tokens.encodeChat(told.messages));
+    expect(told.inputIds.length).toBeGreaterThan(plain.inputIds.length);
+  });
+
   it('adds whole sources best first while they fit', () => {
     const built = buildPrompt('What is the port?', [port, later], tokens, { contextTokens: 2048 });
     expect(built.shown.map((s) => s.source.file_path)).toEqual(['tinyserve/defaults.py', 'z.py']);

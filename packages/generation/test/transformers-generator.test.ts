@@ -85,6 +85,12 @@ describe('a tiny scripted model through transformers.js', () => {
     expect(result.promptTokens).toBeGreaterThan(50);
   });
 
+  it('tells the model which words of the question the corpus lacks: the prompt grows by that line', async () => {
+    const plain = await answer(generator, request);
+    const told = await answer(generator, { ...request, unindexedWords: ['gRPC'] });
+    expect(told.promptTokens).toBeGreaterThan(plain.promptTokens);
+  });
+
   it('answers without running the model when nothing was retrieved', async () => {
     const result = await answer(generator, { question: 'Q?', sources: [] });
     expect(result.answer).toMatch(/No sources were retrieved/);
