@@ -317,6 +317,31 @@ describe('the extractive answer leads with the fact the question asks for', () =
     expect(answer.lines.join('\n')).toMatch(/Models covered: Llama3 and Mixtral; Hardware: H100 and MI300x/);
   });
 
+  it('a number the question writes finds the line that writes it, though the tokenizer drops numbers', () => {
+    // "noop" and "elimination" are the question's rarest words and only the logging lines
+    // hold both; "-1" is what singles out the branch the question asks about.
+    const pass = source(
+      [
+        'class NoOpEliminationPass:',
+        '    def __call__(self, graph):',
+        '        self.dump_graph(graph, "before_noop_elimination")',
+        '        for node in graph.nodes:',
+        '            shape = node.args[1]',
+        '            if shape.count(-1) > 1:',
+        '                # Invalid reshape args, skip',
+        '                continue',
+        '            node.replace_all_uses_with(node.args[0])',
+        '        self.dump_graph(graph, "after_noop_elimination")',
+      ].join('\n'),
+      { file_path: 'pkg/noop.py', symbol: 'NoOpEliminationPass.__call__' },
+    );
+    const { first } = lead('What happens when a reshape in the noop elimination has more than one -1 in its shape?', [pass]);
+    expect(first).toMatch(/^In `NoOpEliminationPass.__call__`: `if shape.count\(-1\) > 1:` `continue`/);
+    // A digit inside a name is not a number: "fp16" does not match 16.
+    const widths = source('WIDTH_FP16 = 2\nDEFAULT_WIDTH = 16\n', { file_path: 'pkg/widths.py' });
+    expect(lead('Which setting is 16 wide?', [widths]).first).toContain('DEFAULT_WIDTH = 16');
+  });
+
   it('a place: the definition leads even when a docs sentence that names it scores higher', () => {
     // The docs sentence has every word of the question and ranks first; the question asks
     // which module defines `confirm`, which only the `def` line answers.

@@ -94,13 +94,38 @@ export function inverseFrequency(stats: ScoringStatistics, term: string): number
   return Math.log(1 + (stats.unitCount - df + 0.5) / (df + 0.5));
 }
 
-export function unitTerms(unit: TextUnit): { terms: Set<string>; length: number } {
-  const all = tokenize([unit.display, unit.note ?? '', unit.context ?? ''].join('\n'));
-  return { terms: new Set(all), length: all.length };
+/**
+ * A number as written in prose or code: `-1`, `2048`, `0.85`, `3.10`, not a digit inside a
+ * name (`8x2048`, `fp16`, `v2`). The index's tokenizer drops numbers; a question that names
+ * one ("more than one -1 in the shape") points at the line that writes it.
+ */
+const NUMBER = /(?<![\w.])-?\d+(?:\.\d+)?(?![\w.]*\w)/g;
+/** Numbers are matched as terms under this prefix, which no word the tokenizer makes has. */
+const NUMBER_TERM = '#';
+
+function numberTerms(text: string): string[] {
+  return (text.match(NUMBER) ?? []).map((n) => `${NUMBER_TERM}${n}`);
 }
 
+export function unitTerms(unit: TextUnit): { terms: Set<string>; length: number } {
+  const text = [unit.display, unit.note ?? '', unit.context ?? ''].join('\n');
+  const all = tokenize(text);
+  return { terms: new Set([...all, ...numberTerms(text)]), length: all.length };
+}
+
+/**
+ * The question's index terms, and the numbers it writes as terms of weight 1 (marked as
+ * expansions: not words a "not found" answer names or weighs by rarity).
+ */
 export function queryTerms(question: string): QueryTerm[] {
-  return tokenizeQuery(question);
+  const terms = tokenizeQuery(question);
+  const seen = new Set(terms.map((q) => q.term));
+  for (const term of numberTerms(question)) {
+    if (seen.has(term)) continue;
+    seen.add(term);
+    terms.push({ term, weight: 1, expansion: true });
+  }
+  return terms;
 }
 
 /**
