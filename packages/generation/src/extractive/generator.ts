@@ -1,64 +1,24 @@
-import { OffsetMap } from '@rag/core';
-import { answerTypesOf, backgroundRarity, namesSpelledInWords, tokenize, type QueryTerm } from '@rag/text';
+import { answerTypesOf, namesSpelledInWords, tokenize } from '@rag/text';
 import { toCitedSource } from '../citations.js';
 import { sha256Hex, stableStringify } from '../hash.js';
 import { throwIfAborted } from '../errors.js';
-import { NO_SOURCES_ANSWER, NOT_FOUND_ANSWER } from '../messages.js';
-import type { AnswerResult, CitedSource, GenerateOptions, GenerateRequest, GenerationEvent, Generator, SourceForAnswer, Span } from '../types.js';
+import { NO_SOURCES_ANSWER } from '../messages.js';
+import type { AnswerResult, CitedSource, GenerateOptions, GenerateRequest, GenerationEvent, Generator, SourceForAnswer } from '../types.js';
 import { resolveExtractiveOptions, type ExtractiveOptions, type ResolvedExtractiveOptions } from './options.js';
 import { detectAnswerKind, type AnswerKind } from '../answer-kind.js';
-import { describeSource } from '../sources.js';
-import { collectStatistics, COVERAGE_IDF_FLOOR, inverseFrequency, queryTerms, scoreUnits, unitTerms, type ScoredUnit, type ScoringStatistics } from './score.js';
+import { collectStatistics, queryTerms, scoreUnits, unitTerms, type ScoredUnit } from './score.js';
 import { isCodePath, isListPiece, splitIntoUnits } from './units.js';
 import { antecedentOf, assignmentsUsedBy, branchOutcomes, conditionOf, constantValuesOf, introducedLines, leadCompletion, listIntroductionOf, listSiblingsOf } from './lead.js';
-import { compressCode, compressSentence } from './compress.js';
 import { findTypedValueLine } from './typed-line.js';
+import { formatQuote, groupBySource, itemSeparator, joinQuotes, ownerOf, placeOf, quoteSpans } from './format.js';
+import { answersNothing, notFound, whyNotFound } from './not-found.js';
 
 /** Bumped whenever the algorithm changes what it answers (part of the cache key). */
 const EXTRACTIVE_VERSION = 42;
-/**
- * Below this share of the question's idf-weighted terms, the best sentence or line is only
- * near the question, not an answer to it: say so and list the closest sources instead of
- * quoting it as if it answered.
- */
-const MIN_ANSWER_COVERAGE = 0.1;
-/**
- * Up to this coverage, the answer is also "not found" when most of the question's weight
- * lies in words that no retrieved sentence contains at all: the sources are about something
- * near, and the thing asked (a driver, a protocol, a limit) is not in them.
- */
-const WEAK_COVERAGE = 0.2;
-const MAX_ABSENT_SHARE = 0.8;
-/**
- * Up to this coverage, the answer is also "not found" when no source holds
- * {@link MIN_SOURCE_SUPPORT} of the question's distinct words anywhere, each word weighed by
- * how rare it is in Python code at large (`backgroundRarity`): a source that answers a
- * question holds its telling words somewhere (in the lines around the one quoted, in its
- * names), while sources that share only common words with it ("field", "default", "raise")
- * are about something else. Chosen on the development and public questions asked of another
- * codebase, where nothing answers (`pnpm bench:answers`, "answer-absent"): not found for
- * 0.32 → 0.60 of them without {@link SHARED_WORD_DISCOUNT} (0.69 with it), and the 611
- * answerable questions keep every answer that stated the fact. Words counted alike instead
- * of by rarity: 0.51 at 0.3 / 0.3; by rarity at 0.3 / 0.3: 0.72, with two such answers lost.
- */
-const THIN_COVERAGE = 0.4;
-/** A question word this long is held by a unit word it begins (`start` by `startup` of `STARTUP_BANNER`). */
-const MIN_PREFIX = 4;
-const MIN_SOURCE_SUPPORT = 0.25;
-/**
- * A question word that every source holds weighs this much less in that support (linearly
- * from none for a word one source holds): the corpus's own name and subject ("vLLM", "task")
- * are in every source, whichever question was asked. At 0.5 the answer-absent questions got
- * "not found" 0.60 → 0.69; the three answerable questions that did too had no source with the
- * answer (retrieval misses), and no answer that stated the fact was lost; at 0.8 one was.
- */
-const SHARED_WORD_DISCOUNT = 0.5;
 /** Share of the answer budget the leading quote (the direct answer) may take. */
 const LEAD_SHARE = 0.6;
 /** Fewest characters an introduced list item is shortened to when the items share the lead's room. */
 const MIN_ITEM_CHARS = 60;
-/** Most closest sources listed when the answer is not found. */
-const CLOSEST_LISTED = 3;
 export const EXTRACTIVE_GENERATOR_NAME = 'extractive';
 
 const MIN_PROSE_TERMS = 2;
@@ -157,73 +117,6 @@ function pickUnits(units: readonly ScoredUnit[], options: ResolvedExtractiveOpti
   return picked;
 }
 
-function shorten(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, Math.max(1, max - 1)).trimEnd()}…`;
-}
-
-/**
- * Longest comment kept after a supporting code line (`x = 1` — "…"). Its comment is kept
- * at all only when it holds a question word: the rest explained the code, not the answer.
- * Chosen on all 19 answer sets (`pnpm bench:answers`): public code median 382 → 368, no
- * fact lost; 40 lost click + requests rc-02 (the comment that says a 301 turns a POST into
- * a GET), and dropping every supporting comment gave 349 with the same loss.
- */
-const SUPPORTING_NOTE_CHARS = 60;
-
-function formatQuote(unit: ScoredUnit, maxChars: number, asked: ReadonlySet<string>, supporting = false): string {
-  const { kind, display } = unit.unit;
-  // A supporting line's comment stays only when it speaks of what was asked, and briefly.
-  const note = supporting && !tokenize(unit.unit.note ?? '').some((term) => asked.has(term)) ? undefined : unit.unit.note;
-  if (kind === 'prose') return shorten(compressSentence(display, asked), maxChars);
-  const text = shorten(compressCode(display, asked), maxChars);
-  const code = text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``;
-  const room = Math.max(40, maxChars - text.length);
-  return note ? `${code} — ${shorten(note, supporting ? Math.min(SUPPORTING_NOTE_CHARS, room) : room)}` : code;
-}
-
-/** What goes between two quoted items of one list: '; ', or a space after an item that ends its sentence. */
-function itemSeparator(before: string): string {
-  return /[.;:!?…]$/.test(before) ? ' ' : '; ';
-}
-
-/** Quotes of one source in text order: prose runs on; code, or a jump between kinds, gets an ellipsis. */
-function joinQuotes(units: readonly ScoredUnit[], quotes: readonly string[]): string {
-  let out = quotes[0] ?? '';
-  for (let i = 1; i < quotes.length; i++) {
-    const previous = units[i - 1]!.unit;
-    const flowing = previous.kind === 'prose' && (units[i]!.unit.kind === 'prose' || previous.display.endsWith(':'));
-    // Items of one list stay apart ("Models: Llama3; Hardware: H100"), as their bullets kept them.
-    const items = isListPiece(previous) && isListPiece(units[i]!.unit);
-    out += (items ? itemSeparator(out) : flowing ? ' ' : ' … ') + quotes[i];
-  }
-  return out;
-}
-
-interface Group {
-  sourceIndex: number;
-  units: ScoredUnit[];
-}
-
-/** Picks grouped by source (the best pick's source first), each group in text order. */
-function groupBySource(picked: readonly ScoredUnit[]): Group[] {
-  const groups = new Map<number, Group>();
-  for (const unit of picked) {
-    const group = groups.get(unit.sourceIndex) ?? { sourceIndex: unit.sourceIndex, units: [] };
-    group.units.push(unit);
-    groups.set(unit.sourceIndex, group);
-  }
-  for (const group of groups.values()) group.units.sort((a, b) => a.unit.start - b.unit.start);
-  return [...groups.values()];
-}
-
-function quoteSpans(source: SourceForAnswer, units: readonly ScoredUnit[]): Span[] {
-  const map = new OffsetMap(source.text);
-  return units.map((u) => ({
-    first_character_index: source.first_character_index + map.toCodePoint(u.unit.start),
-    last_character_index: source.first_character_index + map.toCodePoint(u.unit.end),
-  }));
-}
-
 export interface ExtractiveAnswer {
   lines: string[];
   citedSources: CitedSource[];
@@ -231,168 +124,6 @@ export interface ExtractiveAnswer {
   kind: AnswerKind;
   /** Share of the question's idf-weighted terms the leading quote holds (0 when nothing was quoted). */
   coverage: number;
-}
-
-/** `path` line N (`symbol`): where a quote of `source` stands, for the lead of a where-question. */
-function placeOf(source: SourceForAnswer, unit: ScoredUnit): string {
-  const before = source.text.slice(0, unit.unit.start);
-  const line = source.start_line > 0 ? source.start_line + (before.match(/\n/g)?.length ?? 0) : 0;
-  const at = line > 0 ? `${source.file_path}:${line}` : source.file_path;
-  return source.symbol ? `In \`${at}\` (\`${source.symbol}\`):` : `In \`${at}\`:`;
-}
-
-/**
- * "In `ProxyFix._get_real_value`: ", when the lead quotes a code file's function or class
- * without naming it (a `return` line, a docstring sentence): the reader learns what behaves
- * so without opening the source. '' for docs, for chunks with no symbol, and for a lead
- * that already names it.
- */
-function ownerOf(source: SourceForAnswer, unit: ScoredUnit): string {
-  if (unit.fromDocs || !source.symbol) return '';
-  const name = source.symbol.slice(source.symbol.lastIndexOf('.') + 1);
-  return unit.unit.display.includes(name) ? '' : `In \`${source.symbol}\`: `;
-}
-
-/** Whether `terms` hold the question word `word`, or a longer term it begins (`start` in `startup`). */
-function holdsWord(terms: ReadonlySet<string>, word: string): boolean {
-  if (terms.has(word)) return true;
-  if (word.length < MIN_PREFIX) return false;
-  for (const term of terms) if (term.startsWith(word)) return true;
-  return false;
-}
-
-/**
- * The largest share of the question's distinct words (not the short forms added for them)
- * that one source holds in its units, each word weighed by its background rarity
- * (`backgroundRarity` of @rag/text: "field" and "default" little, "immutable" much), less
- * for a word that more of the sources hold ({@link SHARED_WORD_DISCOUNT}).
- */
-function sourceSupport(query: readonly QueryTerm[], units: readonly ScoredUnit[]): number {
-  const asked = new Set(query.filter((q) => !q.expansion).map((q) => q.term));
-  if (asked.size === 0) return 1;
-  const bySource = new Map<number, Set<string>>();
-  for (const unit of units) {
-    let terms = bySource.get(unit.sourceIndex);
-    if (!terms) bySource.set(unit.sourceIndex, (terms = new Set()));
-    for (const term of unit.terms) terms.add(term);
-  }
-  // Per source, the question's words it holds.
-  const held = new Map<number, Set<string>>();
-  for (const [source, terms] of bySource) held.set(source, new Set([...asked].filter((word) => holdsWord(terms, word))));
-  const spread = new Map<string, number>();
-  for (const terms of held.values()) for (const term of terms) spread.set(term, (spread.get(term) ?? 0) + 1);
-  const weight = (terms: Iterable<string>): number => {
-    let sum = 0;
-    for (const term of terms) {
-      const shared = held.size > 1 ? (Math.max(1, spread.get(term) ?? 0) - 1) / (held.size - 1) : 0;
-      sum += backgroundRarity(term) * (1 - SHARED_WORD_DISCOUNT * shared);
-    }
-    return sum;
-  };
-  let most = 0;
-  for (const terms of held.values()) most = Math.max(most, weight(terms));
-  return most / weight(asked);
-}
-
-/**
- * At this share of the question's telling weight in words that no chunk of the whole
- * indexed corpus holds (`GenerateRequest.unindexedWords`; see {@link unindexedShare}), the
- * answer is "not found" whatever the retrieved sources share with the rest of it: the
- * thing asked about is not in the corpus, and the sources are only near it. Chosen on the
- * development and public questions asked of another codebase (`pnpm bench:answers`,
- * "answer-absent"): "not found" for 0.674 → 0.729 of them, while 1 of the 611 answerable
- * questions lost an answer that stated the fact (one asked "… has gone stale", words no
- * source uses); at 0.5 0.699 with none lost, at 0.35 0.741 with the same one lost, at 0.3
- * 0.749 with 3 more answerable questions "not found".
- */
-const MAX_UNINDEXED_SHARE = 0.4;
-
-/**
- * Share of the question's telling weight (each distinct word by `backgroundRarity`, as in
- * `sourceSupport`) that lies in words no indexed chunk holds at all (`unindexedWords`).
- */
-function unindexedShare(query: readonly QueryTerm[], unindexedWords: readonly string[]): number {
-  if (unindexedWords.length === 0) return 0;
-  const absent = new Set(unindexedWords.flatMap((word) => tokenize(word)));
-  let total = 0;
-  let missing = 0;
-  for (const { term, expansion } of query) {
-    if (expansion) continue;
-    const weight = backgroundRarity(term);
-    total += weight;
-    if (absent.has(term)) missing += weight;
-  }
-  return total > 0 ? missing / total : 0;
-}
-
-/** Share of the question's idf-weighted terms that no retrieved unit contains. */
-function absentShare(query: readonly { term: string; weight: number }[], statistics: ScoringStatistics): number {
-  let total = 0;
-  let absent = 0;
-  for (const { term, weight } of query) {
-    const w = weight * Math.max(COVERAGE_IDF_FLOOR, inverseFrequency(statistics, term));
-    total += w;
-    if (!statistics.documentFrequency.has(term)) absent += w;
-  }
-  return total > 0 ? absent / total : 0;
-}
-
-/** Most of the question's words named as missing from every source in a "not found" answer. */
-const MISSING_NAMED = 3;
-/** A word is named as missing only when it is at least this telling (`backgroundRarity`): "use" or "value" missing says nothing. */
-const MISSING_MIN_RARITY = 3;
-
-/**
- * The question's telling words that no retrieved unit holds (not even as the start of a
- * longer word), rarest first, as the question spells them: what a reader would search for
- * next, or learn the sources never mention.
- */
-function missingWords(question: string, units: readonly ScoredUnit[]): string[] {
-  const held = new Set<string>();
-  for (const unit of units) for (const term of unit.terms) held.add(term);
-  const isHeld = (term: string): boolean => holdsWord(held, term);
-  const asked = new Set(queryTerms(question).filter((q) => !q.expansion).map((q) => q.term));
-  const unheld: string[] = [];
-  for (const word of question.match(/[\p{L}\p{N}_][\p{L}\p{N}_./-]*[\p{L}\p{N}_]|[\p{L}\p{N}_]/gu) ?? []) {
-    const terms = tokenize(word).filter((term) => asked.has(term));
-    if (terms.length > 0 && !terms.some(isHeld) && !unheld.includes(word)) unheld.push(word);
-  }
-  return tellingWords(question, unheld);
-}
-
-/** The telling ones of `words` (see {@link MISSING_MIN_RARITY}), rarest first, as the question spells them. */
-function tellingWords(question: string, words: readonly string[]): string[] {
-  const asked = new Set(queryTerms(question).filter((q) => !q.expansion).map((q) => q.term));
-  const rarities = words
-    .map((word): [string, number] => [word, Math.max(0, ...tokenize(word).filter((term) => asked.has(term)).map(backgroundRarity))])
-    .filter(([, rarity]) => rarity >= MISSING_MIN_RARITY);
-  return rarities.sort((a, b) => b[1] - a[1]).slice(0, MISSING_NAMED).map(([word]) => word);
-}
-
-/** "“kafka”", "“kafka” or “consumers”", "“a”, “b” or “c”". */
-function listAlternatives(words: readonly string[]): string {
-  const quoted = words.map((word) => `“${word}”`);
-  return quoted.length <= 1 ? (quoted[0] ?? '') : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
-}
-
-/** The sentence of a "not found" answer that names the words no retrieved source holds ('' when none). */
-function whyMissing(missing: readonly string[]): string {
-  return missing.length > 0 ? ` None of them mentions ${listAlternatives(missing)}.` : '';
-}
-
-/**
- * The answer when no retrieved sentence answers the question: say so, and name the closest
- * sources. `why`: a sentence (with its leading space) on what the sources lack, or ''.
- */
-function notFound(sources: readonly SourceForAnswer[], kind: AnswerKind, coverage: number, why: string): ExtractiveAnswer {
-  const closest = sources.slice(0, CLOSEST_LISTED);
-  const listed = closest.map((source, i) => `[${i + 1}] ${describeSource(source)}`).join('; ');
-  return {
-    lines: [`${NOT_FOUND_ANSWER}${why} The closest sources: ${listed}.`],
-    citedSources: closest.map((source, i) => toCitedSource(i + 1, source)),
-    kind,
-    coverage,
-  };
 }
 
 /**
@@ -442,16 +173,7 @@ export function answerExtractively(question: string, sources: readonly SourceFor
   const best = picked[0];
   // Whether anything answers is read off the strongest unit, not the definition a where-question moved first.
   const coverage = Math.max(best?.coverage ?? 0, strongest?.coverage ?? 0);
-  if (
-    !best ||
-    coverage < MIN_ANSWER_COVERAGE ||
-    (coverage < WEAK_COVERAGE && absentShare(query, statistics) >= MAX_ABSENT_SHARE) ||
-    (coverage < THIN_COVERAGE && sourceSupport(query, units) < MIN_SOURCE_SUPPORT) ||
-    unindexedShare(query, unindexedWords) >= MAX_UNINDEXED_SHARE
-  ) {
-    const neverIndexed = tellingWords(question, unindexedWords);
-    return notFound(sources, kind, coverage, neverIndexed.length > 0 ? ` The indexed sources never mention ${listAlternatives(neverIndexed)}.` : whyMissing(missingWords(question, units)));
-  }
+  if (!best || answersNothing(coverage, query, statistics, units, unindexedWords)) return { ...notFound(sources, whyNotFound(question, units, unindexedWords)), kind, coverage };
   // A how-to answered by a docs example leads with the sentence that introduces it ("To turn
   // the cache off, set its size to zero."): the example then follows it (`leadCompletion`).
   const introduction = kind === 'how' && best.unit.kind === 'code' && best.fromDocs ? introductionOf(best, units, sources[best.sourceIndex]!.text) : undefined;
