@@ -1,5 +1,4 @@
-import { parseOptions, RagError } from '@rag/core';
-import * as z from 'zod/mini';
+import { parseOptions, RagError, v } from '@rag/core';
 import {
   DEFAULT_QUERY_OPTIONS,
   DEFAULT_TOKENIZER_OPTIONS,
@@ -88,42 +87,42 @@ export const DEFAULT_BM25_OPTIONS: Readonly<Bm25Options> = Object.freeze({
   rerank: DEFAULT_RERANK_OPTIONS,
 });
 
-const weight = z.number().check(z.minimum(0), z.maximum(10));
-const unit = z.number().check(z.minimum(0), z.maximum(1));
+const weight = v.number().check(v.minimum(0), v.maximum(10));
+const unit = v.number().check(v.minimum(0), v.maximum(1));
 
-const FIELD_SCHEMA = z.strictObject({ weight: z.optional(z.number().check(z.minimum(0))), b: z.optional(unit) });
+const FIELD_SCHEMA = v.strictObject({ weight: v.optional(v.number().check(v.minimum(0))), b: v.optional(unit) });
 
-const RERANK_SCHEMA = z.strictObject({
-  depth: z.optional(z.int().check(z.minimum(0))),
-  proximity: z.optional(weight),
-  coverage: z.optional(weight),
-  proximityWindow: z.optional(z.int().check(z.minimum(1), z.maximum(50))),
-  modality: z.optional(weight),
-  auxiliaryFactor: z.optional(z.number().check(z.gt(0), z.maximum(1))),
-  historyFactor: z.optional(z.number().check(z.gt(0), z.maximum(1))),
-  descriptionFactor: z.optional(z.number().check(z.gt(0), z.maximum(1))),
-  definition: z.optional(weight),
-  explanation: z.optional(weight),
-  placeKinds: z.optional(z.array(z.enum(ANSWER_KINDS as [AnswerKind, ...AnswerKind[]]))),
-  sectionSupport: z.optional(weight),
-  answerEvidence: z.optional(z.strictObject({ default: z.optional(weight), error: z.optional(weight), list: z.optional(weight), yesno: z.optional(weight), value: z.optional(weight) })),
-  answerType: z.optional(weight),
-  dedupe: z.optional(z.boolean()),
-  fileShare: z.optional(z.number().check(z.gt(0), z.maximum(1))),
-  kindShare: z.optional(z.number().check(z.gt(0), z.maximum(1))),
-  joinSpan: z.optional(z.int().check(z.minimum(0), z.maximum(1_000_000))),
-  projectFactor: z.optional(z.number().check(z.gt(0), z.maximum(1))),
+const RERANK_SCHEMA = v.strictObject({
+  depth: v.optional(v.int().check(v.minimum(0))),
+  proximity: v.optional(weight),
+  coverage: v.optional(weight),
+  proximityWindow: v.optional(v.int().check(v.minimum(1), v.maximum(50))),
+  modality: v.optional(weight),
+  auxiliaryFactor: v.optional(v.number().check(v.gt(0), v.maximum(1))),
+  historyFactor: v.optional(v.number().check(v.gt(0), v.maximum(1))),
+  descriptionFactor: v.optional(v.number().check(v.gt(0), v.maximum(1))),
+  definition: v.optional(weight),
+  explanation: v.optional(weight),
+  placeKinds: v.optional(v.array(v.enum(ANSWER_KINDS as [AnswerKind, ...AnswerKind[]]))),
+  sectionSupport: v.optional(weight),
+  answerEvidence: v.optional(v.strictObject({ default: v.optional(weight), error: v.optional(weight), list: v.optional(weight), yesno: v.optional(weight), value: v.optional(weight) })),
+  answerType: v.optional(weight),
+  dedupe: v.optional(v.boolean()),
+  fileShare: v.optional(v.number().check(v.gt(0), v.maximum(1))),
+  kindShare: v.optional(v.number().check(v.gt(0), v.maximum(1))),
+  joinSpan: v.optional(v.int().check(v.minimum(0), v.maximum(1_000_000))),
+  projectFactor: v.optional(v.number().check(v.gt(0), v.maximum(1))),
 });
 
 /** The schema of {@link Bm25Settings}: unknown keys are refused at every level. */
-export const BM25_SETTINGS_SCHEMA = z.strictObject({
-  k1: z.optional(z.number().check(z.gt(0))),
-  b: z.optional(unit),
-  fields: z.optional(z.strictObject({ body: z.optional(FIELD_SCHEMA), path: z.optional(FIELD_SCHEMA), symbol: z.optional(FIELD_SCHEMA), anchor: z.optional(FIELD_SCHEMA) })),
-  tokenizer: z.optional(TOKENIZER_SETTINGS_SCHEMA),
-  query: z.optional(QUERY_SETTINGS_SCHEMA),
-  context: z.optional(z.strictObject({ tableHeaders: z.optional(z.boolean()), anchors: z.optional(z.boolean()) })),
-  rerank: z.optional(RERANK_SCHEMA),
+export const BM25_SETTINGS_SCHEMA = v.strictObject({
+  k1: v.optional(v.number().check(v.gt(0))),
+  b: v.optional(unit),
+  fields: v.optional(v.strictObject({ body: v.optional(FIELD_SCHEMA), path: v.optional(FIELD_SCHEMA), symbol: v.optional(FIELD_SCHEMA), anchor: v.optional(FIELD_SCHEMA) })),
+  tokenizer: v.optional(TOKENIZER_SETTINGS_SCHEMA),
+  query: v.optional(QUERY_SETTINGS_SCHEMA),
+  context: v.optional(v.strictObject({ tableHeaders: v.optional(v.boolean()), anchors: v.optional(v.boolean()) })),
+  rerank: v.optional(RERANK_SCHEMA),
 });
 
 /**

@@ -1,5 +1,4 @@
-import { integerIn, optionError, parseOptions } from '@rag/core';
-import * as z from 'zod/mini';
+import { integerIn, optionError, parseOptions, v } from '@rag/core';
 import type { Language } from '@rag/core';
 
 /**
@@ -121,13 +120,13 @@ export type ResolvedChunkerOptions = Required<ChunkerOptions>;
 const CONTEXT = { subject: 'chunking' } as const;
 
 /** The schema of {@link ChunkerOptions}; bounds that depend on `maxChunkSize` are checked after it. */
-export const CHUNKER_OPTIONS_SCHEMA = z.strictObject({
-  maxChunkSize: z.optional(integerIn(20, 1_000_000)),
-  targetChunkSize: z.optional(z.int()),
-  minChunkSize: z.optional(z.int()),
-  textOverlap: z.optional(z.int()),
-  nestedChunkSize: z.optional(z.int()),
-  pythonReader: z.optional(z.enum(PYTHON_READERS)),
+export const CHUNKER_OPTIONS_SCHEMA = v.strictObject({
+  maxChunkSize: v.optional(integerIn(20, 1_000_000)),
+  targetChunkSize: v.optional(v.int()),
+  minChunkSize: v.optional(v.int()),
+  textOverlap: v.optional(v.int()),
+  nestedChunkSize: v.optional(v.int()),
+  pythonReader: v.optional(v.enum(PYTHON_READERS)),
 });
 
 /** `value` (or `fallback`) when it lies in [min, max]; the same error shape as the schema's otherwise. */

@@ -1,49 +1,50 @@
-import * as z from 'zod/mini';
+import * as v from './schema.js';
+import type { Schema, SchemaIssue } from './schema.js';
 import { RagError, type RagErrorCode } from './errors.js';
 
 /** A span in the benchmark's format; offsets are code points, the end exclusive. */
-export const sourceSchema = z.object({
-    file_path: z.string().check(z.minLength(1)),
-    first_character_index: z.int().check(z.nonnegative()),
-    last_character_index: z.int().check(z.nonnegative()),
-  }).check(z.refine((s) => s.last_character_index >= s.first_character_index, {
+export const sourceSchema = v.object({
+    file_path: v.string().check(v.minLength(1)),
+    first_character_index: v.int().check(v.nonnegative()),
+    last_character_index: v.int().check(v.nonnegative()),
+  }).check(v.refine((s) => s.last_character_index >= s.first_character_index, {
     message: 'last_character_index must not be smaller than first_character_index',
   }));
 
-export const questionSchema = z.looseObject({
-  question_id: z.string().check(z.minLength(1)),
-  question: z.string(),
-  answer: z.optional(z.string()),
-  sources: z.optional(z.array(sourceSchema)),
+export const questionSchema = v.looseObject({
+  question_id: v.string().check(v.minLength(1)),
+  question: v.string(),
+  answer: v.optional(v.string()),
+  sources: v.optional(v.array(sourceSchema)),
 });
 
-export const datasetSchema = z.looseObject({
-  rag_questions: z.array(questionSchema),
+export const datasetSchema = v.looseObject({
+  rag_questions: v.array(questionSchema),
 });
 
-export const searchResultSchema = z.looseObject({
-  question_id: z.string().check(z.minLength(1)),
-  question: z.optional(z.string()),
-  retrieved_sources: z.array(sourceSchema),
-  answer: z.optional(z.string()),
+export const searchResultSchema = v.looseObject({
+  question_id: v.string().check(v.minLength(1)),
+  question: v.optional(v.string()),
+  retrieved_sources: v.array(sourceSchema),
+  answer: v.optional(v.string()),
 });
 
-export const searchResultsSchema = z.looseObject({
-  search_results: z.array(searchResultSchema),
-  k: z.optional(z.int().check(z.positive())),
+export const searchResultsSchema = v.looseObject({
+  search_results: v.array(searchResultSchema),
+  k: v.optional(v.int().check(v.positive())),
 });
 
-export type Question = z.infer<typeof questionSchema>;
-export type Dataset = z.infer<typeof datasetSchema>;
-export type SearchResult = z.infer<typeof searchResultSchema>;
-export type SearchResults = z.infer<typeof searchResultsSchema>;
+export type Question = v.Infer<typeof questionSchema>;
+export type Dataset = v.Infer<typeof datasetSchema>;
+export type SearchResult = v.Infer<typeof searchResultSchema>;
+export type SearchResults = v.Infer<typeof searchResultsSchema>;
 
-function describeIssue(issue: z.core.$ZodIssue): string {
+function describeIssue(issue: SchemaIssue): string {
   const path = issue.path.length === 0 ? '(top level)' : issue.path.map(String).join('.');
-  return `${path}: ${issue.message}`;
+  return `${path}: ${issue.code === 'invalid' ? `must be ${issue.message}` : issue.message}`;
 }
 
-function parseWith<T>(schema: z.ZodMiniType<T>, text: string, label: string, code: RagErrorCode, expected: string): T {
+function parseWith<T>(schema: Schema<T>, text: string, label: string, code: RagErrorCode, expected: string): T {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -55,8 +56,8 @@ function parseWith<T>(schema: z.ZodMiniType<T>, text: string, label: string, cod
   }
   const result = schema.safeParse(json);
   if (!result.success) {
-    const issues = result.error.issues.slice(0, 5).map(describeIssue);
-    const more = result.error.issues.length > 5 ? ` (and ${result.error.issues.length - 5} more)` : '';
+    const issues = result.issues.slice(0, 5).map(describeIssue);
+    const more = result.issues.length > 5 ? ` (and ${result.issues.length - 5} more)` : '';
     throw new RagError(code, `${label} does not match the expected format: ${issues.join('; ')}${more}`, {
       hint: `Expected ${expected}.`,
     });

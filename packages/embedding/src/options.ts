@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
-import { integerIn, optionError, parseOptions } from '@rag/core';
-import * as z from 'zod/mini';
+import { integerIn, optionError, parseOptions, v } from '@rag/core';
 import { defaultCacheDir, downloadsAllowedByEnvironment, MODEL_DTYPE_FILE_SUFFIX, type ModelDtype } from '@rag/models';
 import { DEFAULT_CORPUS_EMBEDDER_OPTIONS, type CorpusEmbedderOptions } from './corpus/options.js';
 
@@ -117,51 +116,51 @@ export const DEFAULT_EMBEDDING_OPTIONS: Readonly<Omit<EmbeddingOptions, 'cacheDi
 
 /** ONNX file suffix per dtype, as transformers.js names them (see @rag/models). */
 const CONTEXT = { subject: 'embedding', root: 'settings' } as const;
-const count = z.int().check(z.minimum(1));
+const count = v.int().check(v.minimum(1));
 
-const CORPUS_SCHEMA = z.strictObject({
-  dimension: z.optional(integerIn(2, 1024)),
-  context: z.optional(z.enum(['window', 'chunk'])),
-  window: z.optional(integerIn(1, 20)),
-  minPairCount: z.optional(count),
-  minCount: z.optional(count),
-  maxVocabulary: z.optional(integerIn(1, 65_536)),
-  smoothing: z.optional(z.number().check(z.gt(0), z.maximum(1))),
-  eigenPower: z.optional(z.number().check(z.minimum(0), z.maximum(1))),
-  powerIterations: z.optional(integerIn(0, 6)),
-  oversampling: z.optional(integerIn(0, 256)),
-  center: z.optional(z.boolean()),
-  seed: z.optional(integerIn(0, 2 ** 32 - 1)),
+const CORPUS_SCHEMA = v.strictObject({
+  dimension: v.optional(integerIn(2, 1024)),
+  context: v.optional(v.enum(['window', 'chunk'])),
+  window: v.optional(integerIn(1, 20)),
+  minPairCount: v.optional(count),
+  minCount: v.optional(count),
+  maxVocabulary: v.optional(integerIn(1, 65_536)),
+  smoothing: v.optional(v.number().check(v.gt(0), v.maximum(1))),
+  eigenPower: v.optional(v.number().check(v.minimum(0), v.maximum(1))),
+  powerIterations: v.optional(integerIn(0, 6)),
+  oversampling: v.optional(integerIn(0, 256)),
+  center: v.optional(v.boolean()),
+  seed: v.optional(integerIn(0, 2 ** 32 - 1)),
 });
 
-const HNSW_SCHEMA = z.strictObject({
-  m: z.optional(integerIn(2, 128)),
-  efConstruction: z.optional(integerIn(8, 2000)),
-  efSearch: z.optional(integerIn(1, 10_000)),
-  seed: z.optional(integerIn(0, 2 ** 31 - 1)),
+const HNSW_SCHEMA = v.strictObject({
+  m: v.optional(integerIn(2, 128)),
+  efConstruction: v.optional(integerIn(8, 2000)),
+  efSearch: v.optional(integerIn(1, 10_000)),
+  seed: v.optional(integerIn(0, 2 ** 31 - 1)),
 });
 
 /** The schema of {@link EmbeddingSettings}: unknown keys are refused at every level. */
-export const EMBEDDING_SETTINGS_SCHEMA = z.strictObject({
-  embedder: z.optional(z.enum(['corpus', 'transformers'])),
-  model: z.optional(z.string().check(z.minLength(1))),
-  modelDir: z.optional(z.nullable(z.string().check(z.minLength(1)))),
-  dtype: z.optional(z.enum(Object.keys(MODEL_DTYPE_FILE_SUFFIX) as [ModelDtype, ...ModelDtype[]])),
-  cacheDir: z.optional(z.string().check(z.minLength(1))),
-  allowRemote: z.optional(z.boolean()),
-  remoteHost: z.optional(z.string().check(z.regex(/^https?:\/\//, 'an http(s) URL'))),
-  connectTimeoutMs: z.optional(integerIn(100, 600_000)),
-  windowTokens: z.optional(z.nullable(z.int().check(z.minimum(8)))),
-  windowOverlap: z.optional(z.int().check(z.minimum(0))),
-  batchTokens: z.optional(z.int().check(z.minimum(64))),
-  batchSize: z.optional(count),
-  resume: z.optional(z.boolean()),
-  corpus: z.optional(CORPUS_SCHEMA),
-  index: z.optional(z.enum(['auto', 'exact', 'hnsw'])),
-  exactLimit: z.optional(z.int().check(z.minimum(0))),
-  hnsw: z.optional(HNSW_SCHEMA),
-  encoding: z.optional(z.enum(['float32', 'int8'])),
-  includeMetadata: z.optional(z.boolean()),
+export const EMBEDDING_SETTINGS_SCHEMA = v.strictObject({
+  embedder: v.optional(v.enum(['corpus', 'transformers'])),
+  model: v.optional(v.string().check(v.minLength(1))),
+  modelDir: v.optional(v.nullable(v.string().check(v.minLength(1)))),
+  dtype: v.optional(v.enum(Object.keys(MODEL_DTYPE_FILE_SUFFIX) as [ModelDtype, ...ModelDtype[]])),
+  cacheDir: v.optional(v.string().check(v.minLength(1))),
+  allowRemote: v.optional(v.boolean()),
+  remoteHost: v.optional(v.string().check(v.regex(/^https?:\/\//, 'an http(s) URL'))),
+  connectTimeoutMs: v.optional(integerIn(100, 600_000)),
+  windowTokens: v.optional(v.nullable(v.int().check(v.minimum(8)))),
+  windowOverlap: v.optional(v.int().check(v.minimum(0))),
+  batchTokens: v.optional(v.int().check(v.minimum(64))),
+  batchSize: v.optional(count),
+  resume: v.optional(v.boolean()),
+  corpus: v.optional(CORPUS_SCHEMA),
+  index: v.optional(v.enum(['auto', 'exact', 'hnsw'])),
+  exactLimit: v.optional(v.int().check(v.minimum(0))),
+  hnsw: v.optional(HNSW_SCHEMA),
+  encoding: v.optional(v.enum(['float32', 'int8'])),
+  includeMetadata: v.optional(v.boolean()),
 });
 
 /** Fills unset keys of `given` from `defaults` (both flat objects). */

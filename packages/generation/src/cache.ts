@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { writeFileAtomic } from '@rag/core';
-import * as z from 'zod/mini';
+import { v, writeFileAtomic } from '@rag/core';
 import { sha256Hex, stableStringify } from './hash.js';
 import { sourceHash } from './sources.js';
 import type { AnswerResult, GenerateOptions, GenerateRequest, GenerationEvent, Generator, GeneratorIdentity, SourceForAnswer } from './types.js';
@@ -9,31 +8,31 @@ import type { AnswerResult, GenerateOptions, GenerateRequest, GenerationEvent, G
 /** Bumped when the key recipe or the entry layout changes: old entries are then misses. */
 const CACHE_FORMAT_VERSION = 2;
 
-const spanSchema = z.object({ first_character_index: z.int().check(z.minimum(0)), last_character_index: z.int().check(z.minimum(0)) });
+const spanSchema = v.object({ first_character_index: v.int().check(v.minimum(0)), last_character_index: v.int().check(v.minimum(0)) });
 
 /** What a stored result must look like to be served: anything else is a miss, then rewritten. */
-const resultSchema = z.object({
-  answer: z.string(),
-  citedSources: z.array(
-    z.extend(spanSchema, {
-      file_path: z.string(),
-      n: z.int().check(z.minimum(1)),
-      start_line: z.int().check(z.minimum(0)),
-      end_line: z.int().check(z.minimum(0)),
-      symbol: z.string(),
-      quotes: z.optional(z.array(spanSchema)),
+const resultSchema = v.object({
+  answer: v.string(),
+  citedSources: v.array(
+    v.extend(spanSchema, {
+      file_path: v.string(),
+      n: v.int().check(v.minimum(1)),
+      start_line: v.int().check(v.minimum(0)),
+      end_line: v.int().check(v.minimum(0)),
+      symbol: v.string(),
+      quotes: v.optional(v.array(spanSchema)),
     }),
   ),
-  droppedCitations: z.array(z.int()),
-  generator: z.string(),
-  modelId: z.optional(z.string()),
-  sourcesUsed: z.int().check(z.minimum(0)),
-  truncatedSource: z.boolean(),
-  promptTokens: z.number().check(z.minimum(0)),
-  generatedTokens: z.number().check(z.minimum(0)),
-  finishReason: z.enum(['stop', 'length']),
-  elapsedMs: z.number().check(z.minimum(0)),
-  cached: z.boolean(),
+  droppedCitations: v.array(v.int()),
+  generator: v.string(),
+  modelId: v.optional(v.string()),
+  sourcesUsed: v.int().check(v.minimum(0)),
+  truncatedSource: v.boolean(),
+  promptTokens: v.number().check(v.minimum(0)),
+  generatedTokens: v.number().check(v.minimum(0)),
+  finishReason: v.enum(['stop', 'length']),
+  elapsedMs: v.number().check(v.minimum(0)),
+  cached: v.boolean(),
 });
 const CACHE_FORMAT = 'rag-answer-cache';
 

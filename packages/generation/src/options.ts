@@ -1,5 +1,4 @@
-import { integerIn, optionError, parseOptions } from '@rag/core';
-import * as z from 'zod/mini';
+import { integerIn, optionError, parseOptions, v } from '@rag/core';
 
 /** Prompt budget in model tokens (system prompt, sources, question and chat markup). */
 export const DEFAULT_CONTEXT_TOKENS = 2048;
@@ -37,12 +36,12 @@ export function checkInteger(name: string, value: number, min: number, max: numb
 }
 
 /** The schema of {@link DecodingOptions}; unknown keys are refused. */
-export const DECODING_SCHEMA = z.strictObject({
-  doSample: z.optional(z.boolean()),
-  temperature: z.optional(z.number().check(z.gt(0))),
-  topK: z.optional(integerIn(1, 1_000_000)),
-  topP: z.optional(z.number().check(z.gt(0), z.maximum(1))),
-  repetitionPenalty: z.optional(z.number().check(z.minimum(1))),
+export const DECODING_SCHEMA = v.strictObject({
+  doSample: v.optional(v.boolean()),
+  temperature: v.optional(v.number().check(v.gt(0))),
+  topK: v.optional(integerIn(1, 1_000_000)),
+  topP: v.optional(v.number().check(v.gt(0), v.maximum(1))),
+  repetitionPenalty: v.optional(v.number().check(v.minimum(1))),
 });
 
 /** Validated decoding options; sampling parameters are kept only when `doSample` is on. */

@@ -1,5 +1,4 @@
-import { parseOptions } from '@rag/core';
-import * as z from 'zod/mini';
+import { parseOptions, v } from '@rag/core';
 import { getFusionMethod } from './fusion/registry.js';
 
 /** RRF's k as in Cormack et al. (2009). */
@@ -65,20 +64,20 @@ export const DEFAULT_HYBRID_OPTIONS: Readonly<HybridOptions> = Object.freeze({
 });
 
 const CONTEXT = { subject: 'hybrid', root: 'settings' } as const;
-const perComponent = <T extends z.ZodMiniType>(value: T) => z.union([value, z.record(z.string(), value)]);
+const perComponent = <T extends v.Schema>(value: T) => v.union([value, v.record(v.string(), value)]);
 
 /** The schema of {@link HybridSettings}; unknown keys are refused. */
-export const HYBRID_SETTINGS_SCHEMA = z.strictObject({
-  fusion: z.optional(z.string().check(z.minLength(1))),
-  rrfK: z.optional(z.number().check(z.gt(0))),
-  rrf_k: z.optional(z.number().check(z.gt(0))),
-  weights: z.optional(z.record(z.string(), z.number().check(z.minimum(0)))),
-  pool: z.optional(perComponent(z.int().check(z.minimum(1)))),
-  dropNonPositive: z.optional(perComponent(z.boolean())),
-  dedupe: z.optional(z.boolean()),
-  kindShare: z.optional(z.number().check(z.gt(0), z.maximum(1))),
-  joinSpan: z.optional(z.int().check(z.minimum(0), z.maximum(1_000_000))),
-  components: z.optional(z.record(z.string(), z.record(z.string(), z.unknown()))),
+export const HYBRID_SETTINGS_SCHEMA = v.strictObject({
+  fusion: v.optional(v.string().check(v.minLength(1))),
+  rrfK: v.optional(v.number().check(v.gt(0))),
+  rrf_k: v.optional(v.number().check(v.gt(0))),
+  weights: v.optional(v.record(v.string(), v.number().check(v.minimum(0)))),
+  pool: v.optional(perComponent(v.int().check(v.minimum(1)))),
+  dropNonPositive: v.optional(perComponent(v.boolean())),
+  dedupe: v.optional(v.boolean()),
+  kindShare: v.optional(v.number().check(v.gt(0), v.maximum(1))),
+  joinSpan: v.optional(v.int().check(v.minimum(0), v.maximum(1_000_000))),
+  components: v.optional(v.record(v.string(), v.record(v.string(), v.unknown()))),
 });
 
 /**

@@ -1,5 +1,4 @@
-import { integerIn, parseOptions } from '@rag/core';
-import * as z from 'zod/mini';
+import { integerIn, parseOptions, v } from '@rag/core';
 
 /** How a PostgreSQL store connects and what it keeps in memory. */
 export interface PostgresStoreOptions {
@@ -70,20 +69,20 @@ export const DEFAULT_POSTGRES_STORE_OPTIONS: Readonly<PostgresStoreOptions> = Ob
   pagedFromBytes: 64 << 20,
 });
 
-const schema = z
+const schema = v
   .strictObject({
-    schema: z.string().check(z.regex(/^[a-z_][a-z0-9_]{0,62}$/, 'a lower-case PostgreSQL identifier (letters, digits, _; at most 63)')),
+    schema: v.string().check(v.regex(/^[a-z_][a-z0-9_]{0,62}$/, 'a lower-case PostgreSQL identifier (letters, digits, _; at most 63)')),
     maxConnections: integerIn(1, 100),
     connectTimeoutMs: integerIn(100, 600_000),
     textCacheSize: integerIn(256, 10_000_000),
-    vectors: z.enum(['auto', 'pgvector', 'files']),
+    vectors: v.enum(['auto', 'pgvector', 'files']),
     hnswM: integerIn(2, 100),
     hnswEfConstruction: integerIn(4, 1000),
     hnswEfSearch: integerIn(1, 1000),
     pageBytes: integerIn(1024, 16 << 20),
     pagedFromBytes: integerIn(0, Number.MAX_SAFE_INTEGER),
   })
-  .check(z.refine((o) => o.hnswEfConstruction >= 2 * o.hnswM, { message: 'hnswEfConstruction must be at least 2 × hnswM', path: ['hnswEfConstruction'] }));
+  .check(v.refine((o) => o.hnswEfConstruction >= 2 * o.hnswM, { message: 'hnswEfConstruction must be at least 2 × hnswM', path: ['hnswEfConstruction'] }));
 
 export function resolvePostgresStoreOptions(settings: Partial<PostgresStoreOptions> = {}): PostgresStoreOptions {
   return parseOptions(schema, { ...DEFAULT_POSTGRES_STORE_OPTIONS, ...settings }, { subject: 'postgres store', root: 'options' });

@@ -1,5 +1,4 @@
-import { integerIn, parseOptions } from '@rag/core';
-import * as z from 'zod/mini';
+import { integerIn, parseOptions, v } from '@rag/core';
 import { SERVICE_OPTIONS_SCHEMA, withServiceDefaults, type ResolvedServiceOptions, type ServiceOptions } from '@rag/service';
 
 /** Port `rag serve` listens on when none is given. */
@@ -38,12 +37,12 @@ export interface ResolvedServerOptions extends ResolvedServiceOptions {
   exposePaths: boolean;
 }
 
-const SERVER_OPTIONS_SCHEMA = z.extend(SERVICE_OPTIONS_SCHEMA, {
-  port: z.optional(integerIn(0, 65535)),
-  host: z.optional(z.string().check(z.minLength(1))),
-  bodyLimit: z.optional(integerIn(1024, 16 * 1024 * 1024)),
-  logRequests: z.optional(z.boolean()),
-  exposePaths: z.optional(z.boolean()),
+const SERVER_OPTIONS_SCHEMA = v.extend(SERVICE_OPTIONS_SCHEMA, {
+  port: v.optional(integerIn(0, 65535)),
+  host: v.optional(v.string().check(v.minLength(1))),
+  bodyLimit: v.optional(integerIn(1024, 16 * 1024 * 1024)),
+  logRequests: v.optional(v.boolean()),
+  exposePaths: v.optional(v.boolean()),
 });
 
 /** The options with defaults applied; throws `INVALID_ARGUMENT` naming the bad option. */

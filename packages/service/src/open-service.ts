@@ -1,5 +1,4 @@
-import { createSharedFileReader, integerIn, openIndexSession, parseOptions, RagError, type IndexSession, type IndexStore, type RetrieverSource } from '@rag/core';
-import * as z from 'zod/mini';
+import { createSharedFileReader, integerIn, openIndexSession, parseOptions, RagError, v, type IndexSession, type IndexStore, type RetrieverSource } from '@rag/core';
 import { chooseDefaultGenerator, createGeneratorRegistry, type GeneratorRegistry, type GeneratorSettings } from '@rag/generation';
 import { AnswerQueue } from './answer-queue.js';
 import type { SearchWorkerData } from './search-protocol.js';
@@ -35,25 +34,25 @@ export interface ResolvedServiceOptions {
 }
 
 /** The schema of {@link ServiceOptions}; servers extend it with their own keys. */
-export const SERVICE_OPTIONS_SCHEMA = z.strictObject({
-  indexDir: z.string().check(z.minLength(1)),
-  retriever: z.optional(z.string().check(z.minLength(1))),
-  retrievers: z.optional(z.custom<RetrieverSource>((v) => typeof v === 'object' && v !== null && typeof (v as RetrieverSource).get === 'function', 'a retriever registry')),
-  retrieverSettings: z.optional(z.strictObject({ embedding: z.optional(z.record(z.string(), z.unknown())) })),
-  workers: z.optional(integerIn(0, MAX_SEARCH_WORKERS)),
-  retrieverModule: z.optional(z.string().check(z.minLength(1))),
-  generator: z.optional(z.string().check(z.minLength(1))),
-  generatorSettings: z.optional(z.custom<GeneratorSettings>((v) => typeof v === 'object' && v !== null, 'an object')),
-  generators: z.optional(z.custom<GeneratorRegistry>((v) => typeof v === 'object' && v !== null, 'a generator registry')),
-  pathBase: z.optional(z.string().check(z.minLength(1))),
-  maxConcurrentAnswers: z.optional(integerIn(1, 64)),
-  maxQueuedAnswers: z.optional(integerIn(0, 10_000)),
-  staleCheckIntervalMs: z.optional(integerIn(0, 3_600_000)),
-  followIndexMs: z.optional(integerIn(0, 3_600_000)),
+export const SERVICE_OPTIONS_SCHEMA = v.strictObject({
+  indexDir: v.string().check(v.minLength(1)),
+  retriever: v.optional(v.string().check(v.minLength(1))),
+  retrievers: v.optional(v.custom<RetrieverSource>((v) => typeof v === 'object' && v !== null && typeof (v as RetrieverSource).get === 'function', 'a retriever registry')),
+  retrieverSettings: v.optional(v.strictObject({ embedding: v.optional(v.record(v.string(), v.unknown())) })),
+  workers: v.optional(integerIn(0, MAX_SEARCH_WORKERS)),
+  retrieverModule: v.optional(v.string().check(v.minLength(1))),
+  generator: v.optional(v.string().check(v.minLength(1))),
+  generatorSettings: v.optional(v.custom<GeneratorSettings>((v) => typeof v === 'object' && v !== null, 'an object')),
+  generators: v.optional(v.custom<GeneratorRegistry>((v) => typeof v === 'object' && v !== null, 'a generator registry')),
+  pathBase: v.optional(v.string().check(v.minLength(1))),
+  maxConcurrentAnswers: v.optional(integerIn(1, 64)),
+  maxQueuedAnswers: v.optional(integerIn(0, 10_000)),
+  staleCheckIntervalMs: v.optional(integerIn(0, 3_600_000)),
+  followIndexMs: v.optional(integerIn(0, 3_600_000)),
 });
 
 /** Applies defaults to validated service options. */
-export function withServiceDefaults(options: z.output<typeof SERVICE_OPTIONS_SCHEMA>): ResolvedServiceOptions {
+export function withServiceDefaults(options: v.output<typeof SERVICE_OPTIONS_SCHEMA>): ResolvedServiceOptions {
   return {
     indexDir: options.indexDir,
     retriever: options.retriever,

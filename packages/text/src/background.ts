@@ -1,4 +1,11 @@
+/**
+ * `@rag/text/background`: how telling a word is in Python code at large. An entry point of
+ * its own because its table is large (tens of kilobytes of source) and only answer writing
+ * reads it: a search process never loads it.
+ */
 import { BACKGROUND_FREQUENCIES, BACKGROUND_MIN_PIECES, BACKGROUND_PIECES } from './word-lists/background-frequencies.js';
+
+export { BACKGROUND_FREQUENCIES, BACKGROUND_MIN_PIECES, BACKGROUND_PIECES };
 
 /** An unlisted term is taken to occur in this many background pieces: somewhere below the listing threshold. */
 const UNLISTED_PIECES = BACKGROUND_MIN_PIECES / 2;

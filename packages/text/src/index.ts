@@ -18,8 +18,6 @@ export { DEFAULT_QUESTION_WORDS } from './word-lists/question-words.js';
 export { DEFAULT_ALIASES } from './word-lists/aliases.js';
 export { DEFAULT_ABBREVIATIONS } from './word-lists/abbreviations.js';
 export { PLACE_QUERY_WORDS } from './word-lists/place-words.js';
-export { BACKGROUND_FREQUENCIES, BACKGROUND_MIN_PIECES, BACKGROUND_PIECES } from './word-lists/background-frequencies.js';
-export { backgroundRarity } from './background.js';
 export { MAX_JOINED_WORDS, namesSpelledInWords } from './place-names.js';
 export { foldDerivation, stemWord } from './stem.js';
 export { hasInnerSeparator, identifierTerm, isIdentifierSpelling } from './identifiers.js';

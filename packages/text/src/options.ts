@@ -1,5 +1,4 @@
-import { parseOptions } from '@rag/core';
-import * as z from 'zod/mini';
+import { parseOptions, v } from '@rag/core';
 import { DEFAULT_ABBREVIATIONS } from './word-lists/abbreviations.js';
 import { DEFAULT_ALIASES } from './word-lists/aliases.js';
 import { DEFAULT_QUESTION_WORDS } from './word-lists/question-words.js';
@@ -97,39 +96,39 @@ export const DEFAULT_QUERY_OPTIONS: Readonly<QueryOptions> = Object.freeze({
   abbreviationWeight: 0.5,
 });
 
-const unit = z.number().check(z.minimum(0), z.maximum(1));
-const count = z.int().check(z.minimum(1));
-const words = z.readonly(z.array(z.string()));
+const unit = v.number().check(v.minimum(0), v.maximum(1));
+const count = v.int().check(v.minimum(1));
+const words = v.readonly(v.array(v.string()));
 
 /** Tokenizer settings: any subset of {@link TokenizerOptions}. */
-export const TOKENIZER_SETTINGS_SCHEMA = z.strictObject({
-    splitIdentifiers: z.optional(z.boolean()),
-    splitDigits: z.optional(z.boolean()),
-    dottedNames: z.optional(z.boolean()),
-    stopwords: z.optional(words),
-    stem: z.optional(z.boolean()),
-    derivations: z.optional(z.boolean()),
-    minTokenLength: z.optional(count),
-    maxTokenLength: z.optional(count),
-  }).check(z.refine((s) => (s.maxTokenLength ?? Math.max(DEFAULT_TOKENIZER_OPTIONS.maxTokenLength, s.minTokenLength ?? 0)) >= (s.minTokenLength ?? DEFAULT_TOKENIZER_OPTIONS.minTokenLength), {
+export const TOKENIZER_SETTINGS_SCHEMA = v.strictObject({
+    splitIdentifiers: v.optional(v.boolean()),
+    splitDigits: v.optional(v.boolean()),
+    dottedNames: v.optional(v.boolean()),
+    stopwords: v.optional(words),
+    stem: v.optional(v.boolean()),
+    derivations: v.optional(v.boolean()),
+    minTokenLength: v.optional(count),
+    maxTokenLength: v.optional(count),
+  }).check(v.refine((s) => (s.maxTokenLength ?? Math.max(DEFAULT_TOKENIZER_OPTIONS.maxTokenLength, s.minTokenLength ?? 0)) >= (s.minTokenLength ?? DEFAULT_TOKENIZER_OPTIONS.minTokenLength), {
     message: 'an integer ≥ minTokenLength',
     path: ['maxTokenLength'],
   }));
 
 /** Query settings: any subset of {@link QueryOptions}. */
-export const QUERY_SETTINGS_SCHEMA = z.strictObject({
-  questionWords: z.optional(words),
-  subwordWeight: z.optional(unit),
-  aliases: z.optional(z.record(z.string(), z.string())),
-  abbreviations: z.optional(z.record(z.string(), words)),
-  abbreviationWeight: z.optional(unit),
+export const QUERY_SETTINGS_SCHEMA = v.strictObject({
+  questionWords: v.optional(words),
+  subwordWeight: v.optional(unit),
+  aliases: v.optional(v.record(v.string(), v.string())),
+  abbreviations: v.optional(v.record(v.string(), words)),
+  abbreviationWeight: v.optional(unit),
 });
 
-export type TokenizerSettings = z.input<typeof TOKENIZER_SETTINGS_SCHEMA>;
-export type QuerySettings = z.input<typeof QUERY_SETTINGS_SCHEMA>;
+export type TokenizerSettings = v.input<typeof TOKENIZER_SETTINGS_SCHEMA>;
+export type QuerySettings = v.input<typeof QUERY_SETTINGS_SCHEMA>;
 
 /** Complete tokenizer options from validated settings. */
-export function withTokenizerDefaults(settings: z.output<typeof TOKENIZER_SETTINGS_SCHEMA>): TokenizerOptions {
+export function withTokenizerDefaults(settings: v.output<typeof TOKENIZER_SETTINGS_SCHEMA>): TokenizerOptions {
   const d = DEFAULT_TOKENIZER_OPTIONS;
   const minTokenLength = settings.minTokenLength ?? d.minTokenLength;
   return {
@@ -145,7 +144,7 @@ export function withTokenizerDefaults(settings: z.output<typeof TOKENIZER_SETTIN
 }
 
 /** Complete query options from validated settings. */
-export function withQueryDefaults(settings: z.output<typeof QUERY_SETTINGS_SCHEMA>): QueryOptions {
+export function withQueryDefaults(settings: v.output<typeof QUERY_SETTINGS_SCHEMA>): QueryOptions {
   const d = DEFAULT_QUERY_OPTIONS;
   return {
     questionWords: settings.questionWords ?? d.questionWords,

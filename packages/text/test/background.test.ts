@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BACKGROUND_FREQUENCIES, BACKGROUND_MIN_PIECES, BACKGROUND_PIECES, backgroundRarity, tokenize } from '../src/index.js';
+import { BACKGROUND_FREQUENCIES, BACKGROUND_MIN_PIECES, BACKGROUND_PIECES, backgroundRarity } from '../src/background.js';
+import { tokenize } from '../src/index.js';
 
 const rarity = (word: string): number => backgroundRarity(tokenize(word)[0]!);
 

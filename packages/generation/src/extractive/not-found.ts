@@ -3,7 +3,8 @@
  * then: the coverage and support tests, the words the sources or the whole corpus lack, and
  * the closest sources listed instead of quoted.
  */
-import { backgroundRarity, tokenize, type QueryTerm } from '@rag/text';
+import { tokenize, type QueryTerm } from '@rag/text';
+import { backgroundRarity } from '@rag/text/background';
 import { toCitedSource } from '../citations.js';
 import { NOT_FOUND_ANSWER } from '../messages.js';
 import { describeSource } from '../sources.js';

@@ -1,5 +1,4 @@
-import { integerIn, parseOptions } from '@rag/core';
-import * as z from 'zod/mini';
+import { integerIn, parseOptions, v } from '@rag/core';
 
 /** Most sentences or lines quoted in one extractive answer. */
 export const DEFAULT_MAX_QUOTES = 3;
@@ -23,10 +22,10 @@ export interface ExtractiveOptions {
 export type ResolvedExtractiveOptions = Required<ExtractiveOptions>;
 
 /** The schema of {@link ExtractiveOptions}; unknown keys are refused. */
-export const EXTRACTIVE_OPTIONS_SCHEMA = z.strictObject({
-  maxQuotes: z.optional(integerIn(1, 20)),
-  maxAnswerChars: z.optional(integerIn(40, 20_000)),
-  minRelativeScore: z.optional(z.number().check(z.gt(0), z.maximum(1))),
+export const EXTRACTIVE_OPTIONS_SCHEMA = v.strictObject({
+  maxQuotes: v.optional(integerIn(1, 20)),
+  maxAnswerChars: v.optional(integerIn(40, 20_000)),
+  minRelativeScore: v.optional(v.number().check(v.gt(0), v.maximum(1))),
 });
 
 /** Validated options with defaults; throws `INVALID_ARGUMENT` naming the bad option. */
