@@ -26,16 +26,17 @@ export interface SchemaIssue {
 
 export type SafeParseResult<T> = { success: true; data: T } | { success: false; issues: SchemaIssue[] };
 
-/** A bound or rule added to a schema with `.check(…)`. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a bound applies to any schema it can measure
-type AnyCheck = SchemaCheck<any>;
-
+/** A bound or rule added to a schema with `.check(…)`; a rule's test sees the parsed value. */
 export interface SchemaCheck<T = unknown> {
   /** A lower or upper bound on a number (or on a string's or list's length with `length`). */
   bound?: { side: 'low' | 'high'; value: number; inclusive: boolean; length?: boolean };
   /** A rule with its own message (a pattern, a refinement). */
   rule?: { test: (value: T) => boolean; message: string; path?: PropertyKey[] };
 }
+
+/** A check of any value type: a bound applies to every schema it can measure. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
+type AnyCheck = SchemaCheck<any>;
 
 const INVALID: unique symbol = Symbol('invalid');
 type Invalid = typeof INVALID;
@@ -64,11 +65,6 @@ export abstract class Schema<Out = unknown, In = Out> {
 
   /** What a valid value is, in words: "a number in [0, 1]", "true or false". */
   abstract describe(): string;
-
-  /** The schema of the value under `key` (an object's field, a record's values), for messages. */
-  at(_key: string): Schema | undefined {
-    return undefined;
-  }
 
   /** @internal Checks the value's kind and builds the output (checks run after it). */
   abstract parseValue(value: unknown, path: PropertyKey[], issues: SchemaIssue[]): unknown;
@@ -277,9 +273,6 @@ export class OptionalSchema<S extends Schema> extends Schema<S['_output'] | unde
   describe(): string {
     return this.inner.describe();
   }
-  override at(key: string): Schema | undefined {
-    return this.inner.at(key);
-  }
   /** @internal */
   parseValue(value: unknown, path: PropertyKey[], issues: SchemaIssue[]): unknown {
     return value === undefined ? undefined : this.inner.run(value, path, issues);
@@ -293,9 +286,6 @@ export class NullableSchema<S extends Schema> extends Schema<S['_output'] | null
   describe(): string {
     return `${this.inner.describe()} or null`;
   }
-  override at(key: string): Schema | undefined {
-    return this.inner.at(key);
-  }
   /** @internal */
   parseValue(value: unknown, path: PropertyKey[], issues: SchemaIssue[]): unknown {
     return value === null ? null : this.inner.run(value, path, issues);
@@ -308,9 +298,6 @@ export class ReadonlySchema<S extends Schema> extends Schema<Readonly<S['_output
   }
   describe(): string {
     return this.inner.describe();
-  }
-  override at(key: string): Schema | undefined {
-    return this.inner.at(key);
   }
   /** @internal */
   parseValue(value: unknown, path: PropertyKey[], issues: SchemaIssue[]): unknown {
@@ -389,9 +376,6 @@ export class RecordSchema<S extends Schema> extends Schema<Record<string, S['_ou
   describe(): string {
     return 'an object';
   }
-  override at(): Schema | undefined {
-    return this.value;
-  }
   /** @internal */
   parseValue(value: unknown, path: PropertyKey[], issues: SchemaIssue[]): unknown {
     if (!isPlainObject(value)) return invalid(issues, path, this);
@@ -419,9 +403,6 @@ export class ObjectSchema<S extends Shape, U extends UnknownKeys = UnknownKeys> 
   }
   describe(): string {
     return 'an object';
-  }
-  override at(key: string): Schema | undefined {
-    return Object.hasOwn(this.shape, key) ? this.shape[key] : undefined;
   }
   /** @internal */
   parseValue(value: unknown, path: PropertyKey[], issues: SchemaIssue[]): unknown {
