@@ -369,16 +369,25 @@ export class ArraySchema<S extends Schema> extends Schema<S['_output'][], S['_in
   }
 }
 
-export class RecordSchema<S extends Schema> extends Schema<Record<string, S['_output']>, Record<string, S['_input']>> {
-  constructor(readonly value: S) {
-    super();
-  }
+/** A schema of plain objects (not lists, not null): it checks that much and leaves the keys to {@link parseKeys}. */
+abstract class PlainObjectSchema<Out, In> extends Schema<Out, In> {
   describe(): string {
     return 'an object';
   }
   /** @internal */
   parseValue(value: unknown, path: PropertyKey[], issues: SchemaIssue[]): unknown {
-    if (!isPlainObject(value)) return invalid(issues, path, this);
+    return isPlainObject(value) ? this.parseKeys(value, path, issues) : invalid(issues, path, this);
+  }
+  /** @internal The parsed copy of an object's keys. */
+  abstract parseKeys(value: Record<string, unknown>, path: PropertyKey[], issues: SchemaIssue[]): Record<string, unknown>;
+}
+
+export class RecordSchema<S extends Schema> extends PlainObjectSchema<Record<string, S['_output']>, Record<string, S['_input']>> {
+  constructor(readonly value: S) {
+    super();
+  }
+  /** @internal */
+  parseKeys(value: Record<string, unknown>, path: PropertyKey[], issues: SchemaIssue[]): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value)) setOwn(out, key, this.value.run(value[key], [...path, key], issues));
     return out;
@@ -394,19 +403,15 @@ type ObjectInput<S extends Shape> = Flatten<{ [K in Exclude<keyof S, OptionalKey
 type UnknownKeys = 'strict' | 'strip' | 'loose';
 type Loose<T, U extends UnknownKeys> = U extends 'loose' ? T & Record<string, unknown> : T;
 
-export class ObjectSchema<S extends Shape, U extends UnknownKeys = UnknownKeys> extends Schema<Loose<ObjectOutput<S>, U>, Loose<ObjectInput<S>, U>> {
+export class ObjectSchema<S extends Shape, U extends UnknownKeys = UnknownKeys> extends PlainObjectSchema<Loose<ObjectOutput<S>, U>, Loose<ObjectInput<S>, U>> {
   constructor(
     readonly shape: S,
     readonly unknownKeys: U,
   ) {
     super();
   }
-  describe(): string {
-    return 'an object';
-  }
   /** @internal */
-  parseValue(value: unknown, path: PropertyKey[], issues: SchemaIssue[]): unknown {
-    if (!isPlainObject(value)) return invalid(issues, path, this);
+  parseKeys(value: Record<string, unknown>, path: PropertyKey[], issues: SchemaIssue[]): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(this.shape)) {
       const field = this.shape[key]!;
