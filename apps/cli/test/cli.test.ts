@@ -135,6 +135,16 @@ describe('rag search', () => {
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout.trim().split('\n')).toHaveLength(1);
     expect(result.stdout).toMatch(/^No matches for "zzqx0qq zzqx1qq .{0,70}…" \(retriever bm25\)\.$/m);
+    // Why, on stderr: the words no indexed chunk holds, a few of them.
+    expect(result.stderr).toContain('No indexed chunk holds "zzqx0qq", "zzqx1qq", "zzqx2qq" and 297 more');
+  });
+
+  it('says why a query of common words alone matches nothing, unless --quiet', () => {
+    const result = rag(['search', '--query', 'what is the', '--index_dir', indexDir]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout.trim()).toBe('No matches for "what is the" (retriever bm25).');
+    expect(result.stderr).toMatch(/None of the query's words is one the index searches/);
+    expect(rag(['search', '--query', 'what is the', '--index_dir', indexDir, '--quiet']).stderr).toBe('');
   });
 
   it('summarises search_dataset as JSON with --json', () => {

@@ -1,4 +1,4 @@
-import { findStaleFiles, searchSources, type RankedSource } from '@rag/service/search';
+import { describeNoMatches, findStaleFiles, searchSources, type RankedSource } from '@rag/service/search';
 import { markTerms, matchLines } from '@rag/text';
 import { INDEX_DIR_FLAG, STORE_FLAG, JSON_FLAG, QUIET_FLAG, readQuery, showQuery, showText, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { openSessionFromFlags } from '../session.js';
@@ -63,6 +63,9 @@ export const searchCommand: Command = {
     }
     if (sources.length === 0) {
       writeOut(`No matches for "${showQuery(query)}" (retriever ${session.retriever.name}).`);
+      // Why, on stderr: the one line above stays what a script reads.
+      const why = await describeNoMatches(session, query);
+      if (why) writeErr(`  ${showText(why)}`, flags.quiet === true);
       return;
     }
     const mark = useColour() ? (word: string) => `\u001b[1;33m${word}\u001b[0m` : undefined;
