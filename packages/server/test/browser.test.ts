@@ -118,6 +118,14 @@ describe('the web page in Chromium', () => {
     await page.fill('#k', '5');
   });
 
+  it('says why a search matched nothing', async () => {
+    await page.fill('#k', '5');
+    await page.fill('#query', 'kafka zookeeper');
+    await page.click('#search-button');
+    await expect.poll(() => page.textContent('#status')).toMatch(/^No matches\. No indexed chunk holds "kafka" or "zookeeper": check the spelling/);
+    expect(await page.locator('#results .result').count()).toBe(0);
+  });
+
   it('shows a server error, message and hint, in the status line', async () => {
     await page.route('**/answer', (route) =>
       route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ code: 'BUSY', message: 'Too many answers are being generated.', hint: 'Retry in a moment.' }) }),

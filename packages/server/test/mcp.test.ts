@@ -81,6 +81,13 @@ for (const transport of transports) {
       expect(top.stale).toBe(false);
       // The text content mirrors the structured result for clients that read only text.
       expect(JSON.parse(textOf(result))).toEqual(structured);
+      expect(structured).not.toHaveProperty('no_matches');
+    });
+
+    it('search_code says why nothing matched, so an agent can rephrase', async () => {
+      const result = await client.callTool({ name: 'search_code', arguments: { query: 'kafka zookeeper', k: 3 } });
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toMatchObject({ hits: [], no_matches: expect.stringMatching(/^No indexed chunk holds "kafka" or "zookeeper"/) });
     });
 
     it('read_span returns the current text of a cited span', async () => {

@@ -24,7 +24,7 @@ export {
   type StatsView,
 } from './service.js';
 export { createDefaultRetrieverRegistry, DEFAULT_RETRIEVER, embeddingSettingsFor, type RetrieverRegistryOptions } from './retrievers.js';
-export { describeNoMatches, findStaleFiles, openSearchSession, searchSources, toMinimalSource, type RankedSource, type SearchSession, type SearchSessionOptions } from './search.js';
+export { describeNoMatches, findStaleFiles, noMatchesReason, openSearchSession, searchSources, toMinimalSource, type RankedSource, type SearchSession, type SearchSessionOptions } from './search.js';
 export { CorpusReader, type SpanRequest, type SpanText } from './corpus-reader.js';
 export { createIndexedSpanReader } from './span-source.js';
 export { createUnindexedWordsReader, type UnindexedWordsReader } from './unindexed-words.js';

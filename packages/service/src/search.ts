@@ -125,14 +125,13 @@ const NO_MATCH_WORDS_SHOWN = 3;
 const NO_MATCH_WORD_CHARS = 40;
 
 /**
- * Why a search found nothing, in a sentence for whoever asked: the query's words that no
- * indexed chunk holds (a misspelling, another project's name, a word the sources never
- * use), or, when there are none, that the query holds no word the index searches at all
- * (only punctuation, words as common as "what" and "the", or words too long to be a term).
- * Undefined when the retriever cannot tell (it has no `unindexedWords`).
+ * Why a search found nothing, in a sentence for whoever asked, from the query's words that
+ * no indexed chunk holds (`Retriever.unindexedWords`): those words (a misspelling, another
+ * project's name, a word the sources never use), or, when there are none, that the query
+ * holds no word the index searches at all (only punctuation, words as common as "what" and
+ * "the", or words too long to be a term). Undefined when the retriever cannot tell.
  */
-export async function describeNoMatches(session: SearchSession, query: string): Promise<string | undefined> {
-  const unindexed = await session.retriever.unindexedWords?.(query);
+export function noMatchesReason(unindexed: readonly string[] | undefined): string | undefined {
   if (unindexed === undefined) return undefined;
   if (unindexed.length === 0) {
     return 'None of the query\'s words is one the index searches (words as common as "what" or "the", and words longer than a term may be, are not indexed): add the words that name what you are looking for.';
@@ -141,4 +140,9 @@ export async function describeNoMatches(session: SearchSession, query: string): 
   const more = unindexed.length > NO_MATCH_WORDS_SHOWN ? ` and ${unindexed.length - NO_MATCH_WORDS_SHOWN} more` : '';
   const words = more ? `${shown.join(', ')}${more}` : shown.length > 1 ? `${shown.slice(0, -1).join(', ')} or ${shown.at(-1)}` : shown[0]!;
   return `No indexed chunk holds ${words}: check the spelling, or use the words the code and its docs use.`;
+}
+
+/** {@link noMatchesReason} for a search of `session` that found nothing. */
+export async function describeNoMatches(session: SearchSession, query: string): Promise<string | undefined> {
+  return noMatchesReason(await session.retriever.unindexedWords?.(query));
 }

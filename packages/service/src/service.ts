@@ -6,6 +6,7 @@ import { GeneratorPool } from './generator-pool.js';
 import type { IndexSession, SessionHit } from '@rag/core';
 import type { SearchPool, SearchPoolState } from './search-pool.js';
 import { DEFAULT_ANSWER_K, DEFAULT_SEARCH_K, MAX_K, MAX_QUERY_LENGTH } from './options.js';
+import { noMatchesReason } from './search.js';
 import { StalenessTracker } from '@rag/core';
 
 export interface SearchRequest {
@@ -34,6 +35,8 @@ export interface SearchView {
   /** The hits in the benchmark's three-field form. */
   retrieved_sources: Source[];
   hits: HitView[];
+  /** When nothing matched: why, in a sentence (see `noMatchesReason`); absent otherwise or when the retriever cannot tell. */
+  no_matches?: string;
 }
 
 export interface AnswerRequest {
@@ -299,11 +302,13 @@ export class RagService {
         stale: state !== 'fresh',
       });
     }
+    const why = views.length === 0 ? noMatchesReason(await this.#unindexedWords(served, question, retriever)) : undefined;
     const view: SearchView = {
       question,
       retriever,
       retrieved_sources: views.map((v) => ({ file_path: v.file_path, first_character_index: v.first_character_index, last_character_index: v.last_character_index })),
       hits: views,
+      ...(why === undefined ? {} : { no_matches: why }),
     };
     return { view, chunks: hits.map((h) => h.chunk) };
   }

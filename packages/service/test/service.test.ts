@@ -103,4 +103,17 @@ describe('openRagService', () => {
       await service.close();
     }
   });
+
+  it('says why a search matched nothing, and nothing when it matched', async () => {
+    const service = await openRagService({ indexDir, pathBase: CORPUS, generator: 'extractive' });
+    try {
+      const none = await service.search({ query: 'kafka zookeeper', k: 2 });
+      expect(none.hits).toEqual([]);
+      expect(none.no_matches).toBe('No indexed chunk holds "kafka" or "zookeeper": check the spelling, or use the words the code and its docs use.');
+      expect((await service.search({ query: 'what is the', k: 2 })).no_matches).toMatch(/^None of the query's words is one the index searches/);
+      expect(await service.search({ query: 'default port', k: 2 })).not.toHaveProperty('no_matches');
+    } finally {
+      await service.close();
+    }
+  });
 });

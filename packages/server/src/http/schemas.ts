@@ -75,6 +75,7 @@ const searchResult = {
     retriever: { type: 'string' },
     retrieved_sources: { type: 'array', items: ref('Source') },
     hits: { type: 'array', items: ref('Hit') },
+    no_matches: { type: 'string', description: 'Only when nothing matched: why (the words no indexed chunk holds, or that the query has no word the index searches).' },
   },
 } as const;
 

@@ -83,6 +83,7 @@ export function createMcpServer(service: RagService, options: McpServerOptions =
             text: z.string().check(z.describe('The span as indexed.')),
           }),
         ),
+        no_matches: z.optional(z.string().check(z.describe('When nothing matched: why (the words no indexed chunk holds, or no searchable word at all).'))),
       },
       annotations: readOnly,
     },
@@ -106,6 +107,7 @@ export function createMcpServer(service: RagService, options: McpServerOptions =
             stale: hit.stale,
             text: texts[i]!,
           })),
+          ...(result.no_matches === undefined ? {} : { no_matches: result.no_matches }),
         };
       }, exposePaths),
   );

@@ -163,11 +163,11 @@ export const PAGE_SCRIPT = String.raw`'use strict';
     return item;
   }
 
-  function renderHits(hits, query) {
+  function renderHits(hits, query, why) {
     var pattern = termPattern(queryTerms(query));
     resultsEl.replaceChildren();
     hits.forEach(function (hit) { resultsEl.appendChild(renderHit(hit, pattern)); });
-    if (hits.length === 0) setStatus('No matches.');
+    if (hits.length === 0) setStatus(why ? 'No matches. ' + why : 'No matches.');
   }
 
   /** Marks the lines each cited source quotes, once its text is there. */
@@ -243,7 +243,7 @@ export const PAGE_SCRIPT = String.raw`'use strict';
     });
     var body = await response.json();
     if (!response.ok) return setStatus(describeError(body, response.status), true);
-    renderHits(body.hits, query);
+    renderHits(body.hits, query, body.no_matches);
     if (body.hits.length > 0) setStatus(body.hits.length + ' results (' + body.retriever + ').');
   }
 
