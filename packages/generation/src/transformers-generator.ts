@@ -5,7 +5,7 @@ import { toPromptTokenizer } from './chat-tokenizer.js';
 import { mapCitations } from './citations.js';
 import { cancelledError, throwIfAborted } from './errors.js';
 import { Lock } from './lock.js';
-import { NO_SOURCES_ANSWER } from './messages.js';
+import { noSourcesAnswer } from './extractive/not-found.js';
 import { loadTransformers, withTransformersEnvironment, type ModelLocation, type Transformers } from '@rag/models';
 import { locateModel, QWEN3_MODEL_ID, type ModelLocationOptions } from './model-source.js';
 import { DEFAULT_MAX_NEW_TOKENS, checkInteger, resolveDecoding, toGenerateKwargs, type DecodingOptions } from './options.js';
@@ -164,8 +164,9 @@ export async function createTransformersGenerator(options: TransformersGenerator
     throwIfAborted(signal);
     const base = { generator: name, modelId: location.modelId, droppedCitations: [], cached: false };
     if (request.sources.length === 0) {
-      yield { type: 'token', text: NO_SOURCES_ANSWER };
-      const result: AnswerResult = { ...base, answer: NO_SOURCES_ANSWER, citedSources: [], sourcesUsed: 0, truncatedSource: false, promptTokens: 0, generatedTokens: 0, finishReason: 'stop', elapsedMs: performance.now() - started };
+      const answer = noSourcesAnswer(request.question, request.unindexedWords ?? []);
+      yield { type: 'token', text: answer };
+      const result: AnswerResult = { ...base, answer, citedSources: [], sourcesUsed: 0, truncatedSource: false, promptTokens: 0, generatedTokens: 0, finishReason: 'stop', elapsedMs: performance.now() - started };
       yield { type: 'done', result };
       return;
     }

@@ -118,6 +118,14 @@ describe('createExtractiveGenerator', () => {
     expect(() => createExtractiveGenerator({ minRelativeScore: 2 })).toThrow(/minRelativeScore/);
   });
 
+  it('says why nothing was retrieved: the telling words the corpus never holds, rarest first', () => {
+    const answer = answerExtractively('How is the Kafka consumer group rebalanced?', [], {}, ['Kafka', 'rebalanced']);
+    expect(answer.lines).toEqual(['No sources were retrieved for this question, so there is nothing to answer from. The indexed sources never mention “Kafka” or “rebalanced”.']);
+    expect(answer.citedSources).toEqual([]);
+    // Without unindexed words (the retriever cannot tell), the plain sentence alone.
+    expect(answerExtractively('How is the Kafka consumer group rebalanced?', []).lines).toEqual(['No sources were retrieved for this question, so there is nothing to answer from.']);
+  });
+
   it('stops when cancelled', async () => {
     await expect(answer(createExtractiveGenerator(), { question: 'q', sources: [] }, { signal: AbortSignal.abort() })).rejects.toMatchObject({ code: 'CANCELLED' });
   });

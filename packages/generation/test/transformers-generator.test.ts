@@ -95,6 +95,9 @@ describe('a tiny scripted model through transformers.js', () => {
     const result = await answer(generator, { question: 'Q?', sources: [] });
     expect(result.answer).toMatch(/No sources were retrieved/);
     expect(result.generatedTokens).toBe(0);
+    // The question's words the corpus never holds say why.
+    const told = await answer(generator, { question: 'How is the Kafka consumer configured?', sources: [], unindexedWords: ['Kafka'] });
+    expect(told.answer).toMatch(/No sources were retrieved .* The indexed sources never mention “Kafka”\.$/);
   });
 
   it('records what changes answers in its identity', () => {

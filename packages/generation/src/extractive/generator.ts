@@ -2,7 +2,6 @@ import { answerTypesOf, namesSpelledInWords, tokenize } from '@rag/text';
 import { toCitedSource } from '../citations.js';
 import { sha256Hex, stableStringify } from '../hash.js';
 import { throwIfAborted } from '../errors.js';
-import { NO_SOURCES_ANSWER } from '../messages.js';
 import type { AnswerResult, CitedSource, GenerateOptions, GenerateRequest, GenerationEvent, Generator, SourceForAnswer } from '../types.js';
 import { resolveExtractiveOptions, type ExtractiveOptions, type ResolvedExtractiveOptions } from './options.js';
 import { detectAnswerKind, type AnswerKind } from '../answer-kind.js';
@@ -11,10 +10,10 @@ import { isCodePath, isListPiece, splitIntoUnits } from './units.js';
 import { antecedentOf, assignmentsUsedBy, branchOutcomes, conditionOf, constantValuesOf, introducedLines, leadCompletion, listIntroductionOf, listSiblingsOf } from './lead.js';
 import { findTypedValueLine } from './typed-line.js';
 import { formatQuote, groupBySource, itemSeparator, joinQuotes, ownerOf, placeOf, quoteSpans } from './format.js';
-import { answersNothing, notFound, whyNotFound } from './not-found.js';
+import { answersNothing, noSourcesAnswer, notFound, whyNotFound } from './not-found.js';
 
 /** Bumped whenever the algorithm changes what it answers (part of the cache key). */
-const EXTRACTIVE_VERSION = 42;
+const EXTRACTIVE_VERSION = 43;
 /** Share of the answer budget the leading quote (the direct answer) may take. */
 const LEAD_SHARE = 0.6;
 /** Fewest characters an introduced list item is shortened to when the items share the lead's room. */
@@ -134,7 +133,7 @@ export interface ExtractiveAnswer {
 export function answerExtractively(question: string, sources: readonly SourceForAnswer[], options: ExtractiveOptions = {}, unindexedWords: readonly string[] = []): ExtractiveAnswer {
   const resolved = resolveExtractiveOptions(options);
   const kind = detectAnswerKind(question);
-  if (sources.length === 0) return { lines: [NO_SOURCES_ANSWER], citedSources: [], kind, coverage: 0 };
+  if (sources.length === 0) return { lines: [noSourcesAnswer(question, unindexedWords)], citedSources: [], kind, coverage: 0 };
   const units = scoredUnitsOf(sources);
   const query = queryTerms(question);
   const statistics = collectStatistics(units);

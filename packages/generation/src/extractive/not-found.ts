@@ -6,7 +6,7 @@
 import { tokenize, type QueryTerm } from '@rag/text';
 import { backgroundRarity } from '@rag/text/background';
 import { toCitedSource } from '../citations.js';
-import { NOT_FOUND_ANSWER } from '../messages.js';
+import { NO_SOURCES_ANSWER, NOT_FOUND_ANSWER } from '../messages.js';
 import { describeSource } from '../sources.js';
 import type { CitedSource, SourceForAnswer } from '../types.js';
 import { COVERAGE_IDF_FLOOR, inverseFrequency, queryTerms, type ScoredUnit, type ScoringStatistics } from './score.js';
@@ -216,4 +216,14 @@ export function answersNothing(
 export function whyNotFound(question: string, units: readonly ScoredUnit[], unindexedWords: readonly string[]): string {
   const neverIndexed = tellingWords(question, unindexedWords);
   return neverIndexed.length > 0 ? ` The indexed sources never mention ${listAlternatives(neverIndexed)}.` : whyMissing(missingWords(question, units));
+}
+
+/**
+ * The answer when retrieval returned nothing: say so, and name the question's telling words
+ * that the whole corpus never holds (`unindexedWords`), which is usually why: a misspelling,
+ * another project's name, a word the sources never use.
+ */
+export function noSourcesAnswer(question: string, unindexedWords: readonly string[]): string {
+  const neverIndexed = tellingWords(question, unindexedWords);
+  return neverIndexed.length > 0 ? `${NO_SOURCES_ANSWER} The indexed sources never mention ${listAlternatives(neverIndexed)}.` : NO_SOURCES_ANSWER;
 }
