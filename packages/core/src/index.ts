@@ -17,5 +17,5 @@ export * from './store.js';
 export * from './select-hits.js';
 export * from './hit-chunks.js';
 export * from './file-ranges.js';
-export * as v from './schema.js';
-export type { Schema, SchemaCheck, SchemaIssue, SafeParseResult } from './schema.js';
+export * as v from './validation.js';
+export type { Schema, SchemaCheck, SchemaIssue, SafeParseResult } from './validation.js';

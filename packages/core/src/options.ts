@@ -1,5 +1,5 @@
-import type { Schema } from './schema.js';
-import * as v from './schema.js';
+import type { Schema } from './validation.js';
+import * as v from './validation.js';
 import { RagError } from './errors.js';
 
 /**

@@ -1,5 +1,5 @@
-import * as v from './schema.js';
-import type { Schema, SchemaIssue } from './schema.js';
+import * as v from './validation.js';
+import type { Schema, SchemaIssue } from './validation.js';
 import { RagError, type RagErrorCode } from './errors.js';
 
 /** A span in the benchmark's format; offsets are code points, the end exclusive. */

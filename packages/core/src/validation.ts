@@ -176,7 +176,16 @@ export class NumberSchema extends Schema<number> {
 
 export class StringSchema extends Schema<string> {
   describe(): string {
-    return this.checks.some((c) => c.bound?.side === 'low' && c.bound.value > 0) ? 'a non-empty string' : 'a string';
+    let min = 0;
+    let max: number | undefined;
+    for (const { bound } of this.checks) {
+      if (bound?.side === 'low') min = bound.value;
+      if (bound?.side === 'high') max = bound.value;
+    }
+    const base = min === 1 ? 'a non-empty string' : 'a string';
+    if (min > 1 && max !== undefined) return `${base} of ${min} to ${max} characters`;
+    if (min > 1) return `${base} of at least ${min} characters`;
+    return max === undefined ? base : `${base} of at most ${max} characters`;
   }
   /** @internal */
   parseValue(value: unknown, path: PropertyKey[], issues: SchemaIssue[]): unknown {

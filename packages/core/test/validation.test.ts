@@ -29,7 +29,9 @@ describe('schema: leaves', () => {
 
   it('strings, enums, booleans, custom tests and patterns', () => {
     expect(firstIssue(v.string().check(v.minLength(1)), '')).toBe(': invalid a non-empty string');
-    expect(firstIssue(v.string().check(v.maxLength(2)), 'abc')).toBe(': invalid a string');
+    expect(firstIssue(v.string().check(v.maxLength(2)), 'abc')).toBe(': invalid a string of at most 2 characters');
+    expect(firstIssue(v.string().check(v.minLength(1), v.maxLength(9)), '')).toBe(': invalid a non-empty string of at most 9 characters');
+    expect(firstIssue(v.string().check(v.minLength(3)), 'ab')).toBe(': invalid a string of at least 3 characters');
     expect(firstIssue(v.enum(['window', 'chunk']), 'page')).toBe(': invalid "window" or "chunk"');
     expect(firstIssue(v.enum(['a', 'b', 'c']), 1)).toBe(': invalid "a", "b" or "c"');
     expect(firstIssue(v.boolean(), 0)).toBe(': invalid true or false');
