@@ -60,6 +60,7 @@ const CONFIGURATIONS = [
   { name: 'section support at 0.2', settings: { rerank: { sectionSupport: 0.2 } } },
   { name: 'explanation at 0.5', settings: { rerank: { explanation: 0.5 } } },
   { name: 'anchors off', settings: { context: { anchors: false } } },
+  { name: 'class summaries off', settings: { context: { classSummaries: false } } },
   { name: 'anchor weight 1', settings: { fields: { anchor: { weight: 1 } } } },
   { name: 'anchor weight 0.3', settings: { fields: { anchor: { weight: 0.3 } } } },
   { name: 'kind share 0.6', settings: { rerank: { kindShare: 0.6 } } },
@@ -73,7 +74,7 @@ const CONFIGURATIONS = [
   {
     name: 'all off (lexical baseline)',
     chunking: { nestedChunkSize: 0 },
-    settings: { context: { tableHeaders: false, anchors: false }, query: { aliases: {} }, rerank: { depth: 0 } },
+    settings: { context: { tableHeaders: false, anchors: false, classSummaries: false }, query: { aliases: {} }, rerank: { depth: 0 } },
   },
 ];
 

@@ -1,4 +1,6 @@
 import type { Chunk, Language } from '@rag/core';
+import { classSummaries } from './class-summaries.js';
+import type { ContextOptions } from './options.js';
 
 const PROSE: ReadonlySet<Language> = new Set<Language>(['markdown', 'rst', 'text']);
 
@@ -103,6 +105,20 @@ export function anchorTexts(chunks: readonly Chunk[]): string[] {
     }
   }
   return anchors;
+}
+
+/**
+ * Per chunk, the text of its `anchor` field under `context`: its anchor text from the docs
+ * (`anchors`, see {@link anchorTexts}), then its class's summary line (`classSummaries`,
+ * see `classSummaries`), each on lines of its own; undefined when both are off.
+ */
+export function anchorFieldTexts(chunks: readonly Chunk[], context: ContextOptions): string[] | undefined {
+  if (!context.anchors && !context.classSummaries) return undefined;
+  const anchors = context.anchors ? anchorTexts(chunks) : undefined;
+  if (!context.classSummaries) return anchors;
+  const summaries = classSummaries(chunks);
+  if (!anchors) return summaries;
+  return anchors.map((text, i) => (summaries[i] === '' ? text : text === '' ? summaries[i]! : `${text}\n${summaries[i]}`));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { RagError, type Chunk, type ProgressFn } from '@rag/core';
 import { fingerprintChunks } from './checksum.js';
 import { TermDictionary } from './dictionary.js';
-import { anchorTexts, hashAnchorTexts } from './anchors.js';
+import { anchorFieldTexts, hashAnchorTexts } from './anchors.js';
 import { tableHeaderContexts } from './context.js';
 import { FIELD_NAMES, type Bm25Options } from './options.js';
 import { computeChunkFeatures, reuseChunkFeatures, type ChunkFeatures } from './chunk-features.js';
@@ -156,7 +156,7 @@ export function buildIndexData(chunks: readonly Chunk[], options: Bm25Options, o
     }
   }
   const contexts = options.context.tableHeaders ? tableHeaderContexts(chunks) : undefined;
-  let anchors = options.context.anchors ? anchorTexts(chunks) : undefined;
+  let anchors = anchorFieldTexts(chunks, options.context);
   const old = previous?.data;
   // A re-index builds about what the previous build held: size the buffers for that (a
   // little more) instead of doubling into it from 1,024 entries.

@@ -20,7 +20,7 @@ export function pathFieldText(filePath: string): string {
 /**
  * Text of each indexed field of a chunk, in `FIELD_NAMES` order (body, path, symbol,
  * anchor). The symbol field also carries `context` (see `tableHeaderContexts`) on a line
- * of its own; `anchor` is the chunk's anchor text (see `anchorTexts`).
+ * of its own; `anchor` is the chunk's anchor text and class summary (see `anchorFieldTexts`).
  */
 export function fieldTexts(chunk: Chunk, context = '', anchor = ''): [string, string, string, string] {
   return [chunk.text, pathFieldText(chunk.file_path), context === '' ? chunk.symbol : `${chunk.symbol}\n${context}`, anchor];

@@ -58,9 +58,16 @@ export interface ContextOptions {
    * what the code does reach the code. Default `true`.
    */
   anchors: boolean;
+  /**
+   * Index with each Python chunk of a class (its methods, and the pieces of a class body cut
+   * in several), in the `anchor` field, the summary line of the class's docstring: the
+   * words that say what the class is for ("The sandboxed environment") reach the methods
+   * that do its work (see `classSummaries`). Default `true`.
+   */
+  classSummaries: boolean;
 }
 
-export const DEFAULT_CONTEXT_OPTIONS: Readonly<ContextOptions> = Object.freeze({ tableHeaders: true, anchors: true });
+export const DEFAULT_CONTEXT_OPTIONS: Readonly<ContextOptions> = Object.freeze({ tableHeaders: true, anchors: true, classSummaries: true });
 
 /** What callers may pass (e.g. as `BuildContext.settings`): any subset; `b` is shorthand for `fields.body.b`. */
 export interface Bm25Settings {
@@ -121,7 +128,7 @@ export const BM25_SETTINGS_SCHEMA = v.strictObject({
   fields: v.optional(v.strictObject({ body: v.optional(FIELD_SCHEMA), path: v.optional(FIELD_SCHEMA), symbol: v.optional(FIELD_SCHEMA), anchor: v.optional(FIELD_SCHEMA) })),
   tokenizer: v.optional(TOKENIZER_SETTINGS_SCHEMA),
   query: v.optional(QUERY_SETTINGS_SCHEMA),
-  context: v.optional(v.strictObject({ tableHeaders: v.optional(v.boolean()), anchors: v.optional(v.boolean()) })),
+  context: v.optional(v.strictObject({ tableHeaders: v.optional(v.boolean()), anchors: v.optional(v.boolean()), classSummaries: v.optional(v.boolean()) })),
   rerank: v.optional(RERANK_SCHEMA),
 });
 
@@ -159,7 +166,11 @@ export function resolveBm25Options(settings: unknown = {}): Bm25Options {
     fields,
     tokenizer: withTokenizerDefaults(parsed.tokenizer ?? {}),
     query: withQueryDefaults(parsed.query ?? {}),
-    context: { tableHeaders: parsed.context?.tableHeaders ?? d.context.tableHeaders, anchors: parsed.context?.anchors ?? d.context.anchors },
+    context: {
+      tableHeaders: parsed.context?.tableHeaders ?? d.context.tableHeaders,
+      anchors: parsed.context?.anchors ?? d.context.anchors,
+      classSummaries: parsed.context?.classSummaries ?? d.context.classSummaries,
+    },
     rerank: resolvedRerank,
   };
 }

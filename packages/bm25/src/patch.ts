@@ -1,6 +1,6 @@
 import type { Chunk } from '@rag/core';
 import { ChunkAnalysis } from './analyse.js';
-import { anchorTexts, hashAnchorTexts } from './anchors.js';
+import { anchorFieldTexts, hashAnchorTexts } from './anchors.js';
 import { tableHeaderContexts } from './context.js';
 import type { Bm25IndexData, FieldPostings, ReusableBuild, TermSequences } from './build.js';
 import { fingerprintChunks } from './checksum.js';
@@ -25,7 +25,7 @@ import { CONTINUES_SEGMENT, MAX_TF, TERM_ID_MASK } from './term-interner.js';
  */
 export function patchIndexData(chunks: readonly Chunk[], options: Bm25Options, previous: ReusableBuild): Bm25IndexData | undefined {
   const old = previous.data;
-  const anchors = options.context.anchors ? anchorTexts(chunks) : undefined;
+  const anchors = anchorFieldTexts(chunks, options.context);
   const anchorHashes = hashAnchorTexts(anchors, chunks.length);
   if (old.anchorHashes.length !== old.docCount * 2) return undefined;
   const { sourceOf } = previous;

@@ -38,9 +38,10 @@ export const BM25_FORMAT = 'rag-bm25';
  * 9 = each chunk's answer types are stored (`ChunkFeatures.types`);
  * 10 = whether each code chunk reads as a description is stored (`ChunkFeatures.descriptions`);
  * 11 = every 64th term is stored again on its own (`vocabulary.samples`), so a reader can find
- *      a term's block of the dictionary without holding the dictionary.
+ *      a term's block of the dictionary without holding the dictionary;
+ * 12 = a class's summary line is indexed with its methods (`ContextOptions.classSummaries`).
  */
-export const BM25_FORMAT_VERSION = 11;
+export const BM25_FORMAT_VERSION = 12;
 /** Terms per block of the dictionary that `vocabulary.samples` indexes (its first term is the sample). */
 export const VOCABULARY_BLOCK = 64;
 /** File name of the index inside a retriever directory. */

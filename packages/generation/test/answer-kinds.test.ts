@@ -692,6 +692,27 @@ describe('questions the sources cannot answer', () => {
     expect(told.lines[0]).toContain('DEFAULT_PORT = 8421');
   });
 
+  it("a question that names the project the sources live in is answered, though their lines never say the project's name", () => {
+    // The code returns `list[_S]`, and the question names tinyserve, the project whose path
+    // the sources lie in: a source holds its path's words as surely as its lines'. Counted
+    // from the lines alone, "tinyserve" and "multimedia" would weigh the question's support
+    // below a quarter and the answer would be "not found", naming "tinyserve" as missing.
+    const question = 'In the multimedia processing module of tinyserve, what comes back from applying the edits?';
+    const apply = source(
+      'def _apply_edits(\n    prompt: _S,\n    edits: Mapping[str, Sequence[PromptEdit]],\n    counts: Mapping[str, int],\n) -> list[_S]:\n    """Apply the edits in `edits` to `prompt`."""\n    out_seqs = list[Union[str, list[int]]]()\n    prev_end_idx = 0\n    for edit in edits:\n        out_seqs.append(edit.content)\n    return out_seqs\n',
+      { file_path: 'tinyserve/util.py' },
+    );
+    const caller = source('def apply_text_edits(prompt, edits, counts):\n    token_seqs = _apply_edits(prompt, edits, counts)\n    return token_seqs\n', { file_path: 'tinyserve/util.py', symbol: 'apply_text_edits' });
+    const engine = source('def _convert_args(self, args):\n    """Convert the arguments of a call to the engine."""\n    return [self.decoder(arg) for arg in args]\n', { file_path: 'tinyserve/engine/core.py', symbol: 'EngineCore._convert_args' });
+    const answer = answerExtractively(question, [apply, caller, engine]);
+    expect(answer.lines[0]!.startsWith(NOT_FOUND_ANSWER)).toBe(false);
+    expect(answer.lines[0]).toContain('list[_S]');
+    // The same code in another project's files is "not found", and now tinyserve is missing.
+    const elsewhere = answerExtractively(question, [apply, caller, engine].map((s) => ({ ...s, file_path: s.file_path.replace('tinyserve/', 'shop/') })));
+    expect(elsewhere.lines[0]!.startsWith(NOT_FOUND_ANSWER)).toBe(true);
+    expect(elsewhere.lines[0]).toContain('“tinyserve”');
+  });
+
   it('a short question whose one source holds its rarest word and a word its name begins with is answered', () => {
     // `STARTUP_BANNER` holds "banner" and begins "start": two of the question's five words,
     // where each other source holds one. Counted whole, "start" would be missing and no source

@@ -1,0 +1,75 @@
+import type { Chunk } from '@rag/core';
+
+/**
+ * A class header and the docstring that opens its body: decorators, `class Name(bases):`
+ * (bases may span lines and hold one level of nested parentheses), then a triple-quoted
+ * string as the first statement. Group 1 is the class's name, group 3 the docstring's text.
+ */
+const CLASS_WITH_DOCSTRING = /^\s*(?:@[^\n]*\n\s*)*class\s+([A-Za-z_]\w*)\s*(?:\((?:[^()]|\([^()]*\))*\))?\s*:[ \t]*(?:#[^\n]*)?\n\s*[rRuU]?("""|''')([\s\S]*?)\2/;
+/** Any class header, with or without a docstring: a chunk that starts with one holds the class's own text. */
+const CLASS_HEADER = /^\s*(?:@[^\n]*\n\s*)*class\s/;
+
+/** Tunables of class summaries; each has a reason, none a corpus. */
+export const CLASS_SUMMARY_LIMITS = Object.freeze({
+  /** Longest summary carried (characters): a first sentence longer than this describes more than what the class is. */
+  maxLength: 300,
+});
+
+/**
+ * The summary line of a docstring (PEP 257: one sentence saying what the object is or
+ * does): its first sentence, white space collapsed, '' when it has none.
+ */
+export function summaryLine(docstring: string): string {
+  const paragraph = docstring.trim().split(/\n[ \t]*\n/)[0] ?? '';
+  const sentence = paragraph.split(/(?<=[.!?])\s/)[0] ?? '';
+  const line = sentence.replace(/\s+/g, ' ').trim();
+  return line.length > CLASS_SUMMARY_LIMITS.maxLength ? '' : line;
+}
+
+/** The class of a chunk's symbol (`Session.mount` → `Session`, `Session` → `Session`). */
+function classOf(symbol: string): string {
+  const dot = symbol.indexOf('.');
+  return dot < 0 ? symbol : symbol.slice(0, dot);
+}
+
+/**
+ * Per chunk, the summary line of the class it belongs to (`''` for none): every Python
+ * chunk whose symbol is a class or one of its members, except the chunks that hold the
+ * class's own header and docstring. A class's docstring says what it is for in the words a
+ * person uses ("The sandboxed environment", "Loads templates from the file system"), while
+ * its methods say `is_safe_attribute` and `get_source`; indexed with each method (in the
+ * anchor field, never in its text or span), those words let a question that describes the
+ * class's role reach the method that does the work. Summaries come from the chunk's own file
+ * only: a re-index of an unchanged file gives the same text.
+ */
+export function classSummaries(chunks: readonly Chunk[]): string[] {
+  const summaries = new Array<string>(chunks.length).fill('');
+  let start = 0;
+  while (start < chunks.length) {
+    const path = chunks[start]!.file_path;
+    let end = start + 1;
+    while (end < chunks.length && chunks[end]!.file_path === path) end++;
+    if (chunks[start]!.language === 'python') summariseRun(chunks, start, end, summaries);
+    start = end;
+  }
+  return summaries;
+}
+
+/** Fills `summaries` for the chunks `start … end` of one file. */
+function summariseRun(chunks: readonly Chunk[], start: number, end: number, summaries: string[]): void {
+  const byClass = new Map<string, string>();
+  for (let i = start; i < end; i++) {
+    const { symbol, text } = chunks[i]!;
+    if (symbol === '' || symbol.includes('.') || byClass.has(symbol)) continue;
+    // The chunk must define the class its symbol names (not merely start with some class).
+    const match = CLASS_WITH_DOCSTRING.exec(text);
+    if (match && match[1] === symbol) byClass.set(symbol, summaryLine(match[3]!));
+  }
+  if (byClass.size === 0) return;
+  for (let i = start; i < end; i++) {
+    const { symbol, text } = chunks[i]!;
+    if (symbol === '') continue;
+    const summary = byClass.get(classOf(symbol));
+    if (summary && !(symbol === classOf(symbol) && CLASS_HEADER.test(text))) summaries[i] = summary;
+  }
+}
