@@ -2,10 +2,9 @@ import fc from 'fast-check';
 import type { Hit } from '@rag/core';
 import { describe, expect, it } from 'vitest';
 import { anchorTexts, mentionedName } from '../src/anchors.js';
-import { createBm25Retriever } from '../src/index.js';
 import { PROSE } from '../src/rerank/priors.js';
 import { selectHits } from '@rag/core';
-import { makeChunks } from './helpers.js';
+import { codeRanking, makeChunks } from './helpers.js';
 
 // A tiny project: two functions whose code never uses the words people ask in, the docs
 // page that explains them, and a long docs page about something else that repeats the
@@ -53,13 +52,8 @@ describe('anchor text', () => {
     // `locate`, none of the question's words. The docs paragraph that names it as code
     // lends it "reveal", "file manager": with anchor text it outranks the unrelated
     // `pause`, without it the function has nothing in common with the question.
-    const codeRank = (settings: object) =>
-      createBm25Retriever(corpus, settings)
-        .searchSync(query, { k: 4 })
-        .filter((hit) => corpus[hit.chunkId]!.language === 'python')
-        .map((hit) => corpus[hit.chunkId]!.symbol);
-    expect(codeRank({})[0]).toBe('launch');
-    expect(codeRank({ context: { anchors: false } })).not.toContain('launch');
+    expect(codeRanking(corpus, query, {}, 4)[0]).toBe('launch');
+    expect(codeRanking(corpus, query, { context: { anchors: false } }, 4)).not.toContain('launch');
   });
 });
 

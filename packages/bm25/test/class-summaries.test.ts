@@ -2,9 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { anchorFieldTexts } from '../src/anchors.js';
 import { CLASS_SUMMARY_LIMITS, classSummaries, summaryLine } from '../src/class-summaries.js';
-import { createBm25Retriever } from '../src/index.js';
 import { DEFAULT_CONTEXT_OPTIONS } from '../src/options.js';
-import { makeChunks } from './helpers.js';
+import { codeRanking, makeChunks } from './helpers.js';
 
 // A template engine's restricted mode: the class says what it is for ("restricted",
 // "untrusted"), its methods say `is_safe_attribute` and `call`. A second file has a
@@ -101,13 +100,8 @@ describe('class summaries', () => {
     // "template" and "attribute". With the class's summary ("restricted", "untrusted")
     // the method is the best code hit; without it the helper, which also says "attr"
     // twice, ranks above it.
-    const codeRank = (settings: object) =>
-      createBm25Retriever(corpus, settings)
-        .searchSync(query, { k: 7 })
-        .filter((hit) => corpus[hit.chunkId]!.language === 'python')
-        .map((hit) => corpus[hit.chunkId]!.symbol);
-    expect(codeRank({})[0]).toBe('SandboxedEnvironment.is_safe_attribute');
-    expect(codeRank({ context: { classSummaries: false } })[0]).not.toBe('SandboxedEnvironment.is_safe_attribute');
+    expect(codeRanking(corpus, query)[0]).toBe('SandboxedEnvironment.is_safe_attribute');
+    expect(codeRanking(corpus, query, { context: { classSummaries: false } })[0]).not.toBe('SandboxedEnvironment.is_safe_attribute');
   });
 
   it('never gives a summary to a chunk outside a class, whatever the files hold (property)', () => {

@@ -1,4 +1,5 @@
 import { RagError, type Chunk, type ChunkKind, type Language } from '@rag/core';
+import { createBm25Retriever } from '../src/index.js';
 import { expect } from 'vitest';
 
 /** Runs `run` and returns the RagError it throws (failing the test otherwise). */
@@ -42,3 +43,14 @@ export const PLAIN_BM25 = {
   tokenizer: { stem: false, splitIdentifiers: false, dottedNames: false },
   query: { questionWords: [] },
 };
+
+/**
+ * The symbols of the Python chunks among the best `k` hits for `query` over `chunks`, best
+ * first: what a golden ranking of code against docs compares.
+ */
+export function codeRanking(chunks: readonly Chunk[], query: string, settings: object = {}, k = chunks.length): string[] {
+  return createBm25Retriever(chunks, settings)
+    .searchSync(query, { k })
+    .filter((hit) => chunks[hit.chunkId]!.language === 'python')
+    .map((hit) => chunks[hit.chunkId]!.symbol);
+}
