@@ -41,6 +41,8 @@ const FLOORS = {
   dev_bs4_docs: 0.7,
   dev_cmd2_code: 0.3,
   dev_cmd2_docs: 0.55,
+  dev_pexpect_code: 0.5,
+  dev_pexpect_docs: 0.8,
 };
 
 const flags = parseBenchArgs(process.argv.slice(2));

@@ -39,6 +39,7 @@ SUITES = [
     (DEV, "tornado", ["dev_tornado_code", "dev_tornado_docs"]),
     (DEV, "bs4", ["dev_bs4_code", "dev_bs4_docs"]),
     (DEV, "cmd2", ["dev_cmd2_code", "dev_cmd2_docs"]),
+    (DEV, "pexpect", ["dev_pexpect_code", "dev_pexpect_docs"]),
 ]
 
 

@@ -25,6 +25,7 @@ export function questionCorpora(repoRoot, shared) {
     tornado: { base: dev, dir: 'tornado' },
     bs4: { base: dev, dir: 'bs4' },
     cmd2: { base: dev, dir: 'cmd2' },
+    pexpect: { base: dev, dir: 'pexpect' },
   };
 }
 
@@ -53,6 +54,8 @@ const SETS = [
   ['dev_bs4_docs', 'dev', 'bs4'],
   ['dev_cmd2_code', 'dev', 'cmd2'],
   ['dev_cmd2_docs', 'dev', 'cmd2'],
+  ['dev_pexpect_code', 'dev', 'pexpect'],
+  ['dev_pexpect_docs', 'dev', 'pexpect'],
 ];
 
 /** Every set as `{ name, group: 'public' | 'dev', corpus, path }`, in the order the tables print them. */

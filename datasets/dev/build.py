@@ -47,6 +47,7 @@ CORPORA = {
     "tornado": (REPO / ".bench" / "dev-corpora" / "tornado", "tornado/"),
     "bs4": (REPO / ".bench" / "dev-corpora" / "bs4", "bs4/"),
     "cmd2": (REPO / ".bench" / "dev-corpora" / "cmd2", "cmd2/"),
+    "pexpect": (REPO / ".bench" / "dev-corpora" / "pexpect", "pexpect/"),
 }
 
 # output set -> spec files that feed it
@@ -81,6 +82,11 @@ SETS = {
     # on it: a command-interpreter framework with feature and API pages.
     "dev_cmd2_code": ["cmd2_code.json"],
     "dev_cmd2_docs": ["cmd2_docs.json"],
+    # An eleventh, added on 2026-12-06 (a later session) after class summaries were taken,
+    # and measured once before anything was chosen on it: driving interactive programs
+    # through a pseudo-terminal (spawn, expect, pxssh, replwrap), with FAQ and overview pages.
+    "dev_pexpect_code": ["pexpect_code.json"],
+    "dev_pexpect_docs": ["pexpect_docs.json"],
 }
 
 
@@ -167,7 +173,7 @@ def build_set(name, seen_ids):
     questions = []
     for spec_file in SETS[name]:
         specs = json.loads((HERE / "specs" / spec_file).read_text(encoding="utf-8"))
-        corpus = spec_file.split("_")[0] if spec_file.startswith(("vllm", "werkzeug", "attrs", "babel", "jinja2", "doit", "tornado", "bs4", "cmd2")) else "other"
+        corpus = spec_file.split("_")[0] if spec_file.startswith(("vllm", "werkzeug", "attrs", "babel", "jinja2", "doit", "tornado", "bs4", "cmd2", "pexpect")) else "other"
         root, prefix = CORPORA[corpus]
         for spec in specs:
             where = f"{spec_file} {spec.get('id')}"

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Assemble the development corpora of other codebases from installed Debian packages.
 
-The development question sets (see README.md) are about ten codebases: vLLM (read in
-place from ../shared/data/raw) and nine more that install offline from Debian:
+The development question sets (see README.md) are about twelve codebases: vLLM (read in
+place from ../shared/data/raw) and eleven more that install offline from Debian:
 
   click     python3-click (code)     + python-click-doc (Sphinx sources, RST)
   requests  python3-requests (code)  + python-requests-doc (Sphinx sources, RST)
@@ -14,6 +14,7 @@ place from ../shared/data/raw) and nine more that install offline from Debian:
   tornado   python3-tornado (code)   + python-tornado-doc (Sphinx sources, RST)
   bs4       python3-bs4 (code)       + python-bs4-doc (Sphinx sources, RST: one long page)
   cmd2      python3-cmd2 (code)      + python-cmd2-doc (Sphinx sources, RST)
+  pexpect   python3-pexpect (code)   + python-pexpect-doc (Sphinx sources, RST)
 
 Debian ships the Sphinx sources as `_sources/<page>.rst.txt`; they are copied as
 `docs/<page>.rst`, the name they have in the projects' repositories, so the RST chunker
@@ -113,6 +114,15 @@ PACKAGES = {
         "docs": Path("/usr/share/doc/python-cmd2-doc/html/_sources"),
         "apt": ["python3-cmd2", "python-cmd2-doc"],
         "root": "cmd2",
+    },
+    # Driving interactive programs through a pseudo-terminal (pexpect): spawn and expect,
+    # pipes and file descriptors, SSH logins (pxssh), wrapped shells (replwrap); its docs are
+    # an overview, a FAQ, common problems and API pages.
+    "pexpect": {
+        "code": [(SITE / "pexpect", "pexpect")],
+        "docs": Path("/usr/share/doc/python-pexpect-doc/html/_sources"),
+        "apt": ["python3-pexpect", "python-pexpect-doc"],
+        "root": "pexpect",
     },
 }
 
