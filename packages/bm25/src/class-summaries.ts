@@ -2,10 +2,12 @@ import type { Chunk } from '@rag/core';
 
 /**
  * A class header and the docstring that opens its body: decorators, `class Name(bases):`
- * (bases may span lines and hold one level of nested parentheses), then a triple-quoted
- * string as the first statement. Group 1 is the class's name, group 3 the docstring's text.
+ * (bases may span lines and hold one level of nested parentheses), then a string literal as
+ * the first statement — triple-quoted, or on one line in single or double quotes. Group 1 is
+ * the class's name, group 3 a triple-quoted docstring's text, group 5 a one-line one's.
  */
-const CLASS_WITH_DOCSTRING = /^\s*(?:@[^\n]*\n\s*)*class\s+([A-Za-z_]\w*)\s*(?:\((?:[^()]|\([^()]*\))*\))?\s*:[ \t]*(?:#[^\n]*)?\n\s*[rRuU]?("""|''')([\s\S]*?)\2/;
+const CLASS_WITH_DOCSTRING =
+  /^\s*(?:@[^\n]*\n\s*)*class\s+([A-Za-z_]\w*)\s*(?:\((?:[^()]|\([^()]*\))*\))?\s*:[ \t]*(?:#[^\n]*)?\n\s*[rRuU]?(?:("""|''')([\s\S]*?)\2|(["'])((?:[^"'\\\n]|\\.)*)\4)/;
 /** Any class header, with or without a docstring: a chunk that starts with one holds the class's own text. */
 const CLASS_HEADER = /^\s*(?:@[^\n]*\n\s*)*class\s/;
 
@@ -26,16 +28,28 @@ export function summaryLine(docstring: string): string {
   return line.length > CLASS_SUMMARY_LIMITS.maxLength ? '' : line;
 }
 
-/** The class of a chunk's symbol (`Session.mount` → `Session`, `Session` → `Session`). */
-function classOf(symbol: string): string {
-  const dot = symbol.indexOf('.');
-  return dot < 0 ? symbol : symbol.slice(0, dot);
+/** The last dotted part of a symbol (`Outer.Inner` → `Inner`). */
+function lastPart(symbol: string): string {
+  return symbol.slice(symbol.lastIndexOf('.') + 1);
 }
 
 /**
- * Per chunk, the summary line of the class it belongs to (`''` for none): every Python
- * chunk whose symbol is a class or one of its members, except the chunks that hold the
- * class's own header and docstring. A class's docstring says what it is for in the words a
+ * The summary of the innermost documented class `symbol` belongs to (`Outer.Inner.run` →
+ * `Outer.Inner`'s, else `Outer`'s), undefined for none; `self`: whether `symbol` names that
+ * class itself rather than one of its members.
+ */
+function enclosingSummary(symbol: string, byClass: ReadonlyMap<string, string>): { summary: string; self: boolean } | undefined {
+  for (let end = symbol.length; end > 0; end = symbol.lastIndexOf('.', end - 1)) {
+    const summary = byClass.get(symbol.slice(0, end));
+    if (summary !== undefined) return { summary, self: end === symbol.length };
+  }
+  return undefined;
+}
+
+/**
+ * Per chunk, the summary line of the innermost documented class it belongs to (`''` for
+ * none): every Python chunk whose symbol is a class or one of its members, except the
+ * chunks that hold the class's own header and docstring. A class's docstring says what it is for in the words a
  * person uses ("The sandboxed environment", "Loads templates from the file system"), while
  * its methods say `is_safe_attribute` and `get_source`; indexed with each method (in the
  * anchor field, never in its text or span), those words let a question that describes the
@@ -57,19 +71,21 @@ export function classSummaries(chunks: readonly Chunk[]): string[] {
 
 /** Fills `summaries` for the chunks `start … end` of one file. */
 function summariseRun(chunks: readonly Chunk[], start: number, end: number, summaries: string[]): void {
+  // Documented classes by their full symbol (`Outer.Inner` for a nested one).
   const byClass = new Map<string, string>();
   for (let i = start; i < end; i++) {
     const { symbol, text } = chunks[i]!;
-    if (symbol === '' || symbol.includes('.') || byClass.has(symbol)) continue;
+    if (symbol === '' || byClass.has(symbol)) continue;
     // The chunk must define the class its symbol names (not merely start with some class).
     const match = CLASS_WITH_DOCSTRING.exec(text);
-    if (match && match[1] === symbol) byClass.set(symbol, summaryLine(match[3]!));
+    if (match && match[1] === lastPart(symbol)) byClass.set(symbol, summaryLine(match[3] ?? match[5]!));
   }
   if (byClass.size === 0) return;
   for (let i = start; i < end; i++) {
     const { symbol, text } = chunks[i]!;
     if (symbol === '') continue;
-    const summary = byClass.get(classOf(symbol));
-    if (summary && !(symbol === classOf(symbol) && CLASS_HEADER.test(text))) summaries[i] = summary;
+    const found = enclosingSummary(symbol, byClass);
+    // The chunk that opens the class holds its docstring already.
+    if (found && found.summary !== '' && !(found.self && CLASS_HEADER.test(text))) summaries[i] = found.summary;
   }
 }

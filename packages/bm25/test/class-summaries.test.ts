@@ -86,6 +86,28 @@ describe('class summaries', () => {
     expect(summaries[6]).toBe('');
   });
 
+  it('takes the innermost documented class of a nested one, and a docstring on one line', () => {
+    const nested = makeChunks([
+      { file_path: 'pkg/forms.py', symbol: 'Form', language: 'python', kind: 'class', text: "class Form:\n    'A set of fields validated together.'\n\n    prefix = ''" },
+      { file_path: 'pkg/forms.py', symbol: 'Form.Meta', language: 'python', kind: 'class', text: '    class Meta:\n        """Options that say how the form is rendered."""\n        layout = "grid"' },
+      { file_path: 'pkg/forms.py', symbol: 'Form.Meta.columns', language: 'python', kind: 'method', text: '        def columns(self):\n            return 12' },
+      { file_path: 'pkg/forms.py', symbol: 'Form.Plain', language: 'python', kind: 'class', text: '    class Plain:\n        pass' },
+      { file_path: 'pkg/forms.py', symbol: 'Form.Plain.run', language: 'python', kind: 'method', text: '        def run(self):\n            return None' },
+      { file_path: 'pkg/forms.py', symbol: 'Form.validate', language: 'python', kind: 'method', text: '    def validate(self):\n        return all(f.ok for f in self.fields)' },
+    ]);
+    expect(classSummaries(nested)).toEqual([
+      // Each class's own chunk holds its docstring.
+      '',
+      '',
+      // A method of the nested class: the nested class's summary.
+      'Options that say how the form is rendered.',
+      // A nested class without a docstring, and its method: the enclosing class's summary.
+      'A set of fields validated together.',
+      'A set of fields validated together.',
+      'A set of fields validated together.',
+    ]);
+  });
+
   it('puts the summary in the anchor field after the docs links, and leaves it out when switched off', () => {
     const both = anchorFieldTexts(corpus, DEFAULT_CONTEXT_OPTIONS)!;
     expect(both[1]).toBe('A restricted environment for untrusted templates.');
