@@ -43,6 +43,8 @@ const FLOORS = {
   dev_cmd2_docs: 0.55,
   dev_pexpect_code: 0.5,
   dev_pexpect_docs: 0.8,
+  dev_itsdangerous_code: 0.65,
+  dev_itsdangerous_docs: 0.6,
 };
 
 const flags = parseBenchArgs(process.argv.slice(2));

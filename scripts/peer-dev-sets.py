@@ -40,6 +40,7 @@ SUITES = [
     (DEV, "bs4", ["dev_bs4_code", "dev_bs4_docs"]),
     (DEV, "cmd2", ["dev_cmd2_code", "dev_cmd2_docs"]),
     (DEV, "pexpect", ["dev_pexpect_code", "dev_pexpect_docs"]),
+    (DEV, "itsdangerous", ["dev_itsdangerous_code", "dev_itsdangerous_docs"]),
 ]
 
 

@@ -26,6 +26,7 @@ export function questionCorpora(repoRoot, shared) {
     bs4: { base: dev, dir: 'bs4' },
     cmd2: { base: dev, dir: 'cmd2' },
     pexpect: { base: dev, dir: 'pexpect' },
+    itsdangerous: { base: dev, dir: 'itsdangerous' },
   };
 }
 
@@ -56,6 +57,8 @@ const SETS = [
   ['dev_cmd2_docs', 'dev', 'cmd2'],
   ['dev_pexpect_code', 'dev', 'pexpect'],
   ['dev_pexpect_docs', 'dev', 'pexpect'],
+  ['dev_itsdangerous_code', 'dev', 'itsdangerous'],
+  ['dev_itsdangerous_docs', 'dev', 'itsdangerous'],
 ];
 
 /** Every set as `{ name, group: 'public' | 'dev', corpus, path }`, in the order the tables print them. */

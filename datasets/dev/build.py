@@ -48,6 +48,7 @@ CORPORA = {
     "bs4": (REPO / ".bench" / "dev-corpora" / "bs4", "bs4/"),
     "cmd2": (REPO / ".bench" / "dev-corpora" / "cmd2", "cmd2/"),
     "pexpect": (REPO / ".bench" / "dev-corpora" / "pexpect", "pexpect/"),
+    "itsdangerous": (REPO / ".bench" / "dev-corpora" / "itsdangerous", "itsdangerous/"),
 }
 
 # output set -> spec files that feed it
@@ -87,6 +88,10 @@ SETS = {
     # through a pseudo-terminal (spawn, expect, pxssh, replwrap), with FAQ and overview pages.
     "dev_pexpect_code": ["pexpect_code.json"],
     "dev_pexpect_docs": ["pexpect_docs.json"],
+    # A thirteenth, written right after the twelfth, also measured once with nothing chosen
+    # on it: signing and serializing tokens (signer, timed, URL-safe, key rotation).
+    "dev_itsdangerous_code": ["itsdangerous_code.json"],
+    "dev_itsdangerous_docs": ["itsdangerous_docs.json"],
 }
 
 
@@ -173,7 +178,7 @@ def build_set(name, seen_ids):
     questions = []
     for spec_file in SETS[name]:
         specs = json.loads((HERE / "specs" / spec_file).read_text(encoding="utf-8"))
-        corpus = spec_file.split("_")[0] if spec_file.startswith(("vllm", "werkzeug", "attrs", "babel", "jinja2", "doit", "tornado", "bs4", "cmd2", "pexpect")) else "other"
+        corpus = spec_file.split("_")[0] if spec_file.startswith(("vllm", "werkzeug", "attrs", "babel", "jinja2", "doit", "tornado", "bs4", "cmd2", "pexpect", "itsdangerous")) else "other"
         root, prefix = CORPORA[corpus]
         for spec in specs:
             where = f"{spec_file} {spec.get('id')}"

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Assemble the development corpora of other codebases from installed Debian packages.
 
-The development question sets (see README.md) are about twelve codebases: vLLM (read in
-place from ../shared/data/raw) and eleven more that install offline from Debian:
+The development question sets (see README.md) are about thirteen codebases: vLLM (read in
+place from ../shared/data/raw) and twelve more that install offline from Debian:
 
   click     python3-click (code)     + python-click-doc (Sphinx sources, RST)
   requests  python3-requests (code)  + python-requests-doc (Sphinx sources, RST)
@@ -15,6 +15,7 @@ place from ../shared/data/raw) and eleven more that install offline from Debian:
   bs4       python3-bs4 (code)       + python-bs4-doc (Sphinx sources, RST: one long page)
   cmd2      python3-cmd2 (code)      + python-cmd2-doc (Sphinx sources, RST)
   pexpect   python3-pexpect (code)   + python-pexpect-doc (Sphinx sources, RST)
+  itsdangerous python3-itsdangerous (code) + python-itsdangerous-doc (Sphinx sources, RST)
 
 Debian ships the Sphinx sources as `_sources/<page>.rst.txt`; they are copied as
 `docs/<page>.rst`, the name they have in the projects' repositories, so the RST chunker
@@ -123,6 +124,14 @@ PACKAGES = {
         "docs": Path("/usr/share/doc/python-pexpect-doc/html/_sources"),
         "apt": ["python3-pexpect", "python-pexpect-doc"],
         "root": "pexpect",
+    },
+    # Signing and serializing tokens (itsdangerous): signers, key derivation and rotation,
+    # timestamps, URL-safe compressed payloads; its docs are concept and API pages.
+    "itsdangerous": {
+        "code": [(SITE / "itsdangerous", "itsdangerous")],
+        "docs": Path("/usr/share/doc/python-itsdangerous-doc/html/_sources"),
+        "apt": ["python3-itsdangerous", "python-itsdangerous-doc"],
+        "root": "itsdangerous",
     },
 }
 
