@@ -109,8 +109,9 @@ export function anchorTexts(chunks: readonly Chunk[]): string[] {
 
 /**
  * Per chunk, the text of its `anchor` field under `context`: its anchor text from the docs
- * (`anchors`, see {@link anchorTexts}), then its class's summary line (`classSummaries`,
- * see `classSummaries`), each on lines of its own; undefined when both are off.
+ * (`context.anchors`, see {@link anchorTexts}), then its class's summary line
+ * (`context.classSummaries`, see `classSummaries`), each on lines of its own; undefined when
+ * both are off.
  */
 export function anchorFieldTexts(chunks: readonly Chunk[], context: ContextOptions): string[] | undefined {
   if (!context.anchors && !context.classSummaries) return undefined;

@@ -49,12 +49,12 @@ function enclosingSummary(symbol: string, byClass: ReadonlyMap<string, string>):
 /**
  * Per chunk, the summary line of the innermost documented class it belongs to (`''` for
  * none): every Python chunk whose symbol is a class or one of its members, except the
- * chunks that hold the class's own header and docstring. A class's docstring says what it is for in the words a
- * person uses ("The sandboxed environment", "Loads templates from the file system"), while
- * its methods say `is_safe_attribute` and `get_source`; indexed with each method (in the
- * anchor field, never in its text or span), those words let a question that describes the
- * class's role reach the method that does the work. Summaries come from the chunk's own file
- * only: a re-index of an unchanged file gives the same text.
+ * chunks that hold the class's own header and docstring. A class's docstring says what it
+ * is for in the words a person uses ("The sandboxed environment", "Loads templates from the
+ * file system"), while its methods say `is_safe_attribute` and `get_source`; indexed with
+ * each method (in the anchor field, never in its text or span), those words let a question
+ * that describes the class's role reach the method that does the work. Summaries come from
+ * the chunk's own file only: a re-index of an unchanged file gives the same text.
  */
 export function classSummaries(chunks: readonly Chunk[]): string[] {
   const summaries = new Array<string>(chunks.length).fill('');
