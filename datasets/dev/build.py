@@ -88,7 +88,7 @@ SETS = {
     # through a pseudo-terminal (spawn, expect, pxssh, replwrap), with FAQ and overview pages.
     "dev_pexpect_code": ["pexpect_code.json"],
     "dev_pexpect_docs": ["pexpect_docs.json"],
-    # A thirteenth, written right after the twelfth, also measured once with nothing chosen
+    # A twelfth, written right after the eleventh, also measured once with nothing chosen
     # on it: signing and serializing tokens (signer, timed, URL-safe, key rotation).
     "dev_itsdangerous_code": ["itsdangerous_code.json"],
     "dev_itsdangerous_docs": ["itsdangerous_docs.json"],

@@ -172,7 +172,7 @@ export function answerExtractively(question: string, sources: readonly SourceFor
   const best = picked[0];
   // Whether anything answers is read off the strongest unit, not the definition a where-question moved first.
   const coverage = Math.max(best?.coverage ?? 0, strongest?.coverage ?? 0);
-  if (!best || answersNothing(coverage, query, statistics, units, unindexedWords, sources)) return { ...notFound(sources, whyNotFound(question, units, unindexedWords, sources)), kind, coverage };
+  if (!best || answersNothing(coverage, query, statistics, units, unindexedWords)) return { ...notFound(sources, whyNotFound(question, units, unindexedWords)), kind, coverage };
   // A how-to answered by a docs example leads with the sentence that introduces it ("To turn
   // the cache off, set its size to zero."): the example then follows it (`leadCompletion`).
   const introduction = kind === 'how' && best.unit.kind === 'code' && best.fromDocs ? introductionOf(best, units, sources[best.sourceIndex]!.text) : undefined;

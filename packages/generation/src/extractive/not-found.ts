@@ -60,28 +60,22 @@ function holdsWord(terms: ReadonlySet<string>, word: string): boolean {
 }
 
 /**
- * The words of each source's place, its path and symbol: a source holds them as surely as
- * its lines. A question that names where to look ("the multimodal processing module", "the
- * sandbox") has answered its own "where" with words the source's lines need not repeat.
- */
-function placeTerms(sources: readonly SourceForAnswer[]): Map<number, Set<string>> {
-  return new Map(sources.map((source, i) => [i, new Set(tokenize(`${source.file_path} ${source.symbol}`))]));
-}
-
-/**
  * The largest share of the question's distinct words (not the short forms added for them)
- * that one source holds in its units or its place (see {@link placeTerms}), each word
+ * that one source holds in its units or its place (its path and symbol, `placeTerms`: a
+ * question that names where to look, "the multimodal processing module", has said its own
+ * "where" in words the source's lines need not repeat), each word
  * weighed by its background rarity (`backgroundRarity` of @rag/text: "field" and "default"
  * little, "immutable" much), less for a word that more of the sources hold
  * ({@link SHARED_WORD_DISCOUNT}).
  */
-function sourceSupport(query: readonly QueryTerm[], units: readonly ScoredUnit[], sources: readonly SourceForAnswer[]): number {
+function sourceSupport(query: readonly QueryTerm[], units: readonly ScoredUnit[]): number {
   const asked = new Set(query.filter((q) => !q.expansion).map((q) => q.term));
   if (asked.size === 0) return 1;
-  const bySource = placeTerms(sources);
+  const bySource = new Map<number, Set<string>>();
   for (const unit of units) {
     let terms = bySource.get(unit.sourceIndex);
-    if (!terms) bySource.set(unit.sourceIndex, (terms = new Set()));
+    // Every unit of a source carries its place's terms: taken once, with its first unit.
+    if (!terms) bySource.set(unit.sourceIndex, (terms = new Set(unit.placeTerms)));
     for (const term of unit.terms) terms.add(term);
   }
   // Per source, the question's words it holds.
@@ -155,10 +149,9 @@ const MISSING_MIN_RARITY = 3;
  * longer word), rarest first, as the question spells them: what a reader would search for
  * next, or learn the sources never mention.
  */
-function missingWords(question: string, units: readonly ScoredUnit[], sources: readonly SourceForAnswer[]): string[] {
+function missingWords(question: string, units: readonly ScoredUnit[]): string[] {
   const held = new Set<string>();
-  for (const terms of placeTerms(sources).values()) for (const term of terms) held.add(term);
-  for (const unit of units) for (const term of unit.terms) held.add(term);
+  for (const unit of units) for (const term of [...unit.terms, ...unit.placeTerms]) held.add(term);
   const isHeld = (term: string): boolean => holdsWord(held, term);
   const asked = new Set(queryTerms(question).filter((q) => !q.expansion).map((q) => q.term));
   const unheld: string[] = [];
@@ -214,20 +207,19 @@ export function answersNothing(
   statistics: ScoringStatistics,
   units: readonly ScoredUnit[],
   unindexedWords: readonly string[],
-  sources: readonly SourceForAnswer[],
 ): boolean {
   return (
     coverage < MIN_ANSWER_COVERAGE ||
     (coverage < WEAK_COVERAGE && absentShare(query, statistics) >= MAX_ABSENT_SHARE) ||
-    (coverage < THIN_COVERAGE && sourceSupport(query, units, sources) < MIN_SOURCE_SUPPORT) ||
+    (coverage < THIN_COVERAGE && sourceSupport(query, units) < MIN_SOURCE_SUPPORT) ||
     unindexedShare(query, unindexedWords) >= MAX_UNINDEXED_SHARE
   );
 }
 
 /** The sentence of a "not found" answer on what is missing: the words the corpus never mentions, else those no source mentions ('' for none). */
-export function whyNotFound(question: string, units: readonly ScoredUnit[], unindexedWords: readonly string[], sources: readonly SourceForAnswer[]): string {
+export function whyNotFound(question: string, units: readonly ScoredUnit[], unindexedWords: readonly string[]): string {
   const neverIndexed = tellingWords(question, unindexedWords);
-  return neverIndexed.length > 0 ? ` The indexed sources never mention ${listAlternatives(neverIndexed)}.` : whyMissing(missingWords(question, units, sources));
+  return neverIndexed.length > 0 ? ` The indexed sources never mention ${listAlternatives(neverIndexed)}.` : whyMissing(missingWords(question, units));
 }
 
 /**
