@@ -74,18 +74,20 @@ function summariseRun(chunks: readonly Chunk[], start: number, end: number, summ
   // Documented classes by their full symbol (`Outer.Inner` for a nested one).
   const byClass = new Map<string, string>();
   for (let i = start; i < end; i++) {
-    const { symbol, text } = chunks[i]!;
-    if (symbol === '' || byClass.has(symbol)) continue;
+    const { symbol, kind } = chunks[i]!;
+    // A class's header opens a chunk of kind `class` (the chunker's contract), so only those
+    // are read: an update whose texts are read lazily reads a tenth of the chunks' texts.
+    if (kind !== 'class' || symbol === '' || byClass.has(symbol)) continue;
     // The chunk must define the class its symbol names (not merely start with some class).
-    const match = CLASS_WITH_DOCSTRING.exec(text);
+    const match = CLASS_WITH_DOCSTRING.exec(chunks[i]!.text);
     if (match && match[1] === lastPart(symbol)) byClass.set(symbol, summaryLine(match[3] ?? match[5]!));
   }
   if (byClass.size === 0) return;
   for (let i = start; i < end; i++) {
-    const { symbol, text } = chunks[i]!;
+    const { symbol } = chunks[i]!;
     if (symbol === '') continue;
     const found = enclosingSummary(symbol, byClass);
-    // The chunk that opens the class holds its docstring already.
-    if (found && found.summary !== '' && !(found.self && CLASS_HEADER.test(text))) summaries[i] = found.summary;
+    // The chunk that opens the class holds its docstring already (its text is read only then).
+    if (found && found.summary !== '' && !(found.self && CLASS_HEADER.test(chunks[i]!.text))) summaries[i] = found.summary;
   }
 }

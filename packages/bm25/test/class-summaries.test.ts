@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { Chunk } from '@rag/core';
 import { describe, expect, it } from 'vitest';
 import { anchorFieldTexts } from '../src/anchors.js';
 import { CLASS_SUMMARY_LIMITS, classSummaries, summaryLine } from '../src/class-summaries.js';
@@ -86,6 +87,17 @@ describe('class summaries', () => {
     expect(summaries[6]).toBe('');
   });
 
+  it('reads the texts of class chunks only, as a re-index whose texts load lazily needs', () => {
+    const read: number[] = [];
+    // Each text read is recorded, as the index's lazy chunk table would load it.
+    const lazy = corpus.map((chunk) => {
+      const { text, ...rest } = chunk;
+      return Object.defineProperty({ ...rest }, 'text', { get: () => (read.push(chunk.id), text), enumerable: true }) as Chunk;
+    });
+    expect(classSummaries(lazy)).toEqual(classSummaries(corpus));
+    expect(new Set(read.map((id) => corpus[id]!.kind))).toEqual(new Set(['class']));
+  });
+
   it('takes the innermost documented class of a nested one, and a docstring on one line', () => {
     const nested = makeChunks([
       { file_path: 'pkg/forms.py', symbol: 'Form', language: 'python', kind: 'class', text: "class Form:\n    'A set of fields validated together.'\n\n    prefix = ''" },
@@ -137,7 +149,14 @@ describe('class summaries', () => {
         const chunks = makeChunks(
           specs
             .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))
-            .map((s) => ({ file_path: s.file, symbol: s.symbol, text: s.text, language: s.file.endsWith('.py') ? ('python' as const) : ('markdown' as const) })),
+            // As the chunker gives them: a chunk that opens with a class header is of kind `class`.
+            .map((s) => ({
+              file_path: s.file,
+              symbol: s.symbol,
+              text: s.text,
+              kind: s.text.startsWith('class ') ? ('class' as const) : ('function' as const),
+              language: s.file.endsWith('.py') ? ('python' as const) : ('markdown' as const),
+            })),
         );
         const summaries = classSummaries(chunks);
         chunks.forEach((c, i) => {
