@@ -50,6 +50,19 @@ function convert(spec: FlagSpec, raw: string): string | number {
 }
 
 /**
+ * Whether `token` names one of the command's flags (`--k`, `--no-json`, `--k=5`): after a
+ * flag that takes a value, such a token means the value was left out. Anything else that
+ * starts with dashes is the value itself — a question about a command-line option
+ * (`--query "--max-model-len default"`), which holds a space or names no flag of `rag`.
+ */
+function namesFlag(token: string, byName: ReadonlyMap<string, FlagSpec>): boolean {
+  if (!token.startsWith('--') || token.length <= 2 || /\s/.test(token)) return false;
+  const equals = token.indexOf('=');
+  const name = normalizeFlagName(token.slice(2, equals === -1 ? undefined : equals));
+  return byName.has(name) || (name.startsWith('no_') && byName.get(name.slice(3))?.type === 'boolean');
+}
+
+/**
  * Parses `--flag value`, `--flag=value` and boolean `--flag` / `--no-flag`. Unknown flags
  * and stray positional words are errors that list what the command accepts.
  */
@@ -96,9 +109,9 @@ export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[], 
       raw = token.slice(equals + 1);
     } else {
       raw = argv[i + 1];
-      if (raw === undefined || (raw.startsWith('--') && raw.length > 2)) {
+      if (raw === undefined || namesFlag(raw, byName)) {
         throw new RagError('INVALID_ARGUMENT', `--${spec.name} needs a value.`, {
-          hint: `Example: --${spec.name} ${spec.metavar ?? 'VALUE'}`,
+          hint: `Example: --${spec.name} ${spec.metavar ?? 'VALUE'} (a value that starts with "--" can also be written --${spec.name}=VALUE).`,
         });
       }
       i++;

@@ -35,6 +35,25 @@ describe('parseFlags', () => {
     expect(() => parseFlags(['positional'], specs, 't')).toThrow('Unexpected argument "positional"');
   });
 
+  it('takes a value that starts with dashes unless it names a flag of the command', () => {
+    // A question about a command-line option is a value, whether it holds a space or names no flag of ours.
+    expect(parseFlags(['--corpus_dir', '--max-model-len default'], specs, 't')).toEqual({ corpus_dir: '--max-model-len default' });
+    expect(parseFlags(['--corpus_dir', '--max-model-len'], specs, 't')).toEqual({ corpus_dir: '--max-model-len' });
+    // A flag of the command right after one that takes a value means the value was left out.
+    for (const next of ['--k', '--json', '--no-json', '--k=3', '--corpus-dir']) {
+      expect(() => parseFlags(['--corpus_dir', next], specs, 't')).toThrow('--corpus_dir needs a value');
+    }
+    const error = (() => {
+      try {
+        parseFlags(['--corpus_dir', '--k', '3'], specs, 't');
+      } catch (caught) {
+        return caught as { hint: string };
+      }
+      return undefined;
+    })();
+    expect(error?.hint).toContain('--corpus_dir=VALUE');
+  });
+
   it('takes a negative number as a value, not as a flag', () => {
     expect(() => parseFlags(['--corpus_dir', 'a', '--k', '-3'], specs, 't')).toThrow('--k must be at least 1');
   });
