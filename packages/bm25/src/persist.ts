@@ -39,9 +39,11 @@ export const BM25_FORMAT = 'rag-bm25';
  * 10 = whether each code chunk reads as a description is stored (`ChunkFeatures.descriptions`);
  * 11 = every 64th term is stored again on its own (`vocabulary.samples`), so a reader can find
  *      a term's block of the dictionary without holding the dictionary;
- * 12 = a class's summary line is indexed with its methods (`ContextOptions.classSummaries`).
+ * 12 = a class's summary line is indexed with its methods (`ContextOptions.classSummaries`);
+ * 13 = a call that only forwards its parameters under their own names carries no default
+ *      (`isPassThrough` of @rag/text: the stored evidence kinds may differ).
  */
-export const BM25_FORMAT_VERSION = 12;
+export const BM25_FORMAT_VERSION = 13;
 /** Terms per block of the dictionary that `vocabulary.samples` indexes (its first term is the sample). */
 export const VOCABULARY_BLOCK = 64;
 /** File name of the index inside a retriever directory. */

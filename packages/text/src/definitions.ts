@@ -144,13 +144,27 @@ const LINE_PARAMETER = /[(,]\s*([A-Za-z_]\w*)\s*(?::\s*[^=,()]+(?:\[[^\]]*\])?)?
 /** `x=x,`, `self.x = x`, `x = x`: the whole line. */
 const PASS_THROUGH = /^\s*(?:self\.)?([A-Za-z_]\w*)\s*=\s*([A-Za-z_]\w*)\s*,?\s*\)?\s*$/;
 
+/** A statement that is one call: `f(…)`, `super().__init__(…)`, `CEmitter.__init__(self, …)`. */
+const CALL_STATEMENT = /^\s*(?:[A-Za-z_]\w*(?:\(\))?\.)*[A-Za-z_]\w*\(/;
+/** A keyword argument and its value, up to the next comma or closing parenthesis at the same depth. */
+const KEYWORD_ARGUMENT = /[(,]\s*([A-Za-z_]\w*)\s*=(?!=)\s*([^,()]*?)\s*(?=[,)])/g;
+
 /**
  * A line that only hands a name on — a keyword argument passed through (`x=x,`), a
- * parameter stored (`self.x = x`) — and so defines nothing and gives no value of its own.
+ * parameter stored (`self.x = x`), a call whose every keyword argument passes a name of
+ * the same spelling on (`Base.__init__(self, width=width, indent=indent)`, a wrapper
+ * forwarding its parameters) — and so defines nothing and gives no value of its own.
  */
 export function isPassThrough(line: string): boolean {
   const match = PASS_THROUGH.exec(line);
-  return match !== null && match[1] === match[2];
+  if (match !== null) return match[1] === match[2];
+  if (!CALL_STATEMENT.test(line)) return false;
+  let keywords = 0;
+  for (const [, name, value] of line.matchAll(KEYWORD_ARGUMENT)) {
+    if (value !== name) return false;
+    keywords++;
+  }
+  return keywords > 0;
 }
 
 /**

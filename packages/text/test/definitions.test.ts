@@ -46,10 +46,17 @@ describe('definedNames', () => {
     expect(definedNames(line)).toEqual(names);
   });
 
-  it('isPassThrough: only a whole line that assigns a name to itself', () => {
+  it('isPassThrough: a line that only hands names on (assigns a name to itself, or forwards keyword arguments under their own names)', () => {
     expect(isPassThrough('  fp8_min=fp8_min,')).toBe(true);
     expect(isPassThrough('self.x = x')).toBe(true);
     expect(isPassThrough('self.x = y')).toBe(false);
     expect(isPassThrough('f(x=x, y=2)')).toBe(false);
+    // A call that forwards its parameters under their own names gives no value either.
+    expect(isPassThrough('CEmitter.__init__(self, stream, canonical=canonical, width=width, line_break=line_break)')).toBe(true);
+    expect(isPassThrough('super().__init__(config, prefix=prefix)')).toBe(true);
+    expect(isPassThrough('super().__init__(config, prefix=prefix, width=80)')).toBe(false);
+    expect(isPassThrough('self.emit(width=self.width)')).toBe(false);
+    expect(isPassThrough('f(a, b)')).toBe(false);
+    expect(isPassThrough('x = f(width=width)')).toBe(false);
   });
 });
