@@ -684,6 +684,18 @@ describe('questions the sources cannot answer', () => {
     expect(told.citedSources.every((cited) => cited.quotes === undefined)).toBe(true);
   });
 
+  it('words the corpus never uses that only phrase the question (verbs, adjectives, adverbs) do not make it "not found"', () => {
+    // "simultaneously" and "many", "refused" and "outright" are in no indexed file (the
+    // corpus says "concurrently" and "rejected"), and at full weight they would be 0.40 and
+    // 0.47 of what the questions ask; but the things asked about — worker threads, a
+    // request body — are there. A missing noun still counts whole (the Kafka topic above).
+    const sources = [defaults, app, readme];
+    const workers = answerExtractively('How many worker threads serve requests simultaneously?', sources, {}, ['many', 'simultaneously']);
+    expect(workers.lines[0]).toContain('DEFAULT_WORKERS = 4');
+    const body = answerExtractively('How large may a request body be before it is refused outright?', sources, {}, ['refused', 'outright']);
+    expect(body.lines[0]).toContain('MAX_BODY_BYTES = 1_048_576');
+  });
+
   it('one unindexed word among the telling ones leaves the answer as it was', () => {
     // "megaclusters" is in no file, but the default port of the development server is.
     const question = 'What is the default port of the development server in megaclusters?';

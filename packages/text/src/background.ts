@@ -1,9 +1,11 @@
 /**
- * `@rag/text/background`: how telling a word is in Python code at large. An entry point of
- * its own because its table is large (tens of kilobytes of source) and only answer writing
- * reads it: a search process never loads it.
+ * `@rag/text/background`: how telling a word is in Python code at large, and whether
+ * English uses it only to phrase a question. An entry point of its own because its tables
+ * are large (hundreds of kilobytes of source) and only answer writing reads them: a search
+ * process never loads them.
  */
 import { BACKGROUND_FREQUENCIES, BACKGROUND_MIN_PIECES, BACKGROUND_PIECES } from './word-lists/background-frequencies.js';
+import { PHRASING_WORD_LINES } from './word-lists/phrasing-words.js';
 
 export { BACKGROUND_FREQUENCIES, BACKGROUND_MIN_PIECES, BACKGROUND_PIECES };
 
@@ -20,4 +22,18 @@ const UNLISTED_PIECES = BACKGROUND_MIN_PIECES / 2;
 export function backgroundRarity(term: string): number {
   const pieces = BACKGROUND_FREQUENCIES[term] ?? UNLISTED_PIECES;
   return Math.log(1 + (BACKGROUND_PIECES - pieces + 0.5) / (pieces + 0.5));
+}
+
+let phrasingWords: ReadonlySet<string> | undefined;
+
+/**
+ * Whether `word` (any case) is a common English word that is never a noun — a verb,
+ * adjective or adverb in every sense and form ("refused", "leaking", "polite", "twice"; see
+ * `PHRASING_WORD_LINES`): how a question phrases what it asks rather than what it is about.
+ * A corpus that lacks such a word may still hold the answer in other words; a corpus that
+ * lacks the question's noun ("Kafka", "cookie") is about something else. Built on first use.
+ */
+export function isPhrasingWord(word: string): boolean {
+  phrasingWords ??= new Set(PHRASING_WORD_LINES.flatMap((line) => line.split(' ')));
+  return phrasingWords.has(word.toLowerCase());
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BACKGROUND_FREQUENCIES, BACKGROUND_MIN_PIECES, BACKGROUND_PIECES, backgroundRarity } from '../src/background.js';
+import { BACKGROUND_FREQUENCIES, BACKGROUND_MIN_PIECES, BACKGROUND_PIECES, backgroundRarity, isPhrasingWord } from '../src/background.js';
+import { PHRASING_WORD_LINES } from '../src/word-lists/phrasing-words.js';
 import { tokenize } from '../src/index.js';
 
 const rarity = (word: string): number => backgroundRarity(tokenize(word)[0]!);
@@ -28,5 +29,23 @@ describe('backgroundRarity', () => {
     for (const word of ['return', 'values', 'False', 'closing', 'parser', 'response', 'default']) {
       expect(BACKGROUND_FREQUENCIES[tokenize(word)[0]!], word).toBeDefined();
     }
+  });
+});
+
+describe('isPhrasingWord', () => {
+  it('knows the verbs, adjectives and adverbs that are never nouns, in any case and form', () => {
+    // How questions phrase what they ask: "refused", "leaking", "polite", "twice", "stronger".
+    for (const word of ['refused', 'Leaking', 'polite', 'twice', 'stronger', 'avoid', 'suitable', 'outright']) expect(isPhrasingWord(word), word).toBe(true);
+  });
+
+  it('leaves out every word that can be a noun, and what English does not know', () => {
+    // A question's subject: "the cookie", "the topic", "a switch", "the disk" — and names.
+    for (const word of ['cookie', 'topic', 'switch', 'disk', 'hang', 'Kafka', 'vLLM', 'max_tokens', 'cache']) expect(isPhrasingWord(word), word).toBe(false);
+  });
+
+  it('lists lower-case words, sorted, each once', () => {
+    const words = PHRASING_WORD_LINES.flatMap((line) => line.split(' '));
+    expect(words.every((word) => /^[a-z]{3,}$/.test(word))).toBe(true);
+    expect(words).toEqual([...new Set(words)].sort());
   });
 });
