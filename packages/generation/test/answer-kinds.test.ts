@@ -696,6 +696,16 @@ describe('questions the sources cannot answer', () => {
     expect(body.lines[0]).toContain('MAX_BODY_BYTES = 1_048_576');
   });
 
+  it('a phrasing word the question uses as a name ("the stubborn option") counts whole', () => {
+    // "stubborn" is an adjective to English, but before "option" it names a setting the
+    // corpus never mentions; asked as a state of the server, it only phrases the question.
+    const sources = [defaults, app, readme];
+    const named = answerExtractively('What does the stubborn option of the development server do?', sources, {}, ['stubborn']);
+    expect(named.lines[0]).toMatch(/^The retrieved sources do not appear to contain the answer to this question\. The indexed sources never mention “stubborn”\./);
+    const phrased = answerExtractively('What does the development server do when it is stubborn?', sources, {}, ['stubborn']);
+    expect(phrased.lines[0]!.startsWith(NOT_FOUND_ANSWER)).toBe(false);
+  });
+
   it('one unindexed word among the telling ones leaves the answer as it was', () => {
     // "megaclusters" is in no file, but the default port of the development server is.
     const question = 'What is the default port of the development server in megaclusters?';

@@ -13,7 +13,7 @@ import { formatQuote, groupBySource, itemSeparator, joinQuotes, ownerOf, placeOf
 import { answersNothing, noSourcesAnswer, notFound, whyNotFound } from './not-found.js';
 
 /** Bumped whenever the algorithm changes what it answers (part of the cache key). */
-const EXTRACTIVE_VERSION = 46;
+const EXTRACTIVE_VERSION = 47;
 /** Share of the answer budget the leading quote (the direct answer) may take. */
 const LEAD_SHARE = 0.6;
 /** Fewest characters an introduced list item is shortened to when the items share the lead's room. */
@@ -172,7 +172,7 @@ export function answerExtractively(question: string, sources: readonly SourceFor
   const best = picked[0];
   // Whether anything answers is read off the strongest unit, not the definition a where-question moved first.
   const coverage = Math.max(best?.coverage ?? 0, strongest?.coverage ?? 0);
-  if (!best || answersNothing(coverage, query, statistics, units, unindexedWords)) return { ...notFound(sources, whyNotFound(question, units, unindexedWords)), kind, coverage };
+  if (!best || answersNothing(coverage, query, statistics, units, unindexedWords, question)) return { ...notFound(sources, whyNotFound(question, units, unindexedWords)), kind, coverage };
   // A how-to answered by a docs example leads with the sentence that introduces it ("To turn
   // the cache off, set its size to zero."): the example then follows it (`leadCompletion`).
   const introduction = kind === 'how' && best.unit.kind === 'code' && best.fromDocs ? introductionOf(best, units, sources[best.sourceIndex]!.text) : undefined;

@@ -120,14 +120,27 @@ const MAX_UNINDEXED_SHARE = 0.35;
 const PHRASING_WEIGHT = 0.5;
 
 /**
+ * Code-kind nouns: in "the confirm function" or "the stubborn option" the word before one
+ * names a thing, whatever else English uses it for, and counts whole when no chunk holds it.
+ */
+const NAMED_KINDS = 'function|method|class|module|decorator|command|option|flag|parameter|argument|setting|variable|attribute|field|filter|hook|property|exception';
+
+/** Whether `question` uses `word` as a name: written capitalised after its first word ("the Secure flag"), or right before a code-kind noun ("the confirm function"). */
+function namedInQuestion(word: string, question: string): boolean {
+  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`\\b${escaped}\\s+(${NAMED_KINDS})s?\\b`, 'i').test(question) || (/^[A-Z]/.test(word) && !question.trimStart().startsWith(word));
+}
+
+/**
  * Share of the question's telling weight (each distinct word by `backgroundRarity`, as in
  * `sourceSupport`) that lies in words no indexed chunk holds at all (`unindexedWords`), a
- * word that only phrases the question counting {@link PHRASING_WEIGHT} of its weight.
+ * word that only phrases the question counting {@link PHRASING_WEIGHT} of its weight unless
+ * the question uses it as a name ({@link namedInQuestion}).
  */
-function unindexedShare(query: readonly QueryTerm[], unindexedWords: readonly string[]): number {
+function unindexedShare(query: readonly QueryTerm[], unindexedWords: readonly string[], question: string): number {
   if (unindexedWords.length === 0) return 0;
   const absent = new Set(unindexedWords.flatMap((word) => tokenize(word)));
-  const phrasing = new Set(unindexedWords.filter(isPhrasingWord).flatMap((word) => tokenize(word)));
+  const phrasing = new Set(unindexedWords.filter((word) => isPhrasingWord(word) && !namedInQuestion(word, question)).flatMap((word) => tokenize(word)));
   let total = 0;
   let missing = 0;
   for (const { term, expansion } of query) {
@@ -219,12 +232,13 @@ export function answersNothing(
   statistics: ScoringStatistics,
   units: readonly ScoredUnit[],
   unindexedWords: readonly string[],
+  question = '',
 ): boolean {
   return (
     coverage < MIN_ANSWER_COVERAGE ||
     (coverage < WEAK_COVERAGE && absentShare(query, statistics) >= MAX_ABSENT_SHARE) ||
     (coverage < THIN_COVERAGE && sourceSupport(query, units) < MIN_SOURCE_SUPPORT) ||
-    unindexedShare(query, unindexedWords) >= MAX_UNINDEXED_SHARE
+    unindexedShare(query, unindexedWords, question) >= MAX_UNINDEXED_SHARE
   );
 }
 
