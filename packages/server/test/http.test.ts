@@ -242,6 +242,19 @@ describe('errors and hosts', () => {
     expect(body.hint).toMatch(/openapi/);
   });
 
+  it('answers a known route asked with another method with a 405 that says which methods it takes', async () => {
+    const response = await fetch(`${server.url}/search`, { method: 'DELETE' });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+    const body = (await response.json()) as { code: string; hint: string };
+    expect(body.code).toBe('METHOD_NOT_ALLOWED');
+    expect(body.hint).toMatch(/POST.*openapi/);
+    // GET routes answer HEAD too, so they are listed with it.
+    const stats = await fetch(`${server.url}/stats`, { method: 'POST' });
+    expect(stats.status).toBe(405);
+    expect(stats.headers.get('allow')).toBe('GET, HEAD');
+  });
+
   it('refuses a Host header that is not loopback (DNS rebinding)', async () => {
     const evil = await rawGet('/stats', { host: 'evil.example:80' });
     expect(evil.status).toBe(403);

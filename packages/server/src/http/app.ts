@@ -80,9 +80,26 @@ export async function buildApp(service: RagService, options: AppOptions): Promis
     if (body.code === 'QUEUE_FULL') reply.header('retry-after', '2');
     return reply.code(status).send(send(status, body));
   });
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send(send(404, { code: 'NOT_FOUND', message: `No route ${request.method} ${request.url.split('?')[0]}.`, hint: 'GET /openapi.json lists the routes.' })),
-  );
+  // The methods each path answers, so that a known path asked with another method is told
+  // which ones it takes (405 with `Allow`) rather than that it does not exist.
+  const methodsByPath = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    const methods = methodsByPath.get(route.url) ?? new Set<string>();
+    for (const method of [route.method].flat()) methods.add(method);
+    methodsByPath.set(route.url, methods);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = methodsByPath.get(path);
+    if (allowed && !allowed.has(request.method)) {
+      const allow = [...allowed].sort().join(', ');
+      return reply
+        .code(405)
+        .header('allow', allow)
+        .send(send(405, { code: 'METHOD_NOT_ALLOWED', message: `${path} does not take ${request.method}.`, hint: `Use ${allow}; GET /openapi.json lists the routes.` }));
+    }
+    return reply.code(404).send(send(404, { code: 'NOT_FOUND', message: `No route ${request.method} ${path}.`, hint: 'GET /openapi.json lists the routes.' }));
+  });
 
   // Shared schemas first: routes refer to them by `$id`, and OpenAPI lists them by that name.
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
