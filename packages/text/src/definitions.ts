@@ -146,8 +146,10 @@ const PASS_THROUGH = /^\s*(?:self\.)?([A-Za-z_]\w*)\s*=\s*([A-Za-z_]\w*)\s*,?\s*
 
 /** A statement that is one call: `f(…)`, `super().__init__(…)`, `CEmitter.__init__(self, …)`. */
 const CALL_STATEMENT = /^\s*(?:[A-Za-z_]\w*(?:\(\))?\.)*[A-Za-z_]\w*\(/;
-/** A keyword argument and its value, up to the next comma or closing parenthesis at the same depth. */
-const KEYWORD_ARGUMENT = /[(,]\s*([A-Za-z_]\w*)\s*=(?!=)\s*([^,()]*?)\s*(?=[,)])/g;
+/** A keyword argument's name and `=`, wherever it stands in the line. */
+const KEYWORD = /[(,]\s*[A-Za-z_]\w*\s*=(?!=)/g;
+/** A keyword argument that passes on the name it is called by (`width=width`), up to the next comma or closing parenthesis. */
+const FORWARDED_KEYWORD = /[(,]\s*([A-Za-z_]\w*)\s*=(?!=)\s*([A-Za-z_]\w*)\s*(?=[,)])/g;
 
 /**
  * A line that only hands a name on — a keyword argument passed through (`x=x,`), a
@@ -159,12 +161,11 @@ export function isPassThrough(line: string): boolean {
   const match = PASS_THROUGH.exec(line);
   if (match !== null) return match[1] === match[2];
   if (!CALL_STATEMENT.test(line)) return false;
-  let keywords = 0;
-  for (const [, name, value] of line.matchAll(KEYWORD_ARGUMENT)) {
-    if (value !== name) return false;
-    keywords++;
-  }
-  return keywords > 0;
+  // Every keyword argument, nested calls' included, must be one that forwards its own name.
+  const keywords = line.match(KEYWORD)?.length ?? 0;
+  let forwarded = 0;
+  for (const [, name, value] of line.matchAll(FORWARDED_KEYWORD)) if (name === value) forwarded++;
+  return keywords > 0 && forwarded === keywords;
 }
 
 /**

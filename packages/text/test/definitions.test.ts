@@ -58,5 +58,8 @@ describe('definedNames', () => {
     expect(isPassThrough('self.emit(width=self.width)')).toBe(false);
     expect(isPassThrough('f(a, b)')).toBe(false);
     expect(isPassThrough('x = f(width=width)')).toBe(false);
+    // A keyword argument whose value is a call gives a value, whatever the call forwards.
+    expect(isPassThrough('f(a=g(b=b), c=c)')).toBe(false);
+    expect(isPassThrough('f(a=a, b=make(size=size))')).toBe(false);
   });
 });
