@@ -75,8 +75,9 @@ function summariseRun(chunks: readonly Chunk[], start: number, end: number, summ
   const byClass = new Map<string, string>();
   for (let i = start; i < end; i++) {
     const { symbol, kind } = chunks[i]!;
-    // A class's header opens a chunk of kind `class` (the chunker's contract), so only those
-    // are read: an update whose texts are read lazily reads a tenth of the chunks' texts.
+    // A class's header opens a chunk of kind `class` (`ChunkKind` of @rag/core: a whole class,
+    // or its header and fields), so only those are read: an update whose texts load lazily
+    // reads a tenth of the chunks' texts.
     if (kind !== 'class' || symbol === '' || byClass.has(symbol)) continue;
     // The chunk must define the class its symbol names (not merely start with some class).
     const match = CLASS_WITH_DOCSTRING.exec(chunks[i]!.text);
