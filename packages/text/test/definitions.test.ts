@@ -46,20 +46,22 @@ describe('definedNames', () => {
     expect(definedNames(line)).toEqual(names);
   });
 
-  it('isPassThrough: a line that only hands names on (assigns a name to itself, or forwards keyword arguments under their own names)', () => {
-    expect(isPassThrough('  fp8_min=fp8_min,')).toBe(true);
-    expect(isPassThrough('self.x = x')).toBe(true);
-    expect(isPassThrough('self.x = y')).toBe(false);
-    expect(isPassThrough('f(x=x, y=2)')).toBe(false);
+  it.each([
+    ['  fp8_min=fp8_min,', true],
+    ['self.x = x', true],
+    ['self.x = y', false],
+    ['f(x=x, y=2)', false],
     // A call that forwards its parameters under their own names gives no value either.
-    expect(isPassThrough('CEmitter.__init__(self, stream, canonical=canonical, width=width, line_break=line_break)')).toBe(true);
-    expect(isPassThrough('super().__init__(config, prefix=prefix)')).toBe(true);
-    expect(isPassThrough('super().__init__(config, prefix=prefix, width=80)')).toBe(false);
-    expect(isPassThrough('self.emit(width=self.width)')).toBe(false);
-    expect(isPassThrough('f(a, b)')).toBe(false);
-    expect(isPassThrough('x = f(width=width)')).toBe(false);
+    ['CEmitter.__init__(self, stream, canonical=canonical, width=width, line_break=line_break)', true],
+    ['super().__init__(config, prefix=prefix)', true],
+    ['super().__init__(config, prefix=prefix, width=80)', false],
+    ['self.emit(width=self.width)', false],
+    ['f(a, b)', false],
+    ['x = f(width=width)', false],
     // A keyword argument whose value is a call gives a value, whatever the call forwards.
-    expect(isPassThrough('f(a=g(b=b), c=c)')).toBe(false);
-    expect(isPassThrough('f(a=a, b=make(size=size))')).toBe(false);
+    ['f(a=g(b=b), c=c)', false],
+    ['f(a=a, b=make(size=size))', false],
+  ] as const)('isPassThrough(%j) is %s: a line that only hands names on (assigns a name to itself, or forwards keyword arguments under their own names)', (line, passes) => {
+    expect(isPassThrough(line)).toBe(passes);
   });
 });
