@@ -179,6 +179,19 @@ describe('request validation', () => {
     const xml = await fetch(`${server.url}/search`, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: '<query>how?</query>' });
     expect(xml.status).toBe(415);
     expect(await xml.json()).toMatchObject({ code: 'INVALID_ARGUMENT', hint: expect.stringContaining('application/json') });
+    // What fetch sends for a string body with no content type: told which type to send, not that the body "must be object".
+    const plain = await fetch(`${server.url}/search`, { method: 'POST', body: JSON.stringify({ query: 'How is the port chosen?' }) });
+    expect(plain.headers.get('content-type')).toMatch(/application\/json/);
+    expect(plain.status).toBe(415);
+    expect(await plain.json()).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('content type'), hint: expect.stringContaining('application/json') });
+  });
+
+  it('names a reserved key instead of calling valid JSON invalid', async () => {
+    for (const body of ['{"query": "port", "__proto__": {"k": 1}}', '{"query": "port", "constructor": {"prototype": {"k": 1}}}']) {
+      const response = await fetch(`${server.url}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('reserved key'), hint: expect.stringContaining('Leave that key out') });
+    }
   });
 
   it('refuses queries longer than the limit with a message', async () => {

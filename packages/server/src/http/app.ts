@@ -11,7 +11,7 @@ import { registerPageRoutes } from './routes/page.js';
 import { registerSearchRoute } from './routes/search.js';
 import { registerSourcesRoute } from './routes/sources.js';
 import { registerStatusRoutes } from './routes/status.js';
-import { describeRefusal } from './refusals.js';
+import { describeRefusal, RESERVED_KEY_REFUSAL } from './refusals.js';
 import { describeValidation } from './validation.js';
 
 export interface AppOptions {
@@ -35,6 +35,16 @@ function send(statusCode: number, body: ErrorBody): ErrorBody & { statusCode: nu
   return { statusCode, ...body };
 }
 
+/** Whether `text` parses as JSON at all (only asked of a body the secure parser refused). */
+function isValidJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The Fastify app: routes, validation, errors, OpenAPI. Not listening yet. */
 export async function buildApp(service: RagService, options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -47,6 +57,27 @@ export async function buildApp(service: RagService, options: AppOptions): Promis
     // `"query": 42` is an error, not the string "42" (query strings convert their numbers
     // themselves, see the /sources route).
     ajv: { customOptions: { removeAdditional: false, allErrors: false, coerceTypes: false } },
+  });
+
+  // Every body this server reads is JSON. Fastify also reads text/plain, as a string, which
+  // then fails validation with "must be object": what `fetch(url, { body: JSON.stringify(…) })`
+  // sends without a content type. Refused as a content type instead (415), whose hint says
+  // which one to send.
+  app.removeContentTypeParser('text/plain');
+  // Fastify's JSON parser refuses a `__proto__` key (or `constructor.prototype`), which could
+  // change every object of the process, with the error it gives for broken JSON; such a body
+  // is valid JSON, so the refusal says which key it was (see `describeRefusal`).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    parseJson(request, text, (error, value) => {
+      if (error && isValidJson(text)) {
+        done(Object.assign(new Error(RESERVED_KEY_REFUSAL), { statusCode: 400, code: (error as FastifyError).code }), undefined);
+        return;
+      }
+      done(error, value);
+    });
   });
 
   if (isLoopbackHost(options.host)) {
