@@ -21,7 +21,7 @@ const INSTRUCTIONS: Readonly<Record<AnswerKindRule['kind'], string>> = Object.fr
   list: 'Start with the list itself, one item per entry, as the sources spell them.',
   value: 'Start with the value itself, with its unit, as the sources write it.',
   mechanism: 'Start with how it is done: the computation, check or rule as the code or docs write it.',
-  consequence: 'Start with what happens then (the value returned, the error raised, the step taken), then the condition as the sources write it.',
+  consequence: 'Start with what happens (the value returned, the error raised, the step taken) and the condition under which it does, as the sources write them.',
 });
 
 /** The question rules of @rag/text (most specific first), each with its instruction for an LLM. */

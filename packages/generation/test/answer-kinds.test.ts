@@ -239,6 +239,29 @@ describe('the extractive answer leads with the fact the question asks for', () =
     expect(first).not.toContain('self.norm(hidden, residual)');
   });
 
+  it('"when does X happen?" leads with the condition that decides it, not a line that does X', () => {
+    const serializer = source(
+      [
+        'class UrlSafeSerializer:',
+        '    def dump_payload(self, obj):',
+        '        """Serialize obj; the payload is shortened when it pays."""',
+        '        json = self.serializer.dumps(obj)',
+        '        compressed = zlib.compress(json)',
+        '        if len(compressed) < len(json) - 1:',
+        '            json = compressed',
+        '            is_compressed = True',
+        '        return base64_encode(json)',
+        '',
+      ].join('\n'),
+      { file_path: 'pkg/url_safe.py', symbol: 'UrlSafeSerializer.dump_payload' },
+    );
+    // Several lines say "compress"; what the question asks is when: the branch's condition,
+    // with what runs under it (read as an explanation, the lead was the lines before it).
+    const { answer, kind } = lead('When does the serializer compress its payload?', [serializer]);
+    expect(kind).toBe('consequence');
+    expect(answer.lines.join('\n')).toMatch(/`if len\(compressed\) < len\(json\) - 1:` … `json = compressed`/);
+  });
+
   it('a condition inside a try ends its block where the try starts', () => {
     // `try:` is quoted by no unit; the line under it is indented deeper than the `if` but is not its block.
     const { first } = lead('What happens when a request body is too large?', [app, guide]);
@@ -590,7 +613,8 @@ describe('the extractive answer leads with the fact the question asks for', () =
     // Here the 301 line supports, and its comment says what was asked ("POST", "GET"): kept, shortened.
     const second = answerExtractively('When does a POST become a GET after a see_other status?', [code]).lines;
     expect(second[0]).toContain('codes.see_other');
-    expect(second[1]).toMatch(/^- `if response\.status_code == codes\.moved and method == "POST":` — Second, if a POST is responded to with a 301, .{0,20}… \[1\]$/);
+    // (A "when" question asks for a condition: the branch brings the line it runs, `method = "GET"`.)
+    expect(second[1]).toMatch(/^- `if response\.status_code == codes\.moved and method == "POST":` — Second, if a POST is responded to with a 301, .{0,20}…( … `method = "GET"`)? \[1\]$/);
     expect(second.join('\n')).not.toContain('early days');
   });
 

@@ -78,10 +78,12 @@ export const QUESTION_KIND_RULES: readonly QuestionKindRule[] = Object.freeze([
   },
   {
     // "What happens when the residual is None?", "What does the buffer return if no
-    // receiver is set?": the answer is the branch taken under that condition. Last, so that
+    // receiver is set?": the answer is the branch taken under that condition; "When does the
+    // serializer compress its payload?": the condition itself, the same branch's opening
+    // line. Last, so that
     // an error, a default, a list or a value asked that way keeps its more telling form.
     kind: 'consequence',
-    question: /^\s*what happens\b|^\s*what (does|do|will|would|is)\b.{0,80}\b(do|return|returned|give|yield|print|produce)\b.{0,60}\b(when|if|unless)\b/i,
+    question: /^\s*what happens\b|^\s*what (does|do|will|would|is)\b.{0,80}\b(do|return|returned|give|yield|print|produce)\b.{0,60}\b(when|if|unless)\b|^\s*when (does|do|did|is|are|was|were|will|would|can|could|should|must|may)\b/i,
   },
   {
     // "How is the module name derived from the template's name?", "How does the loader tell

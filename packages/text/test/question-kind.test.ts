@@ -13,6 +13,11 @@ describe('detectAnswerKind', () => {
     ['Why are blocks hashed?', 'explain'],
     ['What happens when the residual is None?', 'consequence'],
     ['What does the parser return if the input is empty?', 'consequence'],
+    // "When does X happen?" asks for the condition: the branch that opens then answers it.
+    ['When does the serializer compress its payload?', 'consequence'],
+    ['When are credentials dropped from a redirected request?', 'consequence'],
+    // A "when" clause that sets the scene is not the question.
+    ['When a file is missing, which exception is raised?', 'error'],
     // A plural subject agreeing with its verb asks for several things, whatever the noun.
     ['Which characters are replaced when text is escaped?', 'list'],
     ['What unit names are used for binary sizes?', 'list'],
