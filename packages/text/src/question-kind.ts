@@ -46,13 +46,13 @@ export const QUESTION_KIND_RULES: readonly QuestionKindRule[] = Object.freeze([
   },
   { kind: 'yesno', question: /^\s*(is|are|can|could|does|do|did|should|may|will|must|has|have)\b/i },
   {
-    // "Which formats are supported", "What values …", any plural subject that agrees with
+    // "Which formats are supported", "In what order are they tried", "What values …", any plural subject that agrees with
     // its verb ("Which characters are replaced", "What unit names are used"), "What are the
     // <things> …" and "What three <things> …": several things are asked for. Not "What flag
     // do I …" (singular) nor "What should you do".
     kind: 'list',
     question:
-      /\b(supported|available|allowed|accepted|valid|possible)\b|^\s*(list|name)\b|^\s*(which|what)\s+(\w+\s+){0,2}(options|values|formats|types|kinds|modes|backends|methods|platforms|architectures|flags|variables|fields|parameters|arguments|strings|answers|versions)\b|^\s*(which|what)\s+(\w+\s+){0,2}\w+[^\Ws]s\s+(are|were|have|do)\b|^\s*what are (all |some of )?the (\w+\s+){0,4}\w+[^\Ws]s\b|^\s*what (two|three|four|five|six|seven|eight|nine|ten|\d+)\s/i,
+      /\b(supported|available|allowed|accepted|valid|possible)\b|\bin (what|which) order\b|^\s*(list|name)\b|^\s*(which|what)\s+(\w+\s+){0,2}(options|values|formats|types|kinds|modes|backends|methods|platforms|architectures|flags|variables|fields|parameters|arguments|strings|answers|versions)\b|^\s*(which|what)\s+(\w+\s+){0,2}\w+[^\Ws]s\s+(are|were|have|do)\b|^\s*what are (all |some of )?the (\w+\s+){0,4}\w+[^\Ws]s\b|^\s*what (two|three|four|five|six|seven|eight|nine|ten|\d+)\s/i,
   },
   {
     // A default asked without the word: "when none is given", "when no bundle path is

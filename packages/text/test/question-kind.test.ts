@@ -26,6 +26,9 @@ describe('detectAnswerKind', () => {
     ['What are all the registered connector names?', 'list'],
     ['What are the system requirements for running it on a TPU?', 'list'],
     ['What three requirements must a custom model meet?', 'list'],
+    // An order is a sequence of things: "in what order are the keys tried?"
+    ['In what order are the candidate encodings tried?', 'list'],
+    ['When unsigning, in which order are the signers tried?', 'list'],
     ['What are the default values of the two thresholds?', 'default'],
     ['What is the main configuration object?', 'explain'],
     // A singular subject, or "do" that belongs to a pronoun, does not.
