@@ -22,7 +22,8 @@
 // the set's own questions answered that way.
 //
 // The generator is told each question's words that the corpus it was asked of never holds
-// (`Retriever.unindexedWords`), as every answer path of `rag` tells it (not with --results_dir).
+// or holds in one chunk (`Retriever.unindexedWords`, `rareWords`), as every answer path of
+// `rag` tells it (not with --results_dir).
 //
 // Without --results_dir the script makes the search results itself: it chunks each corpus
 // (../shared/data/raw; .bench/dev-corpora/other, werkzeug, attrs, babel, jinja2, doit, tornado, bs4, cmd2, pexpect and itsdangerous, prepared by
@@ -107,10 +108,14 @@ const questionsOf = (set) => JSON.parse(readFileSync(set.path, 'utf8')).rag_ques
 const ABSENT_FROM = Object.freeze({ vllm: 'doit', other: 'babel', werkzeug: 'attrs', attrs: 'tornado', babel: 'werkzeug', jinja2: 'doit', doit: 'jinja2', tornado: 'babel', bs4: 'doit', cmd2: 'babel', pexpect: 'attrs', itsdangerous: 'tornado' });
 /** Search results of each set's questions asked of its ABSENT_FROM corpus, by set name. */
 const absentResults = {};
-/** The unindexed words (`Retriever.unindexedWords`) of each question in the corpus it was asked of. */
+/** The unindexed and rare words (`Retriever.unindexedWords`, `rareWords`) of each question in the corpus it was asked of. */
 const unindexed = new Map();
+const rare = new Map();
 /** `AnswerDatasetOptions.unindexedWords` for questions asked of `corpus` (none when the results came from files). */
-const unindexedIn = (corpus) => (unindexed.size > 0 ? { unindexedWords: async (question) => unindexed.get(`${corpus}|${question}`) ?? [] } : {});
+const unindexedIn = (corpus) =>
+  unindexed.size > 0
+    ? { unindexedWords: async (question) => unindexed.get(`${corpus}|${question}`) ?? [], rareWords: async (question) => rare.get(`${corpus}|${question}`) ?? [] }
+    : {};
 
 /** The search results of every set, and a reader of their spans. */
 async function searchResultsFromCorpus() {
@@ -157,7 +162,10 @@ async function searchResultsFromCorpus() {
     // What the answer paths of `rag` tell the generator: the question's words this corpus never holds.
     for (const set of [...sets, ...strangers]) {
       const asked = sets.includes(set) ? results[set.name] : absentResults[set.name];
-      for (const entry of asked.search_results) unindexed.set(`${corpus}|${entry.question}`, await retriever.unindexedWords(entry.question));
+      for (const entry of asked.search_results) {
+        unindexed.set(`${corpus}|${entry.question}`, await retriever.unindexedWords(entry.question));
+        rare.set(`${corpus}|${entry.question}`, await retriever.rareWords(entry.question));
+      }
     }
   }
   const readSpan = (source) => {

@@ -81,6 +81,16 @@ describe('rag answer_dataset', () => {
     expect(JSON.parse(readFileSync(join(answers, 'absent.json'), 'utf8')).search_results[0].answer).toContain('The indexed sources never mention “Kafka” or “topic”.');
   });
 
+  it("says 'not found' when the question's telling words are in one chunk of the corpus each, none of them a source", () => {
+    // "nginx" and "healthz" are each in one chunk (the deployment page); the three sources are
+    // the defaults, the server's run method and the changelog, which share "default",
+    // "development" and "server" with the question: the default port is not its answer.
+    const one = rag(['answer', '--query', 'What is the default nginx healthz path of the development server?', '--k', '3', '--index_dir', indexDir, '--json', '--no-cache']);
+    expect(one.status, one.stderr).toBe(0);
+    const answer = JSON.parse(one.stdout).answer as string;
+    expect(answer).toMatch(/^The retrieved sources do not appear to contain the answer to this question\. None of them mentions “nginx” or “healthz”\./);
+  });
+
   it('summarises the run as JSON with --json', () => {
     const searched = join(work, 'searched-json');
     expect(rag(['search_dataset', '--dataset_path', MINI_QUESTIONS, '--k', '3', '--save_directory', searched, '--index_dir', indexDir, '--quiet']).status).toBe(0);

@@ -237,6 +237,29 @@ export class Bm25Index {
     return words;
   }
 
+  /**
+   * The words of `query`, as written, that the index holds in at most `maxChunks` chunks:
+   * each gives at least one query term, some of its terms (aliases and abbreviations
+   * included) are in the dictionary, and none of those is in more chunks. Unindexed words
+   * are not listed (see {@link unindexedWords}). A paged index must have fetched the
+   * vocabulary of `termStringsOf(query)` and the entries of `termIdsOf(query)` first.
+   */
+  rareWords(query: string, maxChunks: number): string[] {
+    const words: string[] = [];
+    forEachSegment(query, (segment) => {
+      if (words.includes(segment)) return;
+      let held = false;
+      for (const { term } of this.#tokenizeQuery(segment)) {
+        const id = this.data.dictionary.lookup(term);
+        if (id < 0) continue;
+        if (this.data.docFrequencies[id]! > maxChunks) return;
+        held = true;
+      }
+      if (held) words.push(segment);
+    });
+    return words;
+  }
+
   /** The best `k` chunks for `query`, best first; [] when no query term is indexed. */
   search(query: string, k: number): Hit[] {
     return this.searchTerms(this.resolveQuery(query), k);

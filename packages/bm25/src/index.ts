@@ -1,4 +1,4 @@
-export { Bm25Retriever, bm25RetrieverFactory, createBm25Retriever, loadBm25Retriever } from './retriever.js';
+export { Bm25Retriever, bm25RetrieverFactory, createBm25Retriever, loadBm25Retriever, RARE_WORD_MAX_CHUNKS } from './retriever.js';
 export {
   BM25_SETTINGS_SCHEMA,
   DEFAULT_BM25_OPTIONS,

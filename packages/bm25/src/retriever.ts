@@ -49,6 +49,16 @@ function checkQuery(query: unknown): string {
 const KEPT_SEARCHES = 4;
 
 /**
+ * Most chunks that may hold a word for `rareWords` to list it: a word one chunk of the
+ * corpus holds is mentioned in passing (an example, a link, a changelog line), not a
+ * subject of the corpus. Chosen on the answer sets of `pnpm bench:answers` (questions asked
+ * of another codebase, and of their own): at 1 the answer-absent questions answered "not
+ * found" 0.689 → 0.715 with no answerable one lost; at 2 → 0.733, but one answer that stated
+ * the fact became "not found" (its "inside" is held by two chunks), and at 3 three did.
+ */
+export const RARE_WORD_MAX_CHUNKS = 1;
+
+/**
  * The `Retriever` over a `Bm25Index`. Given the chunks the index was built over (their
  * texts, languages and paths), it also runs the second stage (`settings.rerank`); without
  * them, or with `rerank.depth` 0, hits carry plain BM25F scores.
@@ -102,6 +112,20 @@ export class Bm25Retriever implements Retriever {
     const text = checkQuery(query);
     await this.index.postings.prefetchVocabulary?.(this.index.termStringsOf(text));
     return this.index.unindexedWords(text);
+  }
+
+  /** See `Retriever.rareWords`: the words at most {@link RARE_WORD_MAX_CHUNKS} chunks hold. */
+  async rareWords(query: string): Promise<string[]> {
+    const text = checkQuery(query);
+    const postings = this.index.postings;
+    await postings.prefetchVocabulary?.(this.index.termStringsOf(text));
+    // Document frequencies of a paged index come with the terms' entries.
+    const release = postings.prefetch ? await postings.prefetch(this.index.termIdsOf(text), []) : undefined;
+    try {
+      return this.index.rareWords(text, RARE_WORD_MAX_CHUNKS);
+    } finally {
+      release?.();
+    }
   }
 
   /**

@@ -32,6 +32,13 @@ export interface Retriever {
    */
   unindexedWords?(query: string): Promise<string[]>;
   /**
+   * The words of `query`, as written, that the corpus holds but barely: in so few chunks (one,
+   * for bm25) that it mentions the thing in passing rather than being about it (optional per
+   * retriever; unindexed words are not listed). An answer generator weighs them like
+   * unindexed ones when no source holds the question's telling words.
+   */
+  rareWords?(query: string): Promise<string[]>;
+  /**
    * Persist the retriever's own state into `dir` (which exists and is empty). A retriever
    * that searches vectors also offers them to `context.vectors` (a store that searches
    * vectors itself keeps them there); its files stay complete either way.

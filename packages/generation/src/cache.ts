@@ -50,13 +50,15 @@ export interface AnswerCacheKeyInput extends AnswerCacheContext {
   sources: readonly SourceForAnswer[];
   /** `GenerateRequest.unindexedWords`, when the caller told them. */
   unindexedWords?: readonly string[];
+  /** `GenerateRequest.rareWords`, when the caller told them. */
+  rareWords?: readonly string[];
 }
 
 /**
  * The cache key: sha256 over everything that changes an answer — question, k, retriever,
  * generator name, model id and settings (decoding, budgets, dtype), the prompt
  * template's hash, each source's location and content hash, and the question's unindexed
- * words when given. A re-indexed file whose text changed gives new hashes, so answers that
+ * and rare words when given. A re-indexed file whose text changed gives new hashes, so answers that
  * used it are recomputed.
  */
 export function answerCacheKey(input: AnswerCacheKeyInput): string {
@@ -70,6 +72,7 @@ export function answerCacheKey(input: AnswerCacheKeyInput): string {
       sources: input.sources.map((s) => [s.file_path, s.first_character_index, s.last_character_index, sourceHash(s)]),
       // Only when told, so that the keys of requests without them stay what they were.
       ...(input.unindexedWords ? { unindexed: [...input.unindexedWords] } : {}),
+      ...(input.rareWords ? { rare: [...input.rareWords] } : {}),
     }),
   );
 }
@@ -130,7 +133,14 @@ export function withAnswerCache(
   onCacheError: (error: unknown) => void = () => undefined,
 ): Generator {
   async function* generate(request: GenerateRequest, options?: GenerateOptions): AsyncGenerator<GenerationEvent> {
-    const key = answerCacheKey({ ...context, question: request.question, generator: generator.identity, sources: request.sources, ...(request.unindexedWords ? { unindexedWords: request.unindexedWords } : {}) });
+    const key = answerCacheKey({
+      ...context,
+      question: request.question,
+      generator: generator.identity,
+      sources: request.sources,
+      ...(request.unindexedWords ? { unindexedWords: request.unindexedWords } : {}),
+      ...(request.rareWords ? { rareWords: request.rareWords } : {}),
+    });
     const hit = await cache.get(key);
     if (hit) {
       if (hit.answer) yield { type: 'token', text: hit.answer };

@@ -50,6 +50,8 @@ export interface AnswerDatasetOptions {
    * the generator is not told.
    */
   unindexedWords?: (question: string) => Promise<readonly string[]>;
+  /** The words of a question the corpus barely holds (`Retriever.rareWords`), as {@link unindexedWords}. */
+  rareWords?: (question: string) => Promise<readonly string[]>;
   onProgress?: (progress: AnswerProgress) => void;
   /** Aborting saves the checkpoint and throws `CANCELLED`. */
   signal?: AbortSignal;
@@ -75,9 +77,9 @@ interface Checkpoint {
 }
 
 /** Identifies a run: the same questions, sources and generator resume; anything else starts over. */
-function runFingerprint(results: SearchResults, generator: Generator, k: number | undefined, toldUnindexed: boolean): string {
+function runFingerprint(results: SearchResults, generator: Generator, k: number | undefined, toldUnindexed: boolean, toldRare: boolean): string {
   const questions = results.search_results.map((r) => [r.question_id, r.question ?? '', r.retrieved_sources]);
-  return sha256Hex(stableStringify({ v: CHECKPOINT_VERSION, generator: generator.identity, k: k ?? null, questions, ...(toldUnindexed ? { unindexed: true } : {}) }));
+  return sha256Hex(stableStringify({ v: CHECKPOINT_VERSION, generator: generator.identity, k: k ?? null, questions, ...(toldUnindexed ? { unindexed: true } : {}), ...(toldRare ? { rare: true } : {}) }));
 }
 
 async function readCheckpoint(path: string, fingerprint: string): Promise<Map<number, string>> {
@@ -116,7 +118,7 @@ function effectiveK(results: SearchResults, k: number | undefined): number | und
  */
 export async function answerDataset(results: SearchResults, options: AnswerDatasetOptions): Promise<AnswerDatasetResult> {
   const k = effectiveK(results, options.k);
-  const fingerprint = runFingerprint(results, options.generator, k, options.unindexedWords !== undefined);
+  const fingerprint = runFingerprint(results, options.generator, k, options.unindexedWords !== undefined, options.rareWords !== undefined);
   const answers = options.checkpointPath ? await readCheckpoint(options.checkpointPath, fingerprint) : new Map<number, string>();
   const total = results.search_results.length;
   for (const index of answers.keys()) if (index < 0 || index >= total) answers.delete(index);
@@ -146,7 +148,9 @@ export async function answerDataset(results: SearchResults, options: AnswerDatas
       const sources = await Promise.all(retrieved.map(async (s) => toSourceForAnswer(s, await options.readSpan(s))));
       const question = entry.question ?? '';
       const unindexedWords = options.unindexedWords ? await options.unindexedWords(question) : undefined;
-      const result = await answer(generator, unindexedWords ? { question, sources, unindexedWords } : { question, sources }, options.signal ? { signal: options.signal } : {});
+      const rareWords = options.rareWords ? await options.rareWords(question) : undefined;
+      const request = { question, sources, ...(unindexedWords ? { unindexedWords } : {}), ...(rareWords ? { rareWords } : {}) };
+      const result = await answer(generator, request, options.signal ? { signal: options.signal } : {});
       answers.set(index, result.answer);
       answered++;
       if (!result.cached) generatedTokens += result.generatedTokens;

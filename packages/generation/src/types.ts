@@ -48,6 +48,13 @@ export interface GenerateRequest {
    * (see `buildPrompt`). Absent: unknown (nothing is assumed).
    */
   unindexedWords?: readonly string[];
+  /**
+   * Words of the question that the corpus holds in very few chunks (`Retriever.rareWords`: one,
+   * for bm25), when the caller knows them: the extractive generator also answers "not found"
+   * when the question's telling words are mostly these or unindexed ones and no source holds
+   * enough of its words. Absent: unknown.
+   */
+  rareWords?: readonly string[];
 }
 
 export interface AnswerResult {

@@ -730,6 +730,21 @@ describe('questions the sources cannot answer', () => {
     expect(phrased.lines[0]!.startsWith(NOT_FOUND_ANSWER)).toBe(false);
   });
 
+  it('words the corpus holds in one chunk only count like unindexed ones when no source holds the question', () => {
+    // Told that "retry" and "backoff" are in one chunk of the corpus each (`rareWords`), and
+    // no source shown holds them: the default port is a near quote, not the answer.
+    const sources = [defaults, app, readme];
+    const backoff = 'What is the default retry backoff of the development server?';
+    expect(answerExtractively(backoff, sources).lines[0]).toContain('DEFAULT_PORT = 8421');
+    const told = answerExtractively(backoff, sources, {}, [], ['retry', 'backoff']);
+    expect(told.lines).toHaveLength(1);
+    expect(told.lines[0]!.startsWith(NOT_FOUND_ANSWER)).toBe(true);
+    // A source holds most of this question's words (a default port the server listens on): the
+    // rare "metrics exporter" may be a detail of that very passage, so the answer stands.
+    const exporter = 'Which default port does the metrics exporter of the server listen on?';
+    expect(answerExtractively(exporter, sources, {}, [], ['metrics', 'exporter']).lines).toEqual(answerExtractively(exporter, sources).lines);
+  });
+
   it('one unindexed word among the telling ones leaves the answer as it was', () => {
     // "megaclusters" is in no file, but the default port of the development server is.
     const question = 'What is the default port of the development server in megaclusters?';

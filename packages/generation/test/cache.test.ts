@@ -35,6 +35,8 @@ describe('answerCacheKey', () => {
       { ...base, sources: [portSource, portSource] },
       { ...base, unindexedWords: ['kafka'] },
       { ...base, unindexedWords: [] },
+      { ...base, rareWords: ['backoff'] },
+      { ...base, rareWords: [] },
     ];
     const keys = new Set(variants.map(answerCacheKey));
     expect(keys.size).toBe(variants.length);

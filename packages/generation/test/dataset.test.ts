@@ -92,6 +92,23 @@ describe('answerDataset', () => {
     expect(seen).toEqual(questions.map(() => ['Kafka']));
   });
 
+  it("tells the generator each question's rare words, and a run told them does not resume one that was not", async () => {
+    const seen: (readonly string[] | undefined)[] = [];
+    const extractive = createExtractiveGenerator();
+    const recording = {
+      ...counting(extractive),
+      generate(request: Parameters<typeof extractive.generate>[0], options?: Parameters<typeof extractive.generate>[1]) {
+        seen.push(request.rareWords);
+        return extractive.generate(request, options);
+      },
+    };
+    const checkpointPath = join(root, 'rare', 'cp.json');
+    await answerDataset(results, { generator: createExtractiveGenerator(), readSpan, checkpointPath });
+    const run = await answerDataset(results, { generator: recording, readSpan, checkpointPath, rareWords: async () => ['backoff'] });
+    expect(run.resumed).toBe(0);
+    expect(seen).toEqual(questions.map(() => ['backoff']));
+  });
+
   it('answers from the first k sources only, and uses the answer cache when given', async () => {
     const cache = createAnswerCache(join(root, 'cache'));
     const generator = counting(createExtractiveGenerator());

@@ -103,6 +103,13 @@ export class HybridRetriever implements Retriever {
     return lists[0]!.filter((word) => lists.every((list) => list.includes(word)));
   }
 
+  /** The words every component that can tell (the lexical one) calls rare; none when none can tell. */
+  async rareWords(query: string): Promise<string[]> {
+    const lists = await Promise.all(this.components.filter((c) => c.rareWords).map((c) => c.rareWords!(query)));
+    if (lists.length === 0) return [];
+    return lists[0]!.filter((word) => lists.every((list) => list.includes(word)));
+  }
+
   /**
    * The fused score of `chunkId` split into each component's contribution, with the
    * component's own explanation below it. Uses the provenance of a recent `search` of the

@@ -58,6 +58,13 @@ describe('HybridRetriever', () => {
     expect(await new HybridRetriever([lexical, dense]).unindexedWords('kafka')).toEqual([]);
   });
 
+  test('lists the words every component that can tell calls rare, and none when no component can', async () => {
+    const telling = (name: string, rare: string[]): Retriever => ({ ...fixedRetriever(name, {}), rareWords: async (query) => query.split(' ').filter((w) => rare.includes(w)) });
+    expect(await new HybridRetriever([telling('bm25', ['backoff', 'stderr']), dense]).rareWords('backoff stderr cache')).toEqual(['backoff', 'stderr']);
+    expect(await new HybridRetriever([telling('bm25', ['backoff', 'stderr']), telling('embedding', ['stderr'])]).rareWords('backoff stderr cache')).toEqual(['stderr']);
+    expect(await new HybridRetriever([lexical, dense]).rareWords('backoff')).toEqual([]);
+  });
+
   test('drops non-positive scores by default and fuses with RRF k = 60', async () => {
     const hybrid = new HybridRetriever([lexical, dense]);
     // bm25 keeps 1, 2 (4 scored 0: no term matched); embedding keeps 2, 3 (1 has a negative cosine).

@@ -124,6 +124,11 @@ export class SearchPool {
     return this.#ask<string[] | undefined>((id) => ({ type: 'unindexed', id, query, retriever }));
   }
 
+  /** `Retriever.rareWords` from a worker, as {@link unindexedWords}. */
+  rareWords(query: string, retriever: string): Promise<string[] | undefined> | undefined {
+    return this.#ask<string[] | undefined>((id) => ({ type: 'unindexed', id, query, retriever, rare: true }));
+  }
+
   /** Sends a request to the worker with the fewest in flight; `undefined` when none is running. */
   #ask<T>(request: (id: number) => SearchWorkerRequest): Promise<T> | undefined {
     let best: Slot | undefined;

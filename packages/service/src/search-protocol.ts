@@ -28,6 +28,8 @@ export interface UnindexedRequestMessage {
   id: number;
   query: string;
   retriever: string;
+  /** Ask for the words the index holds in very few chunks (`Retriever.rareWords`) instead. */
+  rare?: boolean;
 }
 
 /**
@@ -51,7 +53,7 @@ export type SearchWorkerMessage =
   | { type: 'ready' }
   | { type: 'failed'; error: SerializedError }
   | { type: 'hits'; id: number; hits: Hit[] }
-  /** `words` left out: the retriever cannot tell (it has no `unindexedWords`). */
+  /** `words` left out: the retriever cannot tell (it has no `unindexedWords`, or `rareWords`). */
   | { type: 'words'; id: number; words?: string[] }
   | { type: 'error'; id: number; error: SerializedError };
 

@@ -32,7 +32,7 @@ try {
     if ('type' in request) {
       session
         .retriever(request.retriever)
-        .then((retriever) => retriever.unindexedWords?.(request.query))
+        .then((retriever) => (request.rare ? retriever.rareWords?.(request.query) : retriever.unindexedWords?.(request.query)))
         .then(
           (words) => post(words === undefined ? { type: 'words', id: request.id } : { type: 'words', id: request.id, words }),
           (error: unknown) => post({ type: 'error', id: request.id, error: serializeError(error) }),

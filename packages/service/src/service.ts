@@ -334,6 +334,13 @@ export class RagService {
     return (await served.session.retriever(retriever)).unindexedWords?.(question);
   }
 
+  /** The question's words the index holds in very few chunks (`Retriever.rareWords`), as {@link #unindexedWords}. */
+  async #rareWords(served: ServedGeneration, question: string, retriever: string): Promise<string[] | undefined> {
+    const fromPool = served.pool?.rareWords(question, retriever);
+    if (fromPool) return fromPool;
+    return (await served.session.retriever(retriever)).rareWords?.(question);
+  }
+
   /** Stops the search workers (after the searches in flight), frees the generators' models and closes the index. */
   close(): Promise<void> {
     return (this.#closing ??= (async () => {
@@ -395,12 +402,14 @@ export class RagService {
       const served = this.#current;
       const { view: search, chunks } = await this.#search(question, k, retriever);
       const unindexedWords = await this.#unindexedWords(served, question, retriever);
+      const rareWords = await this.#rareWords(served, question, retriever);
       yield { type: 'sources', search };
       if (position > 0) yield { type: 'queued', position };
       release = await slot;
       const generator = await this.generators.get(generatorName);
       const sources = chunks.map((chunk, i) => toSourceForAnswer(chunk, search.hits[i]!.file_path));
-      for await (const event of generator.generate(unindexedWords ? { question, sources, unindexedWords } : { question, sources }, signal ? { signal } : {})) {
+      const request = { question, sources, ...(unindexedWords ? { unindexedWords } : {}), ...(rareWords ? { rareWords } : {}) };
+      for await (const event of generator.generate(request, signal ? { signal } : {})) {
         if (event.type === 'token') yield { type: 'token', text: event.text };
         else yield { type: 'done', answer: toAnswerView(question, event.result) };
       }

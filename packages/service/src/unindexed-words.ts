@@ -8,12 +8,14 @@ const LEXICAL_RETRIEVER = 'bm25';
 export interface UnindexedWordsReader {
   /** See `Retriever.unindexedWords`. */
   unindexedWords(question: string): Promise<string[]>;
+  /** See `Retriever.rareWords` (none when the retriever cannot tell). */
+  rareWords(question: string): Promise<string[]>;
   /** Closes the index and its store. */
   close(): Promise<void>;
 }
 
 /**
- * `Retriever.unindexedWords` of the index in `indexDir`, for callers that answer from a
+ * `Retriever.unindexedWords` (and `rareWords`) of the index in `indexDir`, for callers that answer from a
  * search-results file rather than a search of their own (`rag answer_dataset`): read through
  * the index's bm25 retriever in pages, so only the dictionary blocks of the questions' words
  * are read. Undefined when the index has no bm25 retriever (an embedding-only index
@@ -33,6 +35,7 @@ export async function createUnindexedWordsReader(indexDir: string): Promise<Unin
     });
     const retriever = session.retrieverNames.includes(LEXICAL_RETRIEVER) ? await session.retriever(LEXICAL_RETRIEVER) : undefined;
     const read = retriever?.unindexedWords?.bind(retriever);
+    const readRare = retriever?.rareWords?.bind(retriever);
     if (!read) {
       session.close();
       await close();
@@ -40,6 +43,7 @@ export async function createUnindexedWordsReader(indexDir: string): Promise<Unin
     }
     return {
       unindexedWords: read,
+      rareWords: async (question) => (readRare ? readRare(question) : []),
       async close() {
         session.close();
         await close();

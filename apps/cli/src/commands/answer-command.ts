@@ -43,6 +43,7 @@ export const answerCommand: Command = {
     const ranked = await searchSources(session, query, k);
     // After the search, which has fetched the words' part of a paged dictionary already.
     const unindexedWords = await session.retriever.unindexedWords?.(query);
+    const rareWords = await session.retriever.rareWords?.(query);
     const sources = ranked.map((hit) => toSourceForAnswer(hit.chunk, hit.file_path));
     const warning = describeStale(await findStaleFiles(session, ranked.map((hit) => hit.fileInCorpus)));
     if (warning) writeErr(warning, flags.quiet === true);
@@ -51,7 +52,7 @@ export const answerCommand: Command = {
     const streaming = !flags.json;
     let result: AnswerResult;
     try {
-      result = await answer(generator, unindexedWords ? { question: query, sources, unindexedWords } : { question: query, sources }, {
+      result = await answer(generator, { question: query, sources, ...(unindexedWords ? { unindexedWords } : {}), ...(rareWords ? { rareWords } : {}) }, {
         signal: controller.signal,
         onToken: streaming ? (text) => process.stdout.write(showText(text, true)) : undefined,
       });

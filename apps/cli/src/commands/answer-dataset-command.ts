@@ -31,7 +31,7 @@ export const answerDatasetCommand: Command = {
     assertNotInput(outPath, resultsPath, 'save_directory');
     const indexDir = indexDirFrom(flags);
     const k = (flags.k as number | undefined) ?? results.k;
-    // The questions' words the corpus never holds, which the generator is told with each question.
+    // The questions' words the corpus never holds or barely holds, which the generator is told with each question.
     const unindexed = await createUnindexedWordsReader(indexDir);
     const { generator } = await openGenerator(flags, indexDir, { k: k ?? 0, retriever: 'results-file' });
     const progress = createProgress(process.stderr, !quiet);
@@ -41,7 +41,7 @@ export const answerDatasetCommand: Command = {
       const result = await answerDatasetToFile(results, outPath, {
         generator,
         readSpan: await createIndexedSpanReader(indexDir, invocationDir()),
-        ...(unindexed ? { unindexedWords: (question: string) => unindexed.unindexedWords(question) } : {}),
+        ...(unindexed ? { unindexedWords: (question: string) => unindexed.unindexedWords(question), rareWords: (question: string) => unindexed.rareWords(question) } : {}),
         ...(k === undefined ? {} : { k }),
         signal: controller.signal,
         onProgress: (p) => {

@@ -13,7 +13,7 @@ import { formatQuote, groupBySource, itemSeparator, joinQuotes, ownerOf, placeOf
 import { answersNothing, noSourcesAnswer, notFound, whyNotFound } from './not-found.js';
 
 /** Bumped whenever the algorithm changes what it answers (part of the cache key). */
-const EXTRACTIVE_VERSION = 49;
+const EXTRACTIVE_VERSION = 50;
 /** Share of the answer budget the leading quote (the direct answer) may take. */
 const LEAD_SHARE = 0.6;
 /** Fewest characters an introduced list item is shortened to when the items share the lead's room. */
@@ -130,7 +130,13 @@ export interface ExtractiveAnswer {
  * most idf-weighted terms with it, each group followed by the citation of its source.
  * Pure; the generator wraps it.
  */
-export function answerExtractively(question: string, sources: readonly SourceForAnswer[], options: ExtractiveOptions = {}, unindexedWords: readonly string[] = []): ExtractiveAnswer {
+export function answerExtractively(
+  question: string,
+  sources: readonly SourceForAnswer[],
+  options: ExtractiveOptions = {},
+  unindexedWords: readonly string[] = [],
+  rareWords: readonly string[] = [],
+): ExtractiveAnswer {
   const resolved = resolveExtractiveOptions(options);
   const kind = detectAnswerKind(question);
   if (sources.length === 0) return { lines: [noSourcesAnswer(question, unindexedWords)], citedSources: [], kind, coverage: 0 };
@@ -172,7 +178,7 @@ export function answerExtractively(question: string, sources: readonly SourceFor
   const best = picked[0];
   // Whether anything answers is read off the strongest unit, not the definition a where-question moved first.
   const coverage = Math.max(best?.coverage ?? 0, strongest?.coverage ?? 0);
-  if (!best || answersNothing(coverage, query, statistics, units, unindexedWords, question)) return { ...notFound(sources, whyNotFound(question, units, unindexedWords)), kind, coverage };
+  if (!best || answersNothing(coverage, query, statistics, units, unindexedWords, question, rareWords)) return { ...notFound(sources, whyNotFound(question, units, unindexedWords)), kind, coverage };
   // A how-to answered by a docs example leads with the sentence that introduces it ("To turn
   // the cache off, set its size to zero."): the example then follows it (`leadCompletion`).
   const introduction = kind === 'how' && best.unit.kind === 'code' && best.fromDocs ? introductionOf(best, units, sources[best.sourceIndex]!.text) : undefined;
@@ -260,7 +266,7 @@ export function createExtractiveGenerator(options: ExtractiveOptions = {}): Gene
   async function* generate(request: GenerateRequest, generateOptions: GenerateOptions = {}): AsyncGenerator<GenerationEvent> {
     const started = performance.now();
     throwIfAborted(generateOptions.signal);
-    const { lines, citedSources } = answerExtractively(request.question, request.sources, resolved, request.unindexedWords);
+    const { lines, citedSources } = answerExtractively(request.question, request.sources, resolved, request.unindexedWords, request.rareWords);
     for (let i = 0; i < lines.length; i++) {
       throwIfAborted(generateOptions.signal);
       yield { type: 'token', text: i + 1 < lines.length ? `${lines[i]}\n` : lines[i]! };
