@@ -262,6 +262,21 @@ describe('the extractive answer leads with the fact the question asks for', () =
     expect(answer.lines.join('\n')).toMatch(/`if len\(compressed\) < len\(json\) - 1:` … `json = compressed`/);
   });
 
+  it("a how-to does not lead with what a program printed in a docs session, only with what was typed", () => {
+    // The second line of the first block is the program's output: it names the formats and
+    // the flag's words, but it is no step to take.
+    const formats = source(
+      ['# Output formats', '', '```console', '$ report --list-formats', 'output formats: json, yaml, toml; the default output format is json', '```', '', 'Pick one with the `--format` flag:', '', '```console', '$ report --format yaml', '```', ''].join('\n'),
+      { file_path: 'docs/formats.md' },
+    );
+    const { first, answer } = lead('How do I choose the output format of a report?', [formats]);
+    expect(first).not.toContain('output formats: json');
+    expect(answer.lines.join('\n')).toContain('`$ report --format yaml`');
+    // A stub's `...` body is no prompt: the lines of a plain code block stay steps.
+    const stub = source(['```python', 'class Plugin:', '    def load(self):', '        ...', '', 'register_plugin(Plugin)', '```', ''].join('\n'), { file_path: 'docs/plugins.md' });
+    expect(lead('How do I register a plugin class?', [stub]).first).toContain('register_plugin(Plugin)');
+  });
+
   it('a condition inside a try ends its block where the try starts', () => {
     // `try:` is quoted by no unit; the line under it is indented deeper than the `if` but is not its block.
     const { first } = lead('What happens when a request body is too large?', [app, guide]);

@@ -307,3 +307,14 @@ describe('splitIntoUnits for a docs example', () => {
     expect(splitIntoUnits('x = 1\n\n# (a) the first case, [b] the second\n', 'pkg/mod.py').map((u) => u.kind)).toEqual(['code', 'prose']);
   });
 });
+
+describe('splitIntoUnits for docs sessions', () => {
+  it('marks the lines a program printed after a prompt as output, and no line of a block without a prompt', () => {
+    const doc = ['Try it:', '', '```pycon', '>>> total = add(', '...     2, 3)', '>>> total', '5', '```', '', '```console', '$ tool --version', 'tool 1.2', '```', '', '```python', 'def stub():', '    ...', 'stub()', '```', ''].join('\n');
+    const code = splitIntoUnits(doc, 'docs/usage.md').filter((u) => u.kind === 'code');
+    const outputs = code.filter((u) => u.output).map((u) => u.display);
+    // `...` continues the typed statement; `5` and `tool 1.2` were printed; the stub's `...` opens no session.
+    expect(outputs).toEqual(['5', 'tool 1.2']);
+    expect(code.map((u) => u.display)).toContain('def stub():');
+  });
+});

@@ -21,7 +21,8 @@ const IMPERATIVE = /^(run|use|set|pass|add|install|call|create|enable|disable|st
  */
 export function carriesKind(unit: TextUnit, kind: AnswerKind, fromDocs: boolean): boolean {
   const text = unit.display;
-  if (unit.kind === 'code') return kind === 'how' ? fromDocs || COMMAND.test(text) : codeCarriesKind(text, kind);
+  // A docs code line is a step to take, unless a program printed it (a session's output).
+  if (unit.kind === 'code') return kind === 'how' ? (fromDocs && unit.output !== true) || COMMAND.test(text) : codeCarriesKind(text, kind);
   switch (kind) {
     case 'default':
       return /\bdefaults?\b|\bby default\b|\bunless\b/i.test(text);

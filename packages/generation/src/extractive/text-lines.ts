@@ -17,6 +17,8 @@ export interface TextUnit {
   doc?: true;
   /** The role of a docstring unit: its opening sentence (`summary`) or what it says is returned. */
   docRole?: 'summary' | 'returns';
+  /** A line of a docs session that a program printed (not typed after a prompt): it shows a result, it is no step. */
+  output?: true;
   start: number;
   end: number;
 }

@@ -92,6 +92,14 @@ const PRINTED_OUTPUT = /^([<[{(]|['"]|u['"]|b['"]|-?\d|(True|False|None)\b)/;
 /** A run of drawing characters in a comment (`# -------`, `# ======`): a banner's rule, not words. */
 const RULE = /[-=*#~_+]{4,}/g;
 const PRAGMA = /^\s*#\s*(!|-\*-|noqa|type:|pylint|fmt:|SPDX|ruff)/;
+/**
+ * A line typed at a prompt in a docs session: Python's `>>>`, a shell's `$ ` or `% `,
+ * IPython's `In [1]:`, a command loop's `(Cmd) `. In a block that has one, the other lines
+ * (but Python's `...` continuations) are what the program printed. (`...` alone opens no
+ * session: it is also the body of a stub.)
+ */
+const PROMPT = /^\s*(>>>|[$%]\s|In \[\d*\]:|\([A-Za-z][\w-]*\)\s)/;
+const CONTINUATION = /^\s*\.\.\.(\s|$)/;
 
 /** Lines i.. of a docstring: the index of its last line and the range of its text. */
 function docstringExtent(source: string, lines: readonly Line[], i: number, to: number): { last: number; start: number; end: number } {
@@ -110,6 +118,8 @@ function docstringExtent(source: string, lines: readonly Line[], i: number, to: 
 
 function codeUnits(source: string, lines: readonly Line[], from: number, to: number, out: TextUnit[], inDocs = false): void {
   let comments: Line[] = [];
+  let session = false;
+  if (inDocs) for (let i = from; i < to && !session; i++) session = PROMPT.test(lines[i]!.text);
   const flushComments = () => {
     // Comment lines not attached to a statement read as prose; in a docs example, a comment
     // that is the example's printed output (`# [<a href="…">…</a>]`, `# 'body strikeout'`)
@@ -154,6 +164,7 @@ function codeUnits(source: string, lines: readonly Line[], from: number, to: num
     const [codeStart] = trimmedRange(source, line.start, lines[last]!.end);
     const display = collapse(source.slice(codeStart, end).replace(/\\\s*\n/g, ' '));
     const unit: TextUnit = { kind: 'code', display, start, end };
+    if (session && !PROMPT.test(line.text) && !CONTINUATION.test(line.text)) unit.output = true;
     const note = collapse(comments.map((c) => c.text.replace(COMMENT, '').replace(RULE, ' ')).join(' '));
     if (note) unit.note = note;
     out.push(unit);
