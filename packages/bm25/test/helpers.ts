@@ -1,5 +1,7 @@
 import { RagError, type Chunk, type ChunkKind, type Language } from '@rag/core';
-import { createBm25Retriever } from '../src/index.js';
+import { createBm25Retriever, type Bm25Retriever } from '../src/index.js';
+import { encodeIndex } from '../src/persist.js';
+import { loadBm25Retriever } from '../src/retriever.js';
 import { expect } from 'vitest';
 
 /** Runs `run` and returns the RagError it throws (failing the test otherwise). */
@@ -53,4 +55,16 @@ export function codeRanking(chunks: readonly Chunk[], query: string, settings: o
     .searchSync(query, { k })
     .filter((hit) => chunks[hit.chunkId]!.language === 'python')
     .map((hit) => chunks[hit.chunkId]!.symbol);
+}
+
+/** `retriever`'s index read in pages, as a store that fetches parts of the file gives it (each read a plain copy). */
+export async function pagedCopy(retriever: Bm25Retriever, chunks: readonly Chunk[]): Promise<Bm25Retriever> {
+  const bytes = encodeIndex(retriever.index.data);
+  const ranges = {
+    size: bytes.byteLength,
+    async read(list: readonly { offset: number; length: number }[]) {
+      return list.map((range) => bytes.slice(range.offset, range.offset + range.length));
+    },
+  };
+  return loadBm25Retriever('/idx/bm25', [...chunks], { verified: true, openRanges: () => ranges });
 }

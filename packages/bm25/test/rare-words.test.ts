@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createBm25Retriever, RARE_WORD_MAX_CHUNKS } from '../src/index.js';
-import { encodeIndex } from '../src/persist.js';
-import { loadBm25Retriever } from '../src/retriever.js';
-import { makeChunks } from './helpers.js';
+import { makeChunks, pagedCopy } from './helpers.js';
 
 // A server's code and two docs pages: "port" and "server" are in two chunks each, "backoff",
 // "stderr" and "log" (of "Logging") in one, "kafka" in none.
@@ -29,14 +27,7 @@ describe('Bm25Retriever.rareWords', () => {
   });
 
   it('gives the same lists when the index is read in pages (document frequencies fetched on demand)', async () => {
-    const bytes = encodeIndex(retriever.index.data);
-    const ranges = {
-      size: bytes.byteLength,
-      async read(list: readonly { offset: number; length: number }[]) {
-        return list.map((range) => bytes.slice(range.offset, range.offset + range.length));
-      },
-    };
-    const paged = await loadBm25Retriever('/idx/bm25', chunks, { verified: true, openRanges: () => ranges });
+    const paged = await pagedCopy(retriever, chunks);
     expect(paged.index.postings.prefetch).toBeDefined();
     for (const question of ['Does the server log to stderr with backoff?', 'Where is the port set?', 'zzqx logging']) {
       expect(await paged.rareWords(question)).toEqual(await retriever.rareWords(question));

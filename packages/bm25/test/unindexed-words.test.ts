@@ -2,8 +2,7 @@ import fc from 'fast-check';
 import type { Chunk } from '@rag/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createBm25Retriever, type Bm25Retriever } from '../src/index.js';
-import { encodeIndex } from '../src/persist.js';
-import { loadBm25Retriever } from '../src/retriever.js';
+import { pagedCopy } from './helpers.js';
 import { miniChunks } from './mini-corpus.js';
 
 describe('Bm25Retriever.unindexedWords (the mini corpus: a small web server and its docs)', () => {
@@ -49,14 +48,7 @@ describe('Bm25Retriever.unindexedWords (the mini corpus: a small web server and 
   });
 
   it('gives the same lists when the index is read in pages (dictionary blocks fetched on demand)', async () => {
-    const bytes = encodeIndex(retriever.index.data);
-    const ranges = {
-      size: bytes.byteLength,
-      async read(list: readonly { offset: number; length: number }[]) {
-        return list.map((range) => bytes.slice(range.offset, range.offset + range.length));
-      },
-    };
-    const paged = await loadBm25Retriever('/idx/bm25', chunks, { verified: true, openRanges: () => ranges });
+    const paged = await pagedCopy(retriever, chunks);
     expect(paged.index.postings.prefetchVocabulary).toBeDefined();
     for (const question of ['Which Kafka topic does the consumer group subscribe to?', 'Where is the port set?', 'zzqx middleware']) {
       expect(await paged.unindexedWords(question)).toEqual(await retriever.unindexedWords(question));
