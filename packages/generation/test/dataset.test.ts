@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseSearchResults, sliceCodePoints, type SearchResults, type Source } from '@rag/core';
 import { describe, expect, it } from 'vitest';
-import { answerDataset, answerDatasetToFile, checkpointPathFor, createAnswerCache, createExtractiveGenerator, type AnswerProgress } from '../src/index.js';
+import { answerDataset, answerDatasetToFile, checkpointPathFor, createAnswerCache, createExtractiveGenerator, type AnswerProgress, type Generator } from '../src/index.js';
 import { counting } from './helpers/counting.js';
 import { tempDir } from './helpers/tmp.js';
 
@@ -69,44 +69,31 @@ describe('answerDataset', () => {
     expect(run.answered).toBe(questions.length);
   });
 
-  it("tells the generator each question's unindexed words, and a run told them does not resume one that was not", async () => {
-    const asked: string[] = [];
-    const seen: (readonly string[] | undefined)[] = [];
+  /** The extractive generator, recording every request it is given. */
+  function recordingGenerator() {
+    const requests: Parameters<Generator['generate']>[0][] = [];
     const extractive = createExtractiveGenerator();
-    const recording = {
+    const generator: Generator = {
       ...counting(extractive),
-      generate(request: Parameters<typeof extractive.generate>[0], options?: Parameters<typeof extractive.generate>[1]) {
-        seen.push(request.unindexedWords);
+      generate(request, options) {
+        requests.push(request);
         return extractive.generate(request, options);
       },
     };
-    const unindexedWords = async (question: string) => {
-      asked.push(question);
-      return ['Kafka'];
-    };
-    const checkpointPath = join(root, 'unindexed', 'cp.json');
-    await answerDataset(results, { generator: createExtractiveGenerator(), readSpan, checkpointPath });
-    const run = await answerDataset(results, { generator: recording, readSpan, checkpointPath, unindexedWords });
-    expect(run.resumed).toBe(0);
-    expect(asked).toEqual(questions.map((q) => q.question));
-    expect(seen).toEqual(questions.map(() => ['Kafka']));
-  });
+    return { generator, requests };
+  }
 
-  it("tells the generator each question's rare words, and a run told them does not resume one that was not", async () => {
-    const seen: (readonly string[] | undefined)[] = [];
-    const extractive = createExtractiveGenerator();
-    const recording = {
-      ...counting(extractive),
-      generate(request: Parameters<typeof extractive.generate>[0], options?: Parameters<typeof extractive.generate>[1]) {
-        seen.push(request.rareWords);
-        return extractive.generate(request, options);
-      },
-    };
-    const checkpointPath = join(root, 'rare', 'cp.json');
+  it.each([
+    ['unindexed', { unindexedWords: async () => ['Kafka'] }, (request: Parameters<Generator['generate']>[0]) => request.unindexedWords, ['Kafka']],
+    ['rare', { rareWords: async () => ['backoff'] }, (request: Parameters<Generator['generate']>[0]) => request.rareWords, ['backoff']],
+  ] as const)("tells the generator each question's %s words, and a run told them does not resume one that was not", async (name, told, wordsOf, words) => {
+    const { generator, requests } = recordingGenerator();
+    const checkpointPath = join(root, name, 'cp.json');
     await answerDataset(results, { generator: createExtractiveGenerator(), readSpan, checkpointPath });
-    const run = await answerDataset(results, { generator: recording, readSpan, checkpointPath, rareWords: async () => ['backoff'] });
+    const run = await answerDataset(results, { generator, readSpan, checkpointPath, ...told });
     expect(run.resumed).toBe(0);
-    expect(seen).toEqual(questions.map(() => ['backoff']));
+    expect(requests.map((request) => request.question)).toEqual(questions.map((q) => q.question));
+    expect(requests.map(wordsOf)).toEqual(questions.map(() => words));
   });
 
   it('answers from the first k sources only, and uses the answer cache when given', async () => {
