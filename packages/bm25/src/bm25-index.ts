@@ -242,7 +242,7 @@ export class Bm25Index {
    * each gives at least one query term, some of its terms (aliases and abbreviations
    * included) are in the dictionary, and none of those is in more chunks. Unindexed words
    * are not listed (see {@link unindexedWords}). A paged index must have fetched the
-   * vocabulary of `termStringsOf(query)` and the entries of `termIdsOf(query)` first.
+   * vocabulary of `termStringsOf(query)` and the statistics of `termIdsOf(query)` first.
    */
   rareWords(query: string, maxChunks: number): string[] {
     const words: string[] = [];

@@ -259,6 +259,11 @@ export class PagedPostings implements PostingSource {
     });
   }
 
+  /** The document frequencies (and list bounds) of `terms`, without their lists: what `rareWords` reads. */
+  async prefetchStatistics(terms: readonly number[]): Promise<void> {
+    await this.#fetchEntries(terms.filter((t) => t >= 0 && t < this.#termCount), []);
+  }
+
   async prefetch(terms: readonly number[], chunks: readonly number[]): Promise<() => void> {
     const wantedTerms = terms.filter((t) => t >= 0 && t < this.#termCount);
     const wantedChunks = chunks.filter((d) => d >= 0 && d < this.#docCount);

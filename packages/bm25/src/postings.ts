@@ -24,6 +24,8 @@ export interface PostingSource {
   prefetch?(terms: readonly number[], chunks: readonly number[]): Promise<() => void>;
   /** Makes the dictionary resolve `terms` (strings) synchronously; absent when it always can. */
   prefetchVocabulary?(terms: Iterable<string>): Promise<void>;
+  /** Makes the document frequencies of `terms` readable, not their lists; absent when they always are. */
+  prefetchStatistics?(terms: readonly number[]): Promise<void>;
 }
 
 /** Views of an index held whole: no copies, nothing to fetch. */

@@ -119,13 +119,8 @@ export class Bm25Retriever implements Retriever {
     const text = checkQuery(query);
     const postings = this.index.postings;
     await postings.prefetchVocabulary?.(this.index.termStringsOf(text));
-    // Document frequencies of a paged index come with the terms' entries.
-    const release = postings.prefetch ? await postings.prefetch(this.index.termIdsOf(text), []) : undefined;
-    try {
-      return this.index.rareWords(text, RARE_WORD_MAX_CHUNKS);
-    } finally {
-      release?.();
-    }
+    await postings.prefetchStatistics?.(this.index.termIdsOf(text));
+    return this.index.rareWords(text, RARE_WORD_MAX_CHUNKS);
   }
 
   /**
