@@ -239,7 +239,7 @@ describe('the extractive answer leads with the fact the question asks for', () =
     expect(first).not.toContain('self.norm(hidden, residual)');
   });
 
-  it('"when does X happen?" leads with the condition that decides it, not a line that does X', () => {
+  it('"when does X happen?" quotes the condition that decides it, with the lines that run under it', () => {
     const serializer = source(
       [
         'class UrlSafeSerializer:',
