@@ -141,4 +141,4 @@ console.log(
   ]),
 );
 if (!haveRipgrep) console.log('ripgrep is not installed (apt-get install ripgrep): its row is empty.');
-console.log('Largest corpus: chunk texts live in texts.bin with float64 offsets, so no string or buffer holds them all; the format has no limit below the file system’s.');
+console.log('Largest corpus: chunk texts live in segment files with float64 offsets, so no string or buffer holds them all; the format has no limit below the file system’s.');

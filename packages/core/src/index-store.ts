@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { copyFile, link, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { randomHex } from './crypto.js';
@@ -8,7 +8,7 @@ import { ensureDirectory, fsyncPath, fsyncTree, writeFileAtomic, writeFileDurabl
 import { checksumTree, indexDamagedError, matchesChecksum, sha256Of, verifyChecksums, type IndexChecksums, type VerifyOptions } from './index-integrity.js';
 import { acquireIndexLock, INDEX_LOCK_FILE } from './index-lock.js';
 import { chunkArrayOf, CHUNKS_FILE, decodeChunkTable, encodeChunkTable, storedChunkList, type ChunkTable } from './chunk-table.js';
-import { openTexts, TEXT_OFFSETS_FILE, writeTexts, type TextStore } from './index-texts.js';
+import { openTexts, planTextReuse, TEXT_OFFSETS_FILE, writeTexts, type TextStore } from './index-texts.js';
 import type { IndexFileReader } from './shared-files.js';
 import type { SaveContext } from './retriever.js';
 import type { Chunk, FileRecord } from './types.js';
@@ -17,8 +17,9 @@ import type { Chunk, FileRecord } from './types.js';
  * Bumped whenever the on-disk layout changes; older indexes are refused, not misread.
  * 2: generation folders published by a pointer file, every file checksummed.
  * 3: chunk texts in `texts.bin`, each with a CRC-32. 4: chunk metadata in `chunks.bin` columns.
+ * 5: chunk texts in segments an update links from the generation before (`text-offsets.bin` names them).
  */
-export const INDEX_FORMAT_VERSION = 4;
+export const INDEX_FORMAT_VERSION = 5;
 export const INDEX_FORMAT = 'rag-index';
 /** The file that names the published generation: replacing it is the one atomic step of publishing. */
 export const INDEX_POINTER_FILE = 'CURRENT';
@@ -100,11 +101,13 @@ export interface WriteIndexInput {
   manifest: Omit<IndexManifest, 'format' | 'formatVersion' | 'counts' | 'retrievers' | 'generation' | 'checksums'>;
   chunks: readonly Chunk[];
   /**
-   * Chunk i's text as UTF-8 bytes when the caller has them at hand (a re-index: the previous
-   * generation's bytes of an unchanged chunk, see `TextStore.bytes`), else undefined and
-   * `chunks[i].text` is written. A store that does not keep texts as bytes ignores it.
+   * A re-index: the previous generation's texts and, for chunk i, the previous chunk whose
+   * text it copies (-1 for a chunk of a changed file). The file store then links the
+   * segments that hold those texts into the new generation (see `planTextReuse`) or copies
+   * their bytes, instead of encoding `chunks[i].text` again; a store that does not keep
+   * texts as bytes ignores it.
    */
-  textBytes?: (i: number) => Uint8Array | undefined;
+  previousTexts?: { texts: TextStore; sourceOf: (i: number) => number; checksums: IndexChecksums };
   /** Each retriever writes its own state into the directory it is given. */
   retrievers: { entry: RetrieverEntry; save: (dir: string, context?: SaveContext) => Promise<void> }[];
 }
@@ -256,17 +259,16 @@ export async function writeIndex(dir: string, input: WriteIndexInput, options: W
       generation,
     } as const;
     await writeFileAtomic(join(staging, CHUNKS_FILE), encodeChunkTable(input.chunks, base.files));
-    await writeTexts(staging, (function* () {
-      const { chunks, textBytes } = input;
-      for (let i = 0; i < chunks.length; i++) yield textBytes?.(i) ?? chunks[i]!.text;
-    })());
+    const linked = await writeChunkTexts(dir, staging, generation, input);
     for (const retriever of input.retrievers) {
       const target = retrieverDir(staging, retriever.entry.name);
       await mkdir(target, { recursive: true });
       await retriever.save(target);
     }
     await step('staged');
-    const manifest: IndexManifest = { ...base, checksums: await checksumTree(staging, [MANIFEST_FILE]) };
+    // A linked segment is the previous generation's file: its recorded checksums hold.
+    const carried = Object.fromEntries(linked.map((name) => [name, input.previousTexts!.checksums[name]!]));
+    const manifest: IndexManifest = { ...base, checksums: { ...(await checksumTree(staging, [MANIFEST_FILE, ...linked])), ...carried } };
     const manifestText = JSON.stringify(manifest, null, 1);
     await writeFileAtomic(join(staging, MANIFEST_FILE), manifestText);
     await step('checksummed');
@@ -288,6 +290,49 @@ export async function writeIndex(dir: string, input: WriteIndexInput, options: W
   } finally {
     await release();
   }
+}
+
+/**
+ * Writes the texts of `input.chunks` into `staging`: a re-index links the previous
+ * generation's text segments that still hold copied texts and writes only the rest into a
+ * segment named for `generation`, while `planTextReuse` allows it; otherwise (and on a
+ * build) every text goes into one segment, copied texts as the previous generation's bytes.
+ * Returns the linked segments.
+ */
+async function writeChunkTexts(dir: string, staging: string, generation: string, input: WriteIndexInput): Promise<string[]> {
+  const { chunks, previousTexts } = input;
+  const layout = previousTexts?.texts.layout;
+  const plan = layout ? planTextReuse(layout, previousTexts.sourceOf, chunks.length) : undefined;
+  if (layout && plan && plan.every((name) => previousTexts!.checksums[name])) {
+    // Linked bytes are not read again by this update, so check them now (CRC-32s, a read of
+    // the segments, not a write): a damaged one is INDEX_CORRUPT here, which rebuilds the
+    // index from the corpus, instead of damage carried into every later generation.
+    const sums = Object.fromEntries(plan.map((name) => [name, previousTexts!.checksums[name]!]));
+    await verifyChecksums(dir, layout.dir, sums, '', undefined, { quick: true });
+    for (const name of plan) await link(join(layout.dir, name), join(staging, name)).catch(() => copyFile(join(layout.dir, name), join(staging, name)));
+    const { sourceOf } = previousTexts!;
+    await writeTexts(
+      staging,
+      (function* () {
+        for (let i = 0; i < chunks.length; i++) {
+          const j = sourceOf(i);
+          yield j >= 0 ? layout.locate(j) : chunks[i]!.text;
+        }
+      })(),
+      `texts-${generation}.bin`,
+    );
+    return plan;
+  }
+  await writeTexts(
+    staging,
+    (function* () {
+      for (let i = 0; i < chunks.length; i++) {
+        const j = previousTexts?.sourceOf(i) ?? -1;
+        yield j >= 0 && previousTexts!.texts.bytes ? previousTexts!.texts.bytes(j) : chunks[i]!.text;
+      }
+    })(),
+  );
+  return [];
 }
 
 async function openOnce(indexDir: string, pin?: GenerationPin): Promise<OpenedIndex> {

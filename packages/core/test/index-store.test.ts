@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -117,6 +117,43 @@ describe('writeIndex / readIndex', () => {
     const error = await rejection(() => writeIndex(dir, { ...input(), chunks: [stray] }));
     expect(error.code).toBe('INVALID_ARGUMENT');
     expect(error.message).toContain('nowhere.py');
+  });
+});
+
+describe('an update links the text segments of the generation before', () => {
+  /** A second write whose chunks copy the first's where `sourceOf` says so, and have new texts elsewhere. */
+  async function update(sourceOf: number[], texts: string[]): Promise<{ previous: Awaited<ReturnType<typeof readIndex>>; written: Awaited<ReturnType<typeof writeIndex>> }> {
+    const previous = await readIndex(dir);
+    const next = input('state-2');
+    next.chunks = chunks.map((chunk, i) => ({ ...chunk, text: texts[i]! }));
+    next.previousTexts = { texts: previous.texts, sourceOf: (i) => sourceOf[i]!, checksums: previous.manifest.checksums };
+    try {
+      return { previous, written: await writeIndex(dir, next) };
+    } finally {
+      previous.texts.close();
+    }
+  }
+
+  it('keeps unchanged texts where they lie, with their recorded checksums, and writes the others into a segment of its own', async () => {
+    await writeIndex(dir, input());
+    const { previous, written } = await update([0, -1, 2], [chunks[0]!.text, '# Guide 🚀 v2', chunks[2]!.text]);
+    const now = await generationDir();
+    expect((await stat(join(now, 'texts.bin'))).ino).toBe((await stat(join(previous.dir, 'texts.bin'))).ino);
+    expect(written.checksums['texts.bin']).toEqual(previous.manifest.checksums['texts.bin']);
+    expect(await readFile(join(now, `texts-${written.generation}.bin`), 'utf8')).toBe('# Guide 🚀 v2');
+    expect((await readIndex(dir)).chunks.map((c) => c.text)).toEqual([chunks[0]!.text, '# Guide 🚀 v2', chunks[2]!.text]);
+    expect((await verifyIndex(dir)).files).toBe(6);
+  });
+
+  it('writes every text into one segment again once the linked bytes are mostly dead', async () => {
+    await writeIndex(dir, input());
+    // Only the shortest text is kept: most of texts.bin would be waste.
+    const { previous, written } = await update([-1, 1, -1], ['def serve():\n    return 2', chunks[1]!.text, 'serve(2)']);
+    const now = await generationDir();
+    expect((await readdir(now)).filter((name) => name.startsWith('texts'))).toEqual(['texts.bin']);
+    expect((await stat(join(now, 'texts.bin'))).ino).not.toBe((await stat(join(previous.dir, 'texts.bin'))).ino);
+    expect(written.checksums['texts.bin']).not.toEqual(previous.manifest.checksums['texts.bin']);
+    expect((await readIndex(dir)).chunks.map((c) => c.text)).toEqual(['def serve():\n    return 2', chunks[1]!.text, 'serve(2)']);
   });
 });
 

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTexts, TEXT_OFFSETS_FILE, TEXTS_FILE, writeTexts } from '../src/index-texts.js';
+import { openTexts, planTextReuse, TEXT_OFFSETS_FILE, TEXTS_FILE, writeTexts, type TextLayout, type TextStore } from '../src/index-texts.js';
 
 let work: string;
 beforeAll(async () => {
@@ -79,20 +79,110 @@ describe('chunk texts on disk', () => {
     expect(() => store.text(0)).toThrow(/closed/);
   });
 
-  it('offsets out of order fail with INDEX_CORRUPT when the text they bound is read, not when opened', async () => {
+  it('a text placed outside its segment fails with INDEX_CORRUPT when it is read, not when opened', async () => {
     const dir = join(work, 'disordered');
     await mkdir(dir);
     const texts = ['alpha', 'beta', 'gamma', 'delta'];
     await writeTexts(dir, texts);
     const table = await readFile(join(dir, TEXT_OFFSETS_FILE));
-    // Chunk 2 now starts after it ends (offsets are float64s; the ends of the table still span the file).
-    table.writeDoubleLE(20, 2 * 8);
+    // The starts follow the list of segments (u32 count, f64 size, u32 name length, name), padded to 8 bytes.
+    const head = Math.ceil((4 + 12 + TEXTS_FILE.length) / 8) * 8;
+    table.writeDoubleLE(20, head + 2 * 8); // chunk 2 now runs past the segment's 18 bytes
     const store = openTexts(dir, dir, texts.length, table);
     try {
       expect(store.text(0)).toBe('alpha');
-      expect(() => store.text(2)).toThrow(expect.objectContaining({ code: 'INDEX_CORRUPT', message: expect.stringContaining('out of order at chunk 2') }));
+      expect(() => store.text(2)).toThrow(expect.objectContaining({ code: 'INDEX_CORRUPT', message: expect.stringContaining('outside its segments at chunk 2') }));
+      expect(() => store.text(4)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
     } finally {
       store.close();
     }
+  });
+
+  it('a segment of another size than the table records, or a name that leaves the folder, fails when opened', async () => {
+    const dir = join(work, 'resized');
+    await mkdir(dir);
+    await writeTexts(dir, ['alpha', 'beta']);
+    const table = await readFile(join(dir, TEXT_OFFSETS_FILE));
+    await writeFile(join(dir, TEXTS_FILE), 'alphabeta!');
+    expect(() => openTexts(dir, dir, 2, table)).toThrow(expect.objectContaining({ code: 'INDEX_CORRUPT', message: expect.stringContaining(`${TEXTS_FILE} has 10 bytes where 9 were written`) }));
+    const renamed = Buffer.from(table);
+    renamed.write('../xs.bin', 16, 'utf8');
+    expect(() => openTexts(dir, dir, 2, renamed)).toThrow(expect.objectContaining({ code: 'INDEX_CORRUPT', message: expect.stringContaining('names a segment it should not') }));
+    expect(() => openTexts(dir, dir, 3, table)).toThrow(expect.objectContaining({ code: 'INDEX_CORRUPT', message: expect.stringContaining('3 chunks take') }));
+  });
+});
+
+describe('text segments across generations', () => {
+  /** Writes generation `name` under `work` from `texts`; a number is the text of that chunk of `from`, left where it lies. */
+  async function generation(name: string, texts: readonly (string | number)[], from?: TextStore & { layout: TextLayout }) {
+    const dir = join(work, name);
+    await mkdir(dir);
+    if (from) for (const segment of from.layout.segments) await link(join(from.layout.dir, segment.name), join(dir, segment.name));
+    await writeTexts(dir, texts.map((t) => (typeof t === 'number' ? from!.layout.locate(t) : t)), from ? `texts-${name}.bin` : TEXTS_FILE);
+    return openTexts(dir, dir, texts.length, await readFile(join(dir, TEXT_OFFSETS_FILE)));
+  }
+
+  it('an update keeps unchanged texts in the linked segment and writes only the new ones', async () => {
+    const first = await generation('g1', ['alpha', 'beta', 'gamma']);
+    const second = await generation('g2', [0, 'béta 2', 2, 'new'], first);
+    const third = await generation('g3', [0, 1, 3, 'last'], second);
+    try {
+      expect([0, 1, 2, 3].map((i) => second.text(i))).toEqual(['alpha', 'béta 2', 'gamma', 'new']);
+      expect([0, 1, 2, 3].map((i) => third.text(i))).toEqual(['alpha', 'béta 2', 'new', 'last']);
+      expect(third.layout.segments.map((s) => s.name)).toEqual([TEXTS_FILE, 'texts-g2.bin', 'texts-g3.bin']);
+      // The new segment holds the new text alone; the first is one file in all three folders.
+      expect(await readFile(join(work, 'g3', 'texts-g3.bin'), 'utf8')).toBe('last');
+      expect((await stat(join(work, 'g3', TEXTS_FILE))).nlink).toBe(3);
+    } finally {
+      for (const store of [first, second, third]) store.close();
+    }
+  });
+
+  it('a flipped byte in a linked segment is found by every generation that reads it', async () => {
+    const first = await generation('f1', ['alpha', 'beta']);
+    const second = await generation('f2', [0, 'new', 1], first);
+    const bytes = await readFile(join(work, 'f1', TEXTS_FILE));
+    bytes[1] = bytes[1]! ^ 0x20;
+    await writeFile(join(work, 'f1', TEXTS_FILE), bytes); // in place: the linked file changes too
+    try {
+      for (const store of [first, second]) expect(() => store.text(0)).toThrow(expect.objectContaining({ code: 'INDEX_CORRUPT', message: expect.stringContaining(TEXTS_FILE) }));
+      expect(second.text(1)).toBe('new');
+    } finally {
+      first.close();
+      second.close();
+    }
+  });
+
+  it('planTextReuse links the segments holding a kept text, unless that wastes more than allowed or makes too many', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 1, max: 50 })), { minLength: 1, maxLength: 40 }),
+        fc.array(fc.integer({ min: -1, max: 39 }), { maxLength: 40 }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (old, picks, maxSegments, maxDeadShare) => {
+          // Old texts in up to 4 segments, laid one after another in each.
+          const sizes = [0, 0, 0, 0];
+          const locations = old.map(([segment, length]) => {
+            const at = { segment: `texts-${segment}.bin`, start: sizes[segment]!, length, crc32: 0 };
+            sizes[segment]! += length;
+            return at;
+          });
+          const layout: TextLayout = { dir: '', segments: sizes.map((size, s) => ({ name: `texts-${s}.bin`, size })).filter((s) => s.size > 0), locate: (i) => locations[i]! };
+          const sourceOf = (i: number) => (picks[i]! < old.length ? picks[i]! : -1);
+          const plan = planTextReuse(layout, sourceOf, picks.length, { maxSegments, maxDeadShare });
+          const live = new Map<string, number>();
+          picks.forEach((_, i) => {
+            if (sourceOf(i) >= 0) live.set(locations[sourceOf(i)]!.segment, (live.get(locations[sourceOf(i)]!.segment) ?? 0) + locations[sourceOf(i)]!.length);
+          });
+          const linkedSize = layout.segments.filter((s) => live.has(s.name)).reduce((sum, s) => sum + s.size, 0);
+          const liveSize = [...live.values()].reduce((sum, n) => sum + n, 0);
+          const allowed = live.size > 0 && live.size + 1 <= maxSegments && 1 - liveSize / linkedSize <= maxDeadShare;
+          expect(plan !== undefined).toBe(allowed);
+          if (plan) expect(new Set(plan)).toEqual(new Set(live.keys()));
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

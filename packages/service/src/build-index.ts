@@ -274,12 +274,6 @@ function lazyCopyOf(chunk: Chunk): Chunk {
   return copy;
 }
 
-/** The old generation's bytes of each copied chunk's text (see `WriteIndexInput.textBytes`). */
-function copiedTextBytes(old: LoadedIndex, sourceOf: Int32Array): (i: number) => Uint8Array | undefined {
-  const bytes = old.texts.bytes!.bind(old.texts);
-  return (i) => (sourceOf[i]! >= 0 ? bytes(sourceOf[i]!) : undefined);
-}
-
 function round(seconds: number): number {
   return Math.round(seconds * 1000) / 1000;
 }
@@ -459,7 +453,7 @@ async function buildOnce(options: BuildIndexOptions): Promise<BuildIndexReport> 
         files: corpus.files,
       },
       chunks: corpus.chunks,
-      ...(old?.texts.bytes && sourceOf ? { textBytes: copiedTextBytes(old, sourceOf) } : {}),
+      ...(old && sourceOf ? { previousTexts: { texts: old.texts, sourceOf: (i: number) => sourceOf[i]!, checksums: old.manifest.checksums } } : {}),
       retrievers: [built],
     });
     const finished = performance.now();

@@ -1,6 +1,6 @@
-import { cp, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHUNKER_REVISION, SETTLED_MS } from '@rag/chunking';
 import { readIndex, readManifest, RetrieverRegistry, type RetrieverFactory } from '@rag/core';
@@ -30,6 +30,13 @@ async function mutate(corpus: string, indexDir: string, next: () => number, roun
   await rename(join(corpus, moved), join(corpus, moved.replace(/(\.\w+)$/, `_renamed_${round}$1`)));
   await writeFile(join(corpus, `tinyserve/added_${round}.py`), `# Added in round ${round}.\nRETRY_LIMIT_${round} = ${round * 3}\n`);
   await writeFile(join(corpus, `docs/added_${round}.md`), `# Notes ${round}\n\nThe retry limit of round ${round} is ${round * 3}.\n`);
+}
+
+/** The smallest file of `corpus` whose name ends with `ext` (path relative to it): an edit of it leaves most texts as they were. */
+async function smallestFile(corpus: string, ext: string): Promise<string> {
+  const names = (await readdir(corpus, { recursive: true })).filter((name) => name.endsWith(ext));
+  const sizes = await Promise.all(names.map(async (name) => (await stat(join(corpus, name))).size));
+  return names[sizes.indexOf(Math.min(...sizes))]!;
 }
 
 async function snapshot(indexDir: string): Promise<{ chunks: unknown[]; results: unknown[] }> {
@@ -188,8 +195,7 @@ describe('incremental indexing', () => {
     await new Promise((done) => setTimeout(done, SETTLED_MS + 100));
     const indexDir = join(work, 'damaged');
     await buildIndex({ corpusDir: corpus, indexDir, retriever: 'bm25', toolVersion: 'test' });
-    // A flipped byte in texts.bin is found only when that text is read (each has a CRC-32),
-    // which an update does midway, copying the texts of files it did not read.
+    // A flipped byte in texts.bin, found by the update's check of the generation it would keep.
     const old = await readIndex(indexDir);
     old.texts.close();
     const texts = join(old.dir, 'texts.bin');
@@ -202,6 +208,46 @@ describe('incremental indexing', () => {
     const fresh = join(work, 'damaged-fresh');
     await buildIndex({ corpusDir: corpus, indexDir: fresh, retriever: 'bm25', toolVersion: 'test' });
     expect(await snapshot(indexDir)).toEqual(await snapshot(fresh));
+
+    // Again with a file changed: the update would link texts.bin into its generation, so it
+    // checks it first and rebuilds, rather than carry the damage on.
+    const again = await readIndex(indexDir);
+    again.texts.close();
+    const linked = join(again.dir, 'texts.bin');
+    const damaged = await readFile(linked);
+    damaged[Math.floor(damaged.length / 3)]! ^= 0x01;
+    await writeFile(linked, damaged);
+    const edited = await smallestFile(corpus, '.py');
+    await writeFile(join(corpus, edited), `${await readFile(join(corpus, edited), 'utf8')}\n# edited\n`);
+    const rebuilt = await buildIndex({ corpusDir: corpus, indexDir, retriever: 'bm25', toolVersion: 'test' });
+    expect(rebuilt).toMatchObject({ mode: 'full', reason: expect.stringMatching(/old index is damaged.*texts\.bin/) });
+    const freshAgain = join(work, 'damaged-fresh-again');
+    await buildIndex({ corpusDir: corpus, indexDir: freshAgain, retriever: 'bm25', toolVersion: 'test' });
+    expect(await snapshot(indexDir)).toEqual(await snapshot(freshAgain));
+  });
+
+  it('links the unchanged texts of the generation before and writes only the changed files\' texts', async () => {
+    const corpus = join(work, 'linked-corpus');
+    await cp(MINI, corpus, { recursive: true });
+    const indexDir = join(work, 'linked');
+    await buildIndex({ corpusDir: corpus, indexDir, retriever: 'bm25', toolVersion: 'test' });
+    const before = await readIndex(indexDir);
+    before.texts.close();
+    const edited = await smallestFile(corpus, '.md');
+    await writeFile(join(corpus, edited), `${await readFile(join(corpus, edited), 'utf8')}\nA new closing paragraph.\n`);
+    const report = await buildIndex({ corpusDir: corpus, indexDir, retriever: 'bm25', toolVersion: 'test' });
+    expect(report.mode).toBe('incremental');
+    const after = await readIndex(indexDir);
+    // Only the edited file's chunks are in its own segment.
+    const editedTexts = after.chunks.filter((c) => c.file_path === edited.split(sep).join('/')).map((c) => c.text);
+    after.texts.close();
+    expect((await stat(join(after.dir, 'texts.bin'))).ino).toBe((await stat(join(before.dir, 'texts.bin'))).ino);
+    const own = await readFile(join(after.dir, `texts-${after.manifest.generation}.bin`), 'utf8');
+    expect(own).toContain('A new closing paragraph.');
+    expect(own.length).toBe(editedTexts.join('').length);
+    const full = join(work, 'linked-full');
+    await buildIndex({ corpusDir: corpus, indexDir: full, retriever: 'bm25', toolVersion: 'test' });
+    expect(await snapshot(indexDir)).toEqual(await snapshot(full));
   });
 
   it('says when the retriever could not reuse its previous build, and why (its file was of another format)', async () => {
