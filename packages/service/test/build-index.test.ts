@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHUNKER_REVISION, SETTLED_MS } from '@rag/chunking';
-import { readIndex, readManifest, RetrieverRegistry, type RetrieverFactory } from '@rag/core';
+import { readIndex, readManifest, RetrieverRegistry, TEXT_SEGMENT_LIMITS, type RetrieverFactory } from '@rag/core';
 import { bm25RetrieverFactory } from '@rag/bm25';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex, MAX_UNRECORDED_SIGNATURES_SHARE, openSearchSession, searchSources } from '../src/index.js';
@@ -224,6 +224,35 @@ describe('incremental indexing', () => {
     const freshAgain = join(work, 'damaged-fresh-again');
     await buildIndex({ corpusDir: corpus, indexDir: freshAgain, retriever: 'bm25', toolVersion: 'test' });
     expect(await snapshot(indexDir)).toEqual(await snapshot(freshAgain));
+  });
+
+  it('over many updates keeps at most TEXT_SEGMENT_LIMITS.maxSegments text segments and never more than 4/3 of the live texts on disk', async () => {
+    const corpus = join(work, 'segments-corpus');
+    await cp(MINI, corpus, { recursive: true });
+    const indexDir = join(work, 'segments');
+    await buildIndex({ corpusDir: corpus, indexDir, retriever: 'bm25', toolVersion: 'test' });
+    const names = (await readManifest(indexDir)).files.map((file) => file.file_path);
+    const sizes = await Promise.all(names.map(async (name) => (await stat(join(corpus, name))).size));
+    const smallest = names.map((name, i) => ({ name, size: sizes[i]! })).sort((a, b) => a.size - b.size).slice(0, 8).map((f) => f.name);
+    const seen = new Set<number>();
+    for (let round = 0; round < 14; round++) {
+      const name = smallest[round % smallest.length]!;
+      await writeFile(join(corpus, name), `${await readFile(join(corpus, name), 'utf8')}\nround ${round}\n`);
+      expect((await buildIndex({ corpusDir: corpus, indexDir, retriever: 'bm25', toolVersion: 'test' })).mode).toBe('incremental');
+      const index = await readIndex(indexDir);
+      const live = index.chunks.reduce((sum, chunk) => sum + Buffer.byteLength(chunk.text), 0);
+      index.texts.close();
+      const segments = (await readdir(index.dir)).filter((file) => /^texts(-.+)?\.bin$/.test(file));
+      seen.add(segments.length);
+      expect(segments.length).toBeLessThanOrEqual(TEXT_SEGMENT_LIMITS.maxSegments);
+      const onDisk = (await Promise.all(segments.map(async (file) => (await stat(join(index.dir, file))).size))).reduce((a, b) => a + b, 0);
+      expect(onDisk).toBeLessThanOrEqual(live / (1 - TEXT_SEGMENT_LIMITS.maxDeadShare));
+    }
+    // Both ways were taken: segments linked (more than one) and texts written into one again.
+    expect(seen.has(1) && [...seen].some((n) => n > 1)).toBe(true);
+    const full = join(work, 'segments-full');
+    await buildIndex({ corpusDir: corpus, indexDir: full, retriever: 'bm25', toolVersion: 'test' });
+    expect(await snapshot(indexDir)).toEqual(await snapshot(full));
   });
 
   it('links the unchanged texts of the generation before and writes only the changed files\' texts', async () => {
