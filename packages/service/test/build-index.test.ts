@@ -39,6 +39,13 @@ async function smallestFile(corpus: string, ext: string): Promise<string> {
   return names[sizes.indexOf(Math.min(...sizes))]!;
 }
 
+/** Builds `corpus` from scratch into a new folder named `name` and expects the same snapshot as `indexDir`'s. */
+async function expectSameAsFullRebuild(corpus: string, indexDir: string, name: string): Promise<void> {
+  const fresh = join(work, name);
+  await buildIndex({ corpusDir: corpus, indexDir: fresh, retriever: 'bm25', toolVersion: 'test' });
+  expect(await snapshot(indexDir)).toEqual(await snapshot(fresh));
+}
+
 async function snapshot(indexDir: string): Promise<{ chunks: unknown[]; results: unknown[] }> {
   const index = await readIndex(indexDir);
   const chunks = index.chunks.map((c) => ({ ...c }));
@@ -205,9 +212,7 @@ describe('incremental indexing', () => {
     const report = await buildIndex({ corpusDir: corpus, indexDir, retriever: 'bm25', toolVersion: 'test' });
     expect(report.mode).toBe('full');
     expect(report.reason).toMatch(/old index is damaged.*texts\.bin/);
-    const fresh = join(work, 'damaged-fresh');
-    await buildIndex({ corpusDir: corpus, indexDir: fresh, retriever: 'bm25', toolVersion: 'test' });
-    expect(await snapshot(indexDir)).toEqual(await snapshot(fresh));
+    await expectSameAsFullRebuild(corpus, indexDir, 'damaged-fresh');
 
     // Again with a file changed: the update would link texts.bin into its generation, so it
     // checks it first and rebuilds, rather than carry the damage on.
@@ -221,9 +226,7 @@ describe('incremental indexing', () => {
     await writeFile(join(corpus, edited), `${await readFile(join(corpus, edited), 'utf8')}\n# edited\n`);
     const rebuilt = await buildIndex({ corpusDir: corpus, indexDir, retriever: 'bm25', toolVersion: 'test' });
     expect(rebuilt).toMatchObject({ mode: 'full', reason: expect.stringMatching(/old index is damaged.*texts\.bin/) });
-    const freshAgain = join(work, 'damaged-fresh-again');
-    await buildIndex({ corpusDir: corpus, indexDir: freshAgain, retriever: 'bm25', toolVersion: 'test' });
-    expect(await snapshot(indexDir)).toEqual(await snapshot(freshAgain));
+    await expectSameAsFullRebuild(corpus, indexDir, 'damaged-fresh-again');
   });
 
   it('over many updates keeps at most TEXT_SEGMENT_LIMITS.maxSegments text segments and never more than 4/3 of the live texts on disk', async () => {
@@ -250,9 +253,7 @@ describe('incremental indexing', () => {
     }
     // Both ways were taken: segments linked (more than one) and texts written into one again.
     expect(seen.has(1) && [...seen].some((n) => n > 1)).toBe(true);
-    const full = join(work, 'segments-full');
-    await buildIndex({ corpusDir: corpus, indexDir: full, retriever: 'bm25', toolVersion: 'test' });
-    expect(await snapshot(indexDir)).toEqual(await snapshot(full));
+    await expectSameAsFullRebuild(corpus, indexDir, 'segments-full');
   });
 
   it('links the unchanged texts of the generation before and writes only the changed files\' texts', async () => {
@@ -274,9 +275,7 @@ describe('incremental indexing', () => {
     const own = await readFile(join(after.dir, `texts-${after.manifest.generation}.bin`), 'utf8');
     expect(own).toContain('A new closing paragraph.');
     expect(own.length).toBe(editedTexts.join('').length);
-    const full = join(work, 'linked-full');
-    await buildIndex({ corpusDir: corpus, indexDir: full, retriever: 'bm25', toolVersion: 'test' });
-    expect(await snapshot(indexDir)).toEqual(await snapshot(full));
+    await expectSameAsFullRebuild(corpus, indexDir, 'linked-full');
   });
 
   it('says when the retriever could not reuse its previous build, and why (its file was of another format)', async () => {
