@@ -107,7 +107,8 @@ export async function writeTexts(dir: string, texts: Iterable<string | Uint8Arra
     for (const text of texts) {
       if (isLocation(text)) {
         const id = segmentId(text.segment);
-        if (text.segment === segment || text.start + text.length > segments[id]!.size) throw new RangeError(`text location outside ${text.segment}`);
+        // A location the previous generation's table gave: outside its segment, that table is damaged (an update then rebuilds).
+        if (text.segment === segment || !(text.start >= 0 && text.start + text.length <= segments[id]!.size)) throw corrupt(dir, text.segment, `holds no text at ${text.start}–${text.start + text.length}`);
         starts.push(text.start);
         lengths.push(text.length);
         sums.push(text.crc32 >>> 0);

@@ -153,6 +153,18 @@ describe('text segments across generations', () => {
     }
   });
 
+  it('a location outside its segment, as a damaged table of the generation before would give, fails with INDEX_CORRUPT', async () => {
+    const first = await generation('l1', ['alpha', 'beta']);
+    const dir = join(work, 'l2');
+    await mkdir(dir);
+    await link(join(work, 'l1', TEXTS_FILE), join(dir, TEXTS_FILE));
+    try {
+      await expect(writeTexts(dir, [{ ...first.layout.locate(1), length: 50 }], 'texts-l2.bin')).rejects.toMatchObject({ code: 'INDEX_CORRUPT', message: expect.stringContaining('holds no text at 5–55') });
+    } finally {
+      first.close();
+    }
+  });
+
   it('planTextReuse links the segments holding a kept text, unless that wastes more than allowed or makes too many', () => {
     fc.assert(
       fc.property(
