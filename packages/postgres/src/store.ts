@@ -29,6 +29,7 @@ import {
   type VectorSet,
   type WriteIndexInput,
   type WriteIndexOptions,
+  type TextStore,
 } from '@rag/core';
 import pg from 'pg';
 import { isMissingTable, toStoreError } from './errors.js';
@@ -166,6 +167,10 @@ export function createPostgresStore(url: string, settings: Partial<PostgresStore
     return createVectorSearch(pool, options, location, { generation: at.generation, path: at.inside, dimension }, (error) => toStoreError(error, location));
   };
 
+  // The generation each text store this store opened reads: an update whose previous texts
+  // come from one copies their rows inside the database (see `copyTexts`).
+  const textGenerations = new WeakMap<TextStore, string>();
+
   const read = async (pin?: GenerationPin, readOptions: ReadIndexOptions = {}): Promise<LoadedIndex> => {
     const opened = await open(pin);
     const sum = opened.manifest.checksums[CHUNKS_FILE];
@@ -176,6 +181,7 @@ export function createPostgresStore(url: string, settings: Partial<PostgresStore
     const table = decodeChunkTable(bytes!, counts.chunks, files.length, (what) => indexDamagedError(location, CHUNKS_FILE, what));
     if (options.vectors !== 'files') vectorSets.set(opened.pin.generation, await readVectorSets(pool, schema, opened.pin.generation).catch((error: unknown) => Promise.reject(toStoreError(error, location))));
     const texts = openDatabaseTexts({ pool, schema, location, generation: opened.pin.generation, count: opened.manifest.counts.chunks, cacheSize: options.textCacheSize });
+    textGenerations.set(texts, opened.pin.generation);
     return { ...opened, ...assembleChunks(location, opened.manifest, table, texts, readOptions) };
   };
 
@@ -239,7 +245,12 @@ export function createPostgresStore(url: string, settings: Partial<PostgresStore
           sums = [];
           pending = 0;
         };
+        // An update's unchanged texts are copied row to row by the server (none crosses the
+        // connection); only the changed files' texts are sent.
+        const previous = input.previousTexts && textGenerations.get(input.previousTexts.texts);
+        const copied = previous === undefined ? 0 : await copyTexts(c, t.texts, previous, generation, input.chunks.length, input.previousTexts!.sourceOf, location);
         for (const chunk of input.chunks) {
+          if (copied > 0 && input.previousTexts!.sourceOf(chunk.id) >= 0) continue;
           const bytes = Buffer.from(chunk.text, 'utf8');
           ids.push(chunk.id);
           texts.push(bytes);
@@ -309,4 +320,36 @@ export function createPostgresStore(url: string, settings: Partial<PostgresStore
       if (!pool.ended && !pool.ending) await pool.end();
     },
   };
+}
+
+/** Pairs of chunk ids copied per statement. */
+const COPY_BATCH = 10_000;
+
+/**
+ * Copies the texts rows of `from` that chunks of `generation` take over (chunk i copies
+ * `sourceOf(i)`, or is new at -1) inside the database; returns how many. A row missing from
+ * `from` is `INDEX_CORRUPT` (an update then rebuilds from the corpus).
+ */
+async function copyTexts(client: pg.PoolClient, table: string, from: string, generation: string, count: number, sourceOf: (i: number) => number, location: string): Promise<number> {
+  let copied = 0;
+  let pairs: { to: number[]; from: number[] } = { to: [], from: [] };
+  const flush = async (): Promise<void> => {
+    if (pairs.to.length === 0) return;
+    const result = await client.query(
+      `INSERT INTO ${table} (generation, chunk_id, text, crc32) SELECT $1, n.to_id, o.text, o.crc32 FROM unnest($2::int[], $3::int[]) AS n(to_id, from_id) JOIN ${table} o ON o.generation = $4 AND o.chunk_id = n.from_id`,
+      [generation, pairs.to, pairs.from, from],
+    );
+    if (result.rowCount !== pairs.to.length) throw indexDamagedError(location, 'the texts table', `lacks ${pairs.to.length - (result.rowCount ?? 0)} texts of generation ${from}`);
+    copied += pairs.to.length;
+    pairs = { to: [], from: [] };
+  };
+  for (let i = 0; i < count; i++) {
+    const j = sourceOf(i);
+    if (j < 0) continue;
+    pairs.to.push(i);
+    pairs.from.push(j);
+    if (pairs.to.length >= COPY_BATCH) await flush();
+  }
+  await flush();
+  return copied;
 }

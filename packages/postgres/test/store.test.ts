@@ -87,6 +87,34 @@ describe.skipIf(!postgresAvailable())('PostgreSQL index store (real server on lo
     expect(report).toMatchObject({ generation: written.generation, files: 3 });
   });
 
+  it('an update copies the texts it takes over inside the database and sends only the new ones', async () => {
+    const store = storeAt(cluster.url, 'copies');
+    await store.write(inputOf('v1', randomBytes(64)));
+    const previous = await store.read();
+    const next = inputOf('v2', randomBytes(64));
+    // Chunks 0, 2 and 4 take over the texts of chunks 0, 2 and 4 before: their rows are
+    // copied, so the stand-in texts given here never reach the database.
+    const sourceOf = [0, -1, 2, -1, 4];
+    next.chunks = next.chunks.map((chunk, i) => (sourceOf[i]! >= 0 ? { ...chunk, text: 'not sent' } : chunk));
+    next.previousTexts = { texts: previous.texts, sourceOf: (i) => sourceOf[i]!, checksums: previous.manifest.checksums };
+    await store.write(next);
+    const index = await store.read();
+    await index.texts.prefetch!([0, 1, 2, 3, 4]);
+    const [before, after] = [chunksOf('v1'), chunksOf('v2')];
+    expect(index.chunks.map((c) => c.text)).toEqual([before[0]!.text, after[1]!.text, before[2]!.text, after[3]!.text, before[4]!.text]);
+    expect((await store.verify()).generation).toBe(index.manifest.generation);
+
+    // Rows the previous generation lacks (a damaged table): INDEX_CORRUPT, which makes an update rebuild.
+    const damagedFrom = await store.read();
+    await store.pool.query('DELETE FROM copies.texts WHERE generation = $1 AND chunk_id = 2', [damagedFrom.manifest.generation]);
+    const again = inputOf('v3', randomBytes(64));
+    again.previousTexts = { texts: damagedFrom.texts, sourceOf: (i) => i, checksums: damagedFrom.manifest.checksums };
+    const error = await errorOf(store.write(again));
+    expect(error.code).toBe('INDEX_CORRUPT');
+    expect(error.message).toMatch(/lacks 1 texts/);
+    expect((await store.read()).manifest.generation).toBe(damagedFrom.manifest.generation);
+  });
+
   it('serves any byte ranges of a large file from its pages, each page checked, and only files at least `pagedFromBytes` long', async () => {
     const store = createPostgresStore(`${cluster.url}?schema=ranges&paged_from=1000`, { pageBytes: 1024 });
     stores.push(store);
