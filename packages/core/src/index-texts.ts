@@ -171,6 +171,14 @@ function encodeTable(segments: readonly { name: string; size: number }[], starts
     at = table.writeUInt32LE(names[i]!.length, at);
     at += names[i]!.copy(table, at);
   });
+  // The columns are copied whole where this machine's byte order is the file's.
+  if (littleEndian) {
+    table.set(new Uint8Array(Float64Array.from(starts).buffer), head);
+    table.set(new Uint8Array(Uint32Array.from(lengths).buffer), head + n * 8);
+    table.set(new Uint8Array(Uint32Array.from(sums).buffer), head + n * 12);
+    table.set(new Uint8Array(Uint16Array.from(segmentOf).buffer), head + n * 16);
+    return table;
+  }
   at = head;
   for (const start of starts) at = table.writeDoubleLE(start, at);
   for (const length of lengths) at = table.writeUInt32LE(length, at);
