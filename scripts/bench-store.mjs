@@ -39,7 +39,13 @@ function measure(command, args, { node = false } = {}) {
 }
 
 function mediansOf(results) {
-  return { wall: median(results.map((r) => r.wall)), maxRssMB: median(results.map((r) => r.maxRssMB ?? 0)), cpuSeconds: median(results.map((r) => r.cpuSeconds ?? 0)) };
+  const written = results.map((r) => r.writtenMB).filter((mb) => mb !== undefined);
+  return {
+    wall: median(results.map((r) => r.wall)),
+    maxRssMB: median(results.map((r) => r.maxRssMB ?? 0)),
+    cpuSeconds: median(results.map((r) => r.cpuSeconds ?? 0)),
+    ...(written.length > 0 ? { writtenMB: median(written) } : {}),
+  };
 }
 
 function medianOf(n, run) {
@@ -134,7 +140,9 @@ console.log(
     line('one-pass floor CPU s', (m) => f(m.floor.cpuSeconds), ''),
     line('rag index CPU s', (m) => f(m.full.cpuSeconds), ''),
     line('  … as a multiple of the floor', (m) => `${f(m.full.cpuSeconds / m.floor.cpuSeconds, 1)}×`, '≤ 4×'),
+    line('rag index (full) MB written', (m) => f(m.full.writtenMB, 1), ''),
     line('re-index after editing one file wall s', (m) => f(m.incremental.wall), ''),
+    line('  … MB written', (m) => f(m.incremental.writtenMB, 1), ''),
     line('  … as a share of a full index', (m) => `${f((100 * m.incremental.wall) / m.full.wall, 0)} %`, '≤ 10 %'),
     line('re-index with nothing changed wall s', (m) => f(m.unchanged.wall), ''),
     line('  … as a share of a full index', (m) => `${f((100 * m.unchanged.wall) / m.full.wall, 0)} %`, ''),
