@@ -30,6 +30,7 @@ import {
   type WriteIndexInput,
   type WriteIndexOptions,
   type TextStore,
+  type Chunk,
 } from '@rag/core';
 import pg from 'pg';
 import { isMissingTable, toStoreError } from './errors.js';
@@ -248,9 +249,9 @@ export function createPostgresStore(url: string, settings: Partial<PostgresStore
         // An update's unchanged texts are copied row to row by the server (none crosses the
         // connection); only the changed files' texts are sent.
         const previous = input.previousTexts && textGenerations.get(input.previousTexts.texts);
-        const copied = previous === undefined ? 0 : await copyTexts(c, t.texts, previous, generation, input.chunks.length, input.previousTexts!.sourceOf, location);
-        for (const chunk of input.chunks) {
-          if (copied > 0 && input.previousTexts!.sourceOf(chunk.id) >= 0) continue;
+        const copied = previous === undefined ? 0 : await copyTexts(c, t.texts, previous, generation, input.chunks, input.previousTexts!.sourceOf, location);
+        for (const [i, chunk] of input.chunks.entries()) {
+          if (copied > 0 && input.previousTexts!.sourceOf(i) >= 0) continue;
           const bytes = Buffer.from(chunk.text, 'utf8');
           ids.push(chunk.id);
           texts.push(bytes);
@@ -326,11 +327,11 @@ export function createPostgresStore(url: string, settings: Partial<PostgresStore
 const COPY_BATCH = 10_000;
 
 /**
- * Copies the texts rows of `from` that chunks of `generation` take over (chunk i copies
+ * Copies the texts rows of `from` that `chunks` of `generation` take over (chunk i copies
  * `sourceOf(i)`, or is new at -1) inside the database; returns how many. A row missing from
  * `from` is `INDEX_CORRUPT` (an update then rebuilds from the corpus).
  */
-async function copyTexts(client: pg.PoolClient, table: string, from: string, generation: string, count: number, sourceOf: (i: number) => number, location: string): Promise<number> {
+async function copyTexts(client: pg.PoolClient, table: string, from: string, generation: string, chunks: readonly Chunk[], sourceOf: (i: number) => number, location: string): Promise<number> {
   let copied = 0;
   let pairs: { to: number[]; from: number[] } = { to: [], from: [] };
   const flush = async (): Promise<void> => {
@@ -343,10 +344,10 @@ async function copyTexts(client: pg.PoolClient, table: string, from: string, gen
     copied += pairs.to.length;
     pairs = { to: [], from: [] };
   };
-  for (let i = 0; i < count; i++) {
+  for (let i = 0; i < chunks.length; i++) {
     const j = sourceOf(i);
     if (j < 0) continue;
-    pairs.to.push(i);
+    pairs.to.push(chunks[i]!.id);
     pairs.from.push(j);
     if (pairs.to.length >= COPY_BATCH) await flush();
   }
