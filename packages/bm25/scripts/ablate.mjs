@@ -11,8 +11,11 @@
 // Options: --corpus DIR (default ../shared/data/raw), --prefix P (what the datasets'
 // file_path put before a path inside the corpus; default data/raw/), --datasets a.json,b.json
 // (default the two public answered sets), --only NAME[,NAME] (configurations to run),
-// --misses K (list the default configuration's questions not found within K).
-import { readFile } from 'node:fs/promises';
+// --misses K (list the default configuration's questions not found within K),
+// --together a,b[;c,d] (development corpora indexed together, see `togetherSuites`).
+import { cp, mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chunkCorpus } from '@rag/chunking';
@@ -98,7 +101,35 @@ const publicSet = (name) => join(SHARED, 'data/datasets/AnsweredQuestions', `${n
  * requests with theirs, then werkzeug and attrs with their own (`python3
  * datasets/dev/prepare_corpora.py` first). `--corpus` runs one corpus instead.
  */
-const suites = flags.corpus
+/**
+ * `--together a,b[,…]`: the development corpora named, indexed as one corpus (a temporary
+ * folder of hard links, each corpus a top-level folder of its own: several repositories side
+ * by side, failure class 8), searched with all their sets. Set `--together` to a list of
+ * groups separated by `;` to run each group as its own corpus.
+ */
+async function togetherSuites(spec) {
+  const corpora = questionCorpora(ROOT, SHARED);
+  const sets = questionSets(ROOT, SHARED);
+  const out = [];
+  const folders = [];
+  process.on('exit', () => folders.forEach((folder) => rmSync(folder, { recursive: true, force: true })));
+  for (const group of spec.split(';')) {
+    const names = group.split(',').map((name) => name.trim()).filter(Boolean);
+    const folder = await mkdtemp(join(tmpdir(), 'rag-together-'));
+    folders.push(folder);
+    for (const name of names) {
+      const corpus = corpora[name];
+      if (!corpus || name === 'vllm' || name === 'other') throw new Error(`--together takes development corpora with a folder of their own name, not ${name}`);
+      await cp(join(corpus.base, corpus.dir), join(folder, corpus.dir), { recursive: true });
+    }
+    out.push({ corpus: folder, prefix: '', datasetPaths: sets.filter((set) => names.includes(set.corpus)).map((set) => set.path) });
+  }
+  return out;
+}
+
+const suites = flags.together
+  ? await togetherSuites(String(flags.together))
+  : flags.corpus
   ? [
       {
         corpus: resolve(ROOT, String(flags.corpus)),

@@ -1,6 +1,7 @@
 import type { Chunk, Language } from '@rag/core';
 import { classSummaries } from './class-summaries.js';
 import type { ContextOptions } from './options.js';
+import { CorpusProjects } from './rerank/projects.js';
 
 const PROSE: ReadonlySet<Language> = new Set<Language>(['markdown', 'rst', 'text']);
 
@@ -84,14 +85,35 @@ export function anchorTexts(chunks: readonly Chunk[]): string[] {
   const byName = definitionsByName(chunks);
   if (byName.size === 0) return anchors;
   const seen: (Set<string> | undefined)[] = new Array(chunks.length);
-  for (const chunk of chunks) {
+  // In a corpus of several projects (`CorpusProjects`), a page's mention means a name of its
+  // own project: one library's `field` is not another's, and with both counted a name looks
+  // defined too often to link at all. A page outside every project may mean any of them.
+  const projects = new CorpusProjects(chunks);
+  const scoped = projects.names.length >= 2 ? projects.chunkProjects : undefined;
+  const scopedByName = new Map<number, Map<string, number[]>>();
+  const byNameFor = (project: number): Map<string, number[]> => {
+    if (!scoped || project === 0) return byName;
+    let map = scopedByName.get(project);
+    if (!map) {
+      map = new Map();
+      for (const [name, ids] of byName) {
+        const own = ids.filter((id) => scoped[id] === project);
+        if (own.length > 0) map.set(name, own);
+      }
+      scopedByName.set(project, map);
+    }
+    return map;
+  };
+  for (let c = 0; c < chunks.length; c++) {
+    const chunk = chunks[c]!;
     if (!PROSE.has(chunk.language)) continue;
+    const names = byNameFor(scoped ? scoped[c]! : 0);
     for (const paragraph of chunk.text.split(/\n[ \t]*\n/)) {
       if (paragraph.length > ANCHOR_LIMITS.maxParagraph || !paragraph.includes('`')) continue;
       const targets = new Set<number>();
       for (const match of paragraph.matchAll(INLINE_CODE)) {
         const name = mentionedName(match[1]!);
-        if (name) for (const id of resolveMention(name, chunks, byName)) targets.add(id);
+        if (name) for (const id of resolveMention(name, chunks, names)) targets.add(id);
       }
       for (const id of targets) {
         const known = (seen[id] ??= new Set());

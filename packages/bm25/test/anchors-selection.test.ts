@@ -57,6 +57,54 @@ describe('anchor text', () => {
   });
 });
 
+describe('anchor text in a corpus of several projects', () => {
+  // Two libraries side by side, each a folder holding a package of its own name (what
+  // `CorpusProjects` recognises), both defining a `field`; only `alpha` defines `evolve`.
+  const projects = makeChunks([
+    { file_path: 'alpha/alpha/make.py', symbol: 'field', language: 'python', kind: 'function', text: 'def field(default=None):\n    return Attribute(default)' },
+    { file_path: 'alpha/alpha/funcs.py', symbol: 'evolve', language: 'python', kind: 'function', text: 'def evolve(inst, **changes):\n    return copy(inst, changes)' },
+    { file_path: 'beta/beta/forms.py', symbol: 'field', language: 'python', kind: 'function', text: 'def field(name, widget):\n    return Widget(name, widget)' },
+    {
+      file_path: 'alpha/docs/init.md',
+      symbol: 'Initialization > Defaults',
+      language: 'markdown',
+      kind: 'section',
+      text: '# Defaults\n\nA default value for an attribute is given with `field`, and a modified copy is made with `evolve`.',
+    },
+    { file_path: 'beta/docs/forms.md', symbol: 'Forms > Widgets', language: 'markdown', kind: 'section', text: '# Widgets\n\nEach input box of a form is declared with `field`; `evolve` is not part of this library.' },
+    { file_path: 'NOTES.md', symbol: 'Notes', language: 'markdown', kind: 'section', text: '# Notes\n\nBoth libraries are used together: see `evolve` for copies.' },
+  ]);
+
+  it("links a page's mention to its own project's definition only", () => {
+    const anchors = anchorTexts(projects);
+    // alpha's page names `field`: alpha's definition gets the paragraph, beta's does not.
+    expect(anchors[0]).toContain('default value for an attribute');
+    expect(anchors[0]).not.toContain('input box');
+    // beta's page names `field` too: beta's definition gets that paragraph alone.
+    expect(anchors[2]).toContain('input box');
+    expect(anchors[2]).not.toContain('default value');
+  });
+
+  it('never links a page to another project, and lets a page outside every project link anywhere', () => {
+    const anchors = anchorTexts(projects);
+    // beta's page mentions `evolve`, which only alpha defines: no link across projects.
+    expect(anchors[1]).toContain('modified copy');
+    expect(anchors[1]).not.toContain('not part of this library');
+    // The corpus's own top-level notes belong to no project: their mention links.
+    expect(anchors[1]).toContain('used together');
+  });
+
+  it('links across the whole corpus when it holds one project or none', () => {
+    // Without its second project the corpus has no project boundaries to respect: the
+    // page's `field` has only one definition left, and links to it from any folder.
+    const single = makeChunks([
+      { file_path: 'alpha/alpha/make.py', symbol: 'field', language: 'python', kind: 'function', text: 'def field(default=None):\n    return Attribute(default)' },
+      { file_path: 'docs/forms.md', symbol: 'Forms', language: 'markdown', kind: 'section', text: '# Forms\n\nDeclared with `field`.' },
+    ]);
+    expect(anchorTexts(single)[0]).toContain('Declared with');
+  });
+});
+
 describe('selection under file and kind shares', () => {
   const chunks = makeChunks(
     Array.from({ length: 12 }, (_, i) => ({ text: `chunk ${i}`, file_path: `f${i % 3}.${i < 8 ? 'md' : 'py'}`, language: i < 8 ? ('markdown' as const) : ('python' as const) })),

@@ -101,6 +101,11 @@ export class CorpusProjects {
     return { text: keep ? query : text, projects: projects.sort((a, b) => a - b) };
   }
 
+  /** Each chunk's project number (0 for none), by chunk id: not to be written. */
+  get chunkProjects(): Uint16Array {
+    return this.#projectOf;
+  }
+
   /** Chunk `d`'s project number, 0 for none. */
   projectOf(d: number): number {
     return this.#projectOf[d]!;
