@@ -55,7 +55,9 @@ export interface ContextOptions {
    * Index with each code chunk, in the `anchor` field, the documentation paragraphs that
    * name a function, class or method it defines as inline code (`` `launch` ``,
    * :func:`~click.launch`), with their section's heading path: the words the docs use for
-   * what the code does reach the code. Default `true`.
+   * what the code does reach the code. In a corpus of several projects (top-level folders
+   * each holding a package of its own name), a page links only to its own project's
+   * definitions. Default `true`.
    */
   anchors: boolean;
   /**
