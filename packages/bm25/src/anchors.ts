@@ -1,7 +1,7 @@
 import type { Chunk, Language } from '@rag/core';
 import { classSummaries } from './class-summaries.js';
 import type { ContextOptions } from './options.js';
-import { CorpusProjects } from './rerank/projects.js';
+import { CorpusProjects } from './projects.js';
 
 const PROSE: ReadonlySet<Language> = new Set<Language>(['markdown', 'rst', 'text']);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createBm25Retriever } from '../src/index.js';
-import { CorpusProjects, projectNameOf } from '../src/rerank/projects.js';
+import { CorpusProjects, projectNameOf } from '../src/projects.js';
 import { makeChunks, type ChunkSpec } from './helpers.js';
 
 const python = (file_path: string, symbol: string, text: string): ChunkSpec => ({ file_path, symbol, text, language: 'python', kind: 'function' });

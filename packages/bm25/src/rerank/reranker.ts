@@ -6,7 +6,7 @@ import { carriesEvidence, hasName, readsAsDescriptionAt, spellsAnyType } from '.
 import type { EvidenceKind, RerankOptions } from './options.js';
 import { AUXILIARY, AUXILIARY_QUERY_WORDS, chunkFlags, DOCUMENTATION_QUERY_WORDS, HISTORY, HISTORY_QUERY_WORDS, PROSE, TermModalities } from './priors.js';
 import { ChunkScan, coverageScore, phraseScore, type QueryPair } from './proximity.js';
-import { CorpusProjects, type QueryScope } from './projects.js';
+import { CorpusProjects, type QueryScope } from '../projects.js';
 import { createQueryShaper, type QueryShape } from './query.js';
 import { sectionSupport } from './sections.js';
 
