@@ -13,7 +13,7 @@
 // cores, and its own CPU time is printed beside the server's.
 //
 //   pnpm bench:server [--vllm | --index_dir DIR] [--workers 0,1,2] [--duration 10] [--rounds 3]
-//                     [--client lean|node]
+//                     [--client lean|node] [--servers A.js,B.js]
 //                     [--concurrency 16] [--k 10] [--answer_concurrency 2]
 //                     [--generator extractive] [--questions FILE] [--json]
 //
@@ -21,6 +21,10 @@
 // questions: searches there cost what they cost on a real corpus. Without --vllm or
 // --index_dir the script indexes datasets/mini/corpus (searches of microseconds: the HTTP
 // layer alone). Queries are the questions of --questions (a dataset file), round-robin.
+// --servers runs each given server entry (default apps/server/dist/server.js) at every
+// worker count, all taking turns in the same rounds: two builds compared side by side on
+// one machine in one run (copy a build's dist folder aside, e.g. apps/server/dist-base, and
+// pass both entries).
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -47,7 +51,7 @@ if (workerCounts.some((n) => !Number.isInteger(n) || n < 0 || n > 64)) {
   console.error(`error: --workers takes a comma-separated list of whole numbers 0…64, got ${flags.workers}.`);
   process.exit(2);
 }
-const SERVER_ENTRY = join(REPO_ROOT, 'apps', 'server', 'dist', 'server.js');
+const SERVER_ENTRIES = flags.servers ? String(flags.servers).split(',').map((entry) => resolve(entry)) : [join(REPO_ROOT, 'apps', 'server', 'dist', 'server.js')];
 
 function fail(message, hint) {
   console.error(`error: ${message}${hint ? `\n  hint: ${hint}` : ''}`);
@@ -57,7 +61,11 @@ function fail(message, hint) {
 for (const [name, value] of [['duration', durationS], ['rounds', rounds], ['concurrency', concurrency], ['answer_concurrency', answerConcurrency], ['k', k]]) {
   if (!Number.isFinite(value) || value < (name === 'answer_concurrency' ? 0 : 1)) fail(`--${name} must be a positive number, got ${flags[name]}.`);
 }
-if (!existsSync(SERVER_ENTRY)) fail(`${SERVER_ENTRY} is missing.`, 'Run `pnpm build` first.');
+for (const entry of SERVER_ENTRIES) if (!existsSync(entry)) fail(`${entry} is missing.`, 'Run `pnpm build` first.');
+/** Every server to measure: each entry at each worker count. */
+const configs = SERVER_ENTRIES.flatMap((entry) => workerCounts.map((workers) => ({ entry, workers })));
+/** How a row names its server entry: the folder around it, when there are several. */
+const entryLabel = (entry) => (SERVER_ENTRIES.length > 1 ? `${entry.split('/').slice(-2, -1)[0]} ` : '');
 
 async function importPackage(name) {
   const path = join(REPO_ROOT, 'packages', name, 'dist', 'index.js');
@@ -91,8 +99,8 @@ function loadQuestions(shared) {
 }
 
 /** Starts the server on a free loopback port; resolves with its URL and the child. */
-function startServer(indexDir, workers) {
-  const args = [SERVER_ENTRY, '--index_dir', indexDir, '--port', '0', '--host', '127.0.0.1', '--generator', generator, '--workers', String(workers), '--max_queued_answers', String(Math.max(8, answerConcurrency * 2))];
+function startServer(indexDir, workers, entry) {
+  const args = [entry, '--index_dir', indexDir, '--port', '0', '--host', '127.0.0.1', '--generator', generator, '--workers', String(workers), '--max_queued_answers', String(Math.max(8, answerConcurrency * 2))];
   const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
   return new Promise((resolvePromise, reject) => {
     let log = '';
@@ -295,8 +303,8 @@ try {
   if (shared) runCli(['index', '--corpus_dir', 'data/raw', '--index_dir', indexDir, '--quiet'], { cwd: shared });
   else if (temp) await buildMiniIndex(indexDir);
   const questions = loadQuestions(shared);
-  for (const workers of workerCounts) {
-    const server = await startServer(indexDir, workers);
+  for (const { entry, workers } of configs) {
+    const server = await startServer(indexDir, workers, entry);
     servers.push(server);
     if (!flags.json) console.error(server.banner);
     const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
@@ -304,7 +312,7 @@ try {
     for (let j = 0; j < 200 * Math.max(1, workers); j++) await send(agent, server.url, '/search', { query: questions[j % questions.length], k });
     agent.destroy();
   }
-  const best = workerCounts.map(() => undefined);
+  const best = configs.map(() => undefined);
   for (let round = 0; round < rounds; round++) {
     for (const [i, server] of servers.entries()) {
       const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
@@ -328,9 +336,11 @@ try {
     const busy = i === 0 ? await searchPhase(server.url, agent, questions, true, durationS / rounds) : undefined;
     agent.destroy();
     const { alone, cpu, wall, errors, mainUs } = best[i];
-    runs.push({ workers: workerCounts[i], alone: { ...alone, errors }, busy, cpu_s: Math.round(cpu * 100) / 100, wall_s: Math.round(wall * 100) / 100, main_thread_cpu_us_per_request: Math.round(mainUs), peak_rss_mb: peakRssMb(server.child.pid) });
+    runs.push({ workers: configs[i].workers, label: `${entryLabel(configs[i].entry)}${configs[i].workers}`, entry: configs[i].entry, alone: { ...alone, errors }, busy, cpu_s: Math.round(cpu * 100) / 100, wall_s: Math.round(wall * 100) / 100, main_thread_cpu_us_per_request: Math.round(mainUs), peak_rss_mb: peakRssMb(server.child.pid) });
   }
-  const base = runs.find((r) => r.workers === 1) ?? runs[0];
+  // Each entry's rows compare with that entry's one-worker row.
+  const baseOf = (r) => runs.find((b) => b.entry === r.entry && b.workers === 1) ?? runs.find((b) => b.entry === r.entry);
+  const base = baseOf(runs[0]);
   const report = {
     duration_s: durationS,
     rounds,
@@ -339,7 +349,7 @@ try {
     k,
     generator,
     index_dir: indexDir,
-    runs: runs.map((r) => ({ workers: r.workers, search: r.alone, server_cpu_s: r.cpu_s, wall_s: r.wall_s, cpu_per_wall: Math.round((r.cpu_s / r.wall_s) * 100) / 100, main_thread_cpu_us_per_request: r.main_thread_cpu_us_per_request, peak_rss_mb: r.peak_rss_mb, vs_one_worker: Math.round((r.alone.per_second / base.alone.per_second) * 100) / 100 })),
+    runs: runs.map((r) => ({ workers: r.workers, ...(SERVER_ENTRIES.length > 1 ? { server: r.entry } : {}), search: r.alone, server_cpu_s: r.cpu_s, wall_s: r.wall_s, cpu_per_wall: Math.round((r.cpu_s / r.wall_s) * 100) / 100, main_thread_cpu_us_per_request: r.main_thread_cpu_us_per_request, peak_rss_mb: r.peak_rss_mb, vs_one_worker: Math.round((r.alone.per_second / baseOf(r).alone.per_second) * 100) / 100, label: r.label })),
     search_while_answering: runs[0].busy?.search,
     answers: runs[0].busy?.answers,
   };
@@ -349,7 +359,7 @@ try {
     console.log(
       formatTable(
         ['search workers', 'requests', 'req/s', `× ${base.workers} worker(s)`, 'p50 ms', 'p99 ms', 'errors', 'server CPU s / wall s', 'server thread CPU µs / request', 'load generator CPU s', 'server peak RSS MB'],
-        report.runs.map((r) => [r.workers, r.search.requests, r.search.per_second, r.vs_one_worker, r.search.p50_ms, r.search.p99_ms, r.search.errors, `${r.server_cpu_s} / ${r.wall_s} = ${r.cpu_per_wall}`, r.main_thread_cpu_us_per_request, r.search.load_generator_cpu_s, r.peak_rss_mb]),
+        report.runs.map((r) => [r.label, r.search.requests, r.search.per_second, r.vs_one_worker, r.search.p50_ms, r.search.p99_ms, r.search.errors, `${r.server_cpu_s} / ${r.wall_s} = ${r.cpu_per_wall}`, r.main_thread_cpu_us_per_request, r.search.load_generator_cpu_s, r.peak_rss_mb]),
       ),
     );
     if (runs[0].busy) {

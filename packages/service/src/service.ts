@@ -289,7 +289,9 @@ export class RagService {
     const hits = await this.#searchHits(served, question, k, retriever);
     const views: HitView[] = [];
     for (const hit of hits) {
-      const state = await served.tracker.state(hit.chunk.file_path);
+      // Most hits' files were checked a moment ago: no await (and no microtask) for those.
+      const known = served.tracker.state(hit.chunk.file_path);
+      const state = typeof known === 'string' ? known : await known;
       views.push({
         rank: hit.rank,
         file_path: hit.file_path,

@@ -83,17 +83,19 @@ export async function buildApp(service: RagService, options: AppOptions): Promis
   if (isLoopbackHost(options.host)) {
     // A page on another site could resolve its own name to 127.0.0.1 (DNS rebinding) and
     // read the corpus through this server; a loopback server answers loopback names only.
-    app.addHook('onRequest', async (request, reply) => {
+    // Hooks in callback form: an async hook costs a promise and its ticks on every request.
+    app.addHook('onRequest', (request, reply, done) => {
       const host = request.headers.host;
       if (host !== undefined && !isLoopbackHost(hostnameOf(host))) {
-        return reply.code(403).send(send(403, { code: 'FORBIDDEN_HOST', message: `Host ${host} is not served here.`, hint: 'Use http://127.0.0.1 or http://localhost.' }));
+        reply.code(403).send(send(403, { code: 'FORBIDDEN_HOST', message: `Host ${host} is not served here.`, hint: 'Use http://127.0.0.1 or http://localhost.' }));
+        return;
       }
-      return undefined;
+      done();
     });
   }
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     reply.header('x-content-type-options', 'nosniff');
-    return payload;
+    done(null, payload);
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
