@@ -45,6 +45,8 @@ const FLOORS = {
   dev_pexpect_docs: 0.8,
   dev_itsdangerous_code: 0.65,
   dev_itsdangerous_docs: 0.6,
+  dev_cherrypy_code: 0.5,
+  dev_cherrypy_docs: 0.54,
 };
 
 const flags = parseBenchArgs(process.argv.slice(2));

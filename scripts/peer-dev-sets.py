@@ -41,6 +41,7 @@ SUITES = [
     (DEV, "cmd2", ["dev_cmd2_code", "dev_cmd2_docs"]),
     (DEV, "pexpect", ["dev_pexpect_code", "dev_pexpect_docs"]),
     (DEV, "itsdangerous", ["dev_itsdangerous_code", "dev_itsdangerous_docs"]),
+    (DEV, "cherrypy", ["dev_cherrypy_code", "dev_cherrypy_docs"]),
 ]
 
 

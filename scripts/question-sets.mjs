@@ -27,6 +27,7 @@ export function questionCorpora(repoRoot, shared) {
     cmd2: { base: dev, dir: 'cmd2' },
     pexpect: { base: dev, dir: 'pexpect' },
     itsdangerous: { base: dev, dir: 'itsdangerous' },
+    cherrypy: { base: dev, dir: 'cherrypy' },
   };
 }
 
@@ -59,6 +60,8 @@ const SETS = [
   ['dev_pexpect_docs', 'dev', 'pexpect'],
   ['dev_itsdangerous_code', 'dev', 'itsdangerous'],
   ['dev_itsdangerous_docs', 'dev', 'itsdangerous'],
+  ['dev_cherrypy_code', 'dev', 'cherrypy'],
+  ['dev_cherrypy_docs', 'dev', 'cherrypy'],
 ];
 
 /** Every set as `{ name, group: 'public' | 'dev', corpus, path }`, in the order the tables print them. */

@@ -49,6 +49,7 @@ CORPORA = {
     "cmd2": (REPO / ".bench" / "dev-corpora" / "cmd2", "cmd2/"),
     "pexpect": (REPO / ".bench" / "dev-corpora" / "pexpect", "pexpect/"),
     "itsdangerous": (REPO / ".bench" / "dev-corpora" / "itsdangerous", "itsdangerous/"),
+    "cherrypy": (REPO / ".bench" / "dev-corpora" / "cherrypy", "cherrypy/"),
 }
 
 # output set -> spec files that feed it
@@ -92,6 +93,11 @@ SETS = {
     # on it: signing and serializing tokens (signer, timed, URL-safe, key rotation).
     "dev_itsdangerous_code": ["itsdangerous_code.json"],
     "dev_itsdangerous_docs": ["itsdangerous_docs.json"],
+    # A fourteenth, written on 2026-12-07 and measured once before anything was chosen on
+    # it: a web framework with RST docs (CherryPy: cache, sessions, request bodies, charset
+    # negotiation, static files, the engine bus), like the private "other codebases" sets.
+    "dev_cherrypy_code": ["cherrypy_code.json"],
+    "dev_cherrypy_docs": ["cherrypy_docs.json"],
 }
 
 
@@ -178,7 +184,7 @@ def build_set(name, seen_ids):
     questions = []
     for spec_file in SETS[name]:
         specs = json.loads((HERE / "specs" / spec_file).read_text(encoding="utf-8"))
-        corpus = spec_file.split("_")[0] if spec_file.startswith(("vllm", "werkzeug", "attrs", "babel", "jinja2", "doit", "tornado", "bs4", "cmd2", "pexpect", "itsdangerous")) else "other"
+        corpus = spec_file.split("_")[0] if spec_file.startswith(("vllm", "werkzeug", "attrs", "babel", "jinja2", "doit", "tornado", "bs4", "cmd2", "pexpect", "itsdangerous", "cherrypy")) else "other"
         root, prefix = CORPORA[corpus]
         for spec in specs:
             where = f"{spec_file} {spec.get('id')}"

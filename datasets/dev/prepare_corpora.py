@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Assemble the development corpora of other codebases from installed Debian packages.
 
-The development question sets (see README.md) are about thirteen codebases: vLLM (read in
-place from ../shared/data/raw) and twelve more that install offline from Debian:
+The development question sets (see README.md) are about fourteen codebases: vLLM (read in
+place from ../shared/data/raw) and thirteen more that install offline from Debian:
 
   click     python3-click (code)     + python-click-doc (Sphinx sources, RST)
   requests  python3-requests (code)  + python-requests-doc (Sphinx sources, RST)
@@ -16,6 +16,7 @@ place from ../shared/data/raw) and twelve more that install offline from Debian:
   cmd2      python3-cmd2 (code)      + python-cmd2-doc (Sphinx sources, RST)
   pexpect   python3-pexpect (code)   + python-pexpect-doc (Sphinx sources, RST)
   itsdangerous python3-itsdangerous (code) + python-itsdangerous-doc (Sphinx sources, RST)
+  cherrypy  python3-cherrypy3 (code) + python-cherrypy3-doc (Sphinx sources, RST)
 
 Debian ships the Sphinx sources as `_sources/<page>.rst.txt`; they are copied as
 `docs/<page>.rst`, the name they have in the projects' repositories, so the RST chunker
@@ -132,6 +133,16 @@ PACKAGES = {
         "docs": Path("/usr/share/doc/python-itsdangerous-doc/html/_sources"),
         "apt": ["python3-itsdangerous", "python-itsdangerous-doc"],
         "root": "itsdangerous",
+    },
+    # A web framework (CherryPy 18): an object-tree dispatcher, tools (sessions, caching,
+    # static files, encoding, authentication), a request body processor, an engine bus that
+    # runs plugins and the server; its tests ship inside the package (`cherrypy/test/`), and
+    # its docs are a user's guide (basics, advanced, config, deploy, extend) and API pages.
+    "cherrypy": {
+        "code": [(SITE / "cherrypy", "cherrypy")],
+        "docs": Path("/usr/share/doc/python-cherrypy3-doc/html/_sources"),
+        "apt": ["python3-cherrypy3", "python-cherrypy3-doc"],
+        "root": "cherrypy",
     },
 }
 
