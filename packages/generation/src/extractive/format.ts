@@ -8,6 +8,7 @@ import { tokenize } from '@rag/text';
 import type { SourceForAnswer, Span } from '../types.js';
 import { compressCode, compressSentence } from './compress.js';
 import type { ScoredUnit } from './score.js';
+import { ownerAt } from './owner.js';
 import { isListPiece } from './units.js';
 
 export function shorten(text: string, max: number): string {
@@ -77,12 +78,22 @@ export function quoteSpans(source: SourceForAnswer, units: readonly ScoredUnit[]
   }));
 }
 
+/**
+ * The function or class a quote of a code file (a line, a docstring's sentence) belongs to:
+ * read from the source's text, since a source that joins neighbouring chunks holds several,
+ * else the source's symbol. A docs quote has only its section's heading path.
+ */
+function symbolOf(source: SourceForAnswer, unit: ScoredUnit): string {
+  return !unit.fromDocs && source.symbol ? ownerAt(source.text, unit.unit.start, source.symbol) : source.symbol;
+}
+
 /** `path` line N (`symbol`): where a quote of `source` stands, for the lead of a where-question. */
 export function placeOf(source: SourceForAnswer, unit: ScoredUnit): string {
   const before = source.text.slice(0, unit.unit.start);
   const line = source.start_line > 0 ? source.start_line + (before.match(/\n/g)?.length ?? 0) : 0;
   const at = line > 0 ? `${source.file_path}:${line}` : source.file_path;
-  return source.symbol ? `In \`${at}\` (\`${source.symbol}\`):` : `In \`${at}\`:`;
+  const symbol = symbolOf(source, unit);
+  return symbol ? `In \`${at}\` (\`${symbol}\`):` : `In \`${at}\`:`;
 }
 
 /**
@@ -93,6 +104,7 @@ export function placeOf(source: SourceForAnswer, unit: ScoredUnit): string {
  */
 export function ownerOf(source: SourceForAnswer, unit: ScoredUnit): string {
   if (unit.fromDocs || !source.symbol) return '';
-  const name = source.symbol.slice(source.symbol.lastIndexOf('.') + 1);
-  return unit.unit.display.includes(name) ? '' : `In \`${source.symbol}\`: `;
+  const symbol = symbolOf(source, unit);
+  const name = symbol.slice(symbol.lastIndexOf('.') + 1);
+  return unit.unit.display.includes(name) ? '' : `In \`${symbol}\`: `;
 }
