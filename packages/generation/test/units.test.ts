@@ -28,6 +28,38 @@ describe('splitIntoUnits for code', () => {
     expect(displays(banner, 'pkg/config.py')).toEqual(['class OvisConfig(Base):', 'model_type = "ovis" // Ovis configuration']);
   });
 
+  it("gives an attribute's docstring to the assignment it stands under, and keeps its sentences", () => {
+    const server = [
+      'class Server(Adapter):',
+      '    """An adapter for an HTTP server."""',
+      '',
+      '    socket_port = 8080',
+      '    """The TCP port on which to listen for connections."""',
+      '',
+      '    # Seconds a connection may stay idle.',
+      '    socket_timeout: int = 10',
+      "    '''Closed after that.'''",
+      '',
+      '    def start(self):',
+      '        """Start the server."""',
+      '        self.ready = True',
+      '',
+      '        """Not an attribute\'s: a blank line stands between."""',
+    ].join('\n');
+    expect(displays(server, 'pkg/server.py')).toEqual([
+      'class Server(Adapter):',
+      'An adapter for an HTTP server.',
+      'socket_port = 8080 // The TCP port on which to listen for connections.',
+      'The TCP port on which to listen for connections.',
+      'socket_timeout: int = 10 // Seconds a connection may stay idle. Closed after that.',
+      'Closed after that.',
+      'def start(self):',
+      'Start the server.',
+      'self.ready = True',
+      "Not an attribute's: a blank line stands between.",
+    ]);
+  });
+
   it('reads docstrings as sentences, attaches comments to their statement, joins bracketed lines', () => {
     expect(displays(code, 'pkg/defaults.py')).toEqual([
       'Default settings.',

@@ -87,6 +87,8 @@ function isNoiseCodeLine(text: string): boolean {
 }
 
 const MAX_JOINED_LINES = 6;
+/** A statement that names an attribute: `name = value`, `name: type = value`, `name: type`. */
+const ATTRIBUTE = /^[A-Za-z_][\w.]*\s*(:[^=]+)?(=(?!=).*)?$/;
 /** What an example prints: markup, a list, a dict, a tuple, a string, a number, a constant. */
 const PRINTED_OUTPUT = /^([<[{(]|['"]|u['"]|b['"]|-?\d|(True|False|None)\b)/;
 /** A run of drawing characters in a comment (`# -------`, `# ======`): a banner's rule, not words. */
@@ -131,8 +133,12 @@ function codeUnits(source: string, lines: readonly Line[], from: number, to: num
     }
     comments = [];
   };
+  // The statement the previous line ended, if it did: what a docstring right under it documents.
+  let lastStatement: TextUnit | undefined;
   for (let i = from; i < to; i++) {
     const line = lines[i]!;
+    const follows = lastStatement;
+    lastStatement = undefined;
     if (line.text.trim() === '') {
       flushComments();
       continue;
@@ -145,6 +151,14 @@ function codeUnits(source: string, lines: readonly Line[], from: number, to: num
     if (DOCSTRING_OPEN.test(line.text)) {
       flushComments();
       const doc = docstringExtent(source, lines, i, to);
+      // An attribute's docstring (a string right under `name = value` or `name: type`, the
+      // convention Sphinx's autodoc reads) says what the attribute is: the assignment carries
+      // its words, as it carries the comment above it.
+      const attribute = follows;
+      if (attribute && attribute.kind === 'code' && ATTRIBUTE.test(attribute.display)) {
+        const words = collapse(source.slice(doc.start, doc.end));
+        if (words) attribute.note = attribute.note ? `${attribute.note} ${words}` : words;
+      }
       docstringUnits(source, doc.start, doc.end, out, codeUnits);
       i = doc.last;
       continue;
@@ -168,6 +182,7 @@ function codeUnits(source: string, lines: readonly Line[], from: number, to: num
     const note = collapse(comments.map((c) => c.text.replace(COMMENT, '').replace(RULE, ' ')).join(' '));
     if (note) unit.note = note;
     out.push(unit);
+    lastStatement = unit;
     comments = [];
     i = last;
   }
