@@ -166,7 +166,7 @@ describe('the extractive answer leads with the fact the question asks for', () =
       { file_path: 'docs/utils.rst' },
     );
     const { first } = lead('How can I let the user scroll through long text output?', [page, readme]);
-    expect(first).toMatch(/scroll through them\. This can be achieved by using the :func:`echo_via_pager` function\. \[1\]$/);
+    expect(first).toMatch(/scroll through them\. This can be achieved by using the `echo_via_pager` function\. \[1\]$/);
   });
 
   it('a lead that mostly repeats the question is followed by the sentence that goes on, within its paragraph only', () => {

@@ -1,9 +1,32 @@
 import { describe, expect, it } from 'vitest';
 import { readableField, splitIntoUnits } from '../src/internals.js';
+import { readableMarkup } from '../src/extractive/text-lines.js';
 
 function displays(text: string, path: string): string[] {
   return splitIntoUnits(text, path).map((u) => (u.note ? `${u.display} // ${u.note}` : u.display));
 }
+
+describe('readableMarkup', () => {
+  it('shows RST roles, links and literals as a reader sees them rendered', () => {
+    expect(readableMarkup('Raises :exc:`~requests.exceptions.ConnectionError` on a DNS failure.')).toBe('Raises `ConnectionError` on a DNS failure.');
+    expect(readableMarkup('Call :py:meth:`Response.close <requests.Response.close>` or :func:`!json.dumps`.')).toBe('Call `Response.close` or `json.dumps`.');
+    // A section reference reads as its title; a bare label is a name; a term is a word.
+    expect(readableMarkup('See :ref:`SSL verification <verification>` and :ref:`features/settings:debug`.')).toBe('See SSL verification and `features/settings:debug`.');
+    expect(readableMarkup('Every :term:`controller` is exposed.')).toBe('Every controller is exposed.');
+    expect(readableMarkup('Install `ws4py <https://github.com/Lawouach/WebSocket-for-Python>`_ or read `the FAQ`_ and `details <faq>`__.')).toBe(
+      'Install ws4py (https://github.com/Lawouach/WebSocket-for-Python) or read the FAQ and details.',
+    );
+    expect(readableMarkup('Set ``tools.gzip.on`` to `True`.')).toBe('Set `tools.gzip.on` to `True`.');
+  });
+
+  it('keeps the markup as written for matching: a role says what its target is', () => {
+    const [unit] = splitIntoUnits('Requests will raise a :exc:`~requests.exceptions.ConnectionError` exception.\n', 'docs/errors.rst');
+    expect(unit!.display).toBe('Requests will raise a `ConnectionError` exception.');
+    expect(unit!.matched).toBe('Requests will raise a :exc:`~requests.exceptions.ConnectionError` exception.');
+    // Plain prose has nothing else to match.
+    expect(splitIntoUnits('Plain words only.\n', 'docs/plain.rst')[0]!.matched).toBeUndefined();
+  });
+});
 
 describe('splitIntoUnits for code', () => {
   const code = [
@@ -281,7 +304,7 @@ describe('splitIntoUnits for docs', () => {
   it('reads a line that starts with an RST role as prose, not as a field list entry', () => {
     const text = 'For tools that touch files, the\n:meth:`CliRunner.isolated_filesystem` method sets up an empty folder.\n\n:maxdepth: 2\n';
     expect(splitIntoUnits(text, 'docs/testing.rst').map((u) => u.display)).toEqual([
-      'For tools that touch files, the :meth:`CliRunner.isolated_filesystem` method sets up an empty folder.',
+      'For tools that touch files, the `CliRunner.isolated_filesystem` method sets up an empty folder.',
     ]);
   });
 

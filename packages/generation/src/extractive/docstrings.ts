@@ -33,7 +33,10 @@ export function docstringUnits(source: string, start: number, end: number, out: 
   for (let u = from; u < out.length; u++) {
     const unit = out[u]!;
     unit.doc = true;
-    if (unit.kind === 'prose') unit.display = readableField(unit.display);
+    if (unit.kind === 'prose') {
+      unit.display = readableField(unit.display);
+      if (unit.matched !== undefined) unit.matched = readableField(unit.matched);
+    }
   }
   // Only a whole docstring has an opening sentence: a span that starts inside one does not.
   const summary = out[from];

@@ -108,7 +108,7 @@ function numberTerms(text: string): string[] {
 }
 
 export function unitTerms(unit: TextUnit): { terms: Set<string>; length: number } {
-  const text = [unit.display, unit.note ?? '', unit.context ?? ''].join('\n');
+  const text = [unit.matched ?? unit.display, unit.note ?? '', unit.context ?? ''].join('\n');
   const all = tokenize(text);
   return { terms: new Set([...all, ...numberTerms(text)]), length: all.length };
 }

@@ -11,6 +11,12 @@ export interface TextUnit {
   note?: string;
   /** Counted for matching but not shown: a table row's column headers. */
   context?: string;
+  /**
+   * Matched instead of `display` when set: the sentence with its RST markup as written
+   * (`:exc:\`~requests.exceptions.ConnectionError\``), whose role names and full targets
+   * say what a thing is, where the display shows it as a reader sees it rendered.
+   */
+  matched?: string;
   /** A list item of prose (its marker is not shown). */
   item?: true;
   /** Part of a Python docstring: what the code says about itself, not a statement of it. */
@@ -75,6 +81,38 @@ export function trimmedRange(text: string, start: number, end: number): [number,
   return [start, end];
 }
 
+/** A Sphinx role: `:class:\`Name\``, `:py:meth:\`~pkg.Class.method\``, `:ref:\`title <label>\``. */
+const ROLE = /:(?:[a-z][\w-]*:)?([a-z][\w-]*):`([^`]+)`/g;
+/**
+ * Roles whose text is words, not code: a glossary term, an abbreviation, a label of the user
+ * interface. (A page or section reference is words when it has a title; its bare label,
+ * `features/settings:debug`, is a name and stays code.)
+ */
+const PROSE_ROLES = new Set(['term', 'abbr', 'dfn', 'guilabel', 'menuselection', 'pep', 'rfc']);
+const REFERENCE_ROLES = new Set(['ref', 'doc', 'numref']);
+/** An RST hyperlink with its target: `` `ws4py <https://…>`_ `` (`__` for an anonymous one). */
+const RST_LINK = /`([^`<]+?)\s*<([^`>]+)>`__?/g;
+/** A reference to a target named elsewhere: `` `the FAQ`_ ``. */
+const RST_REFERENCE = /`([^`<]+)`__?(?![\w`])/g;
+
+/**
+ * RST markup as a reader sees it rendered: a role's target as code (the last name of a `~`
+ * target), its title when it has one (as words for a page or section reference), a glossary
+ * term as words; a hyperlink's text with its address in brackets; literals in single backticks.
+ */
+export function readableMarkup(text: string): string {
+  return text
+    .replace(ROLE, (_, role: string, content: string) => {
+      const titled = /^(.*?)\s*<([^<>]+)>$/.exec(content);
+      let shown = titled && titled[1] ? titled[1] : content.replace(/^!/, '');
+      if (!titled && shown.startsWith('~')) shown = shown.slice(shown.lastIndexOf('.') + 1);
+      return PROSE_ROLES.has(role) || (titled && REFERENCE_ROLES.has(role)) ? shown : `\`${shown}\``;
+    })
+    .replace(RST_LINK, (_, title: string, target: string) => (/^[a-z][\w+.-]*:/i.test(target) ? `${title} (${target})` : title))
+    .replace(RST_REFERENCE, '$1')
+    .replace(/``([^`]+)``/g, '`$1`');
+}
+
 /** The sentences of the prose in `start`–`end` of `source`, list items marked. */
 export function proseUnits(source: string, start: number, end: number, out: TextUnit[]): void {
   const pieces: [number, number][] = [];
@@ -92,9 +130,12 @@ export function proseUnits(source: string, start: number, end: number, out: Text
   for (const [a, b] of pieces) {
     const [s, e] = trimmedRange(source, a, b);
     const raw = source.slice(s, e);
-    const display = collapse(raw.replace(LIST_ITEM, '').replace(/``([^`]+)``/g, '`$1`'));
+    const written = raw.replace(LIST_ITEM, '');
+    const display = collapse(readableMarkup(written));
     if (!/[\p{L}\p{N}]/u.test(display)) continue;
     const unit: TextUnit = { kind: 'prose', display, start: s, end: e };
+    const matched = collapse(written.replace(/``([^`]+)``/g, '`$1`'));
+    if (matched !== display) unit.matched = matched;
     if (LIST_ITEM.test(raw)) unit.item = true;
     out.push(unit);
   }
