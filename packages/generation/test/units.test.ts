@@ -17,6 +17,13 @@ describe('readableMarkup', () => {
       'Install ws4py (https://github.com/Lawouach/WebSocket-for-Python) or read the FAQ and details.',
     );
     expect(readableMarkup('Set ``tools.gzip.on`` to `True`.')).toBe('Set `tools.gzip.on` to `True`.');
+    // Markdown: a page's address stays (it is what "where can I find …" asks for); a reference
+    // to a Python object reads as its name; one to a label, as its text; code spans as written.
+    expect(readableMarkup('Find them [here](../install/tpu.md) or at [the site](https://x.org "X").')).toBe('Find them here (../install/tpu.md) or at the site (https://x.org).');
+    expect(readableMarkup('The [embed][vllm.LLM.embed] method uses the [Transformers backend][transformers-backend]. ![diagram](d.png)')).toBe(
+      'The `vllm.LLM.embed` method uses the Transformers backend. diagram',
+    );
+    expect(readableMarkup('Index with `x[0](y)` as written.')).toBe('Index with `x[0](y)` as written.');
   });
 
   it('keeps the markup as written for matching: a role says what its target is', () => {

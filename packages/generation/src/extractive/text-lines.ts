@@ -95,22 +95,57 @@ const RST_LINK = /`([^`<]+?)\s*<([^`>]+)>`__?/g;
 /** A reference to a target named elsewhere: `` `the FAQ`_ ``. */
 const RST_REFERENCE = /`([^`<]+)`__?(?![\w`])/g;
 
+/** A Markdown image: `![alt](path)`; its alt text is what a reader learns from it. */
+const MD_IMAGE = /!\[([^\]]*)\]\([^)\s]+(?:\s+"[^"]*")?\)/g;
+/** A Markdown link: `[text](https://…)`, `[text](../page.md "title")`. */
+const MD_LINK = /\[([^\]]+)\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g;
+/** A Markdown reference link: `[text][target]`, `[text][]`. */
+const MD_REFERENCE = /\[([^\]]+)\]\[([^\]]*)\]/g;
+/** A reference target that names a Python object (`vllm.LLM.embed`), as API docs link to it. */
+const DOTTED_NAME = /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$/;
+/** A code span: what is inside is code, never link syntax. */
+const CODE_SPAN = /(`+)[^`]+?\1/g;
+
+/** `replace` applied to the parts of `text` outside code spans. */
+function outsideCode(text: string, replace: (part: string) => string): string {
+  let out = '';
+  let at = 0;
+  for (const span of text.matchAll(CODE_SPAN)) {
+    out += replace(text.slice(at, span.index)) + span[0];
+    at = span.index + span[0].length;
+  }
+  return out + replace(text.slice(at));
+}
+
+/** An address a reader can open elsewhere (`https://…`, `mailto:…`), not a page of the same docs. */
+const ABSOLUTE = /^[a-z][\w+.-]*:/i;
+
 /**
- * RST markup as a reader sees it rendered: a role's target as code (the last name of a `~`
- * target), its title when it has one (as words for a page or section reference), a glossary
- * term as words; a hyperlink's text with its address in brackets; literals in single backticks.
+ * RST and Markdown markup as a reader sees it rendered: a role's target as code (the last name
+ * of a `~` target), its title when it has one (as words for a page or section reference), a
+ * glossary term as words; an RST link's text, with its address in brackets when it leads
+ * outside the docs; a Markdown link's text with its address in brackets; a Markdown reference
+ * to a Python object as the object's name in code (`vllm.LLM.embed`), to a label as its text;
+ * an image's alt text; literals in single backticks. Code spans are left as written.
  */
 export function readableMarkup(text: string): string {
-  return text
+  const rst = text
     .replace(ROLE, (_, role: string, content: string) => {
       const titled = /^(.*?)\s*<([^<>]+)>$/.exec(content);
       let shown = titled && titled[1] ? titled[1] : content.replace(/^!/, '');
       if (!titled && shown.startsWith('~')) shown = shown.slice(shown.lastIndexOf('.') + 1);
       return PROSE_ROLES.has(role) || (titled && REFERENCE_ROLES.has(role)) ? shown : `\`${shown}\``;
     })
-    .replace(RST_LINK, (_, title: string, target: string) => (/^[a-z][\w+.-]*:/i.test(target) ? `${title} (${target})` : title))
+    .replace(RST_LINK, (_, title: string, target: string) => (ABSOLUTE.test(target) ? `${title} (${target})` : title))
     .replace(RST_REFERENCE, '$1')
     .replace(/``([^`]+)``/g, '`$1`');
+  return outsideCode(rst, (part) =>
+    part
+      .replace(MD_IMAGE, '$1')
+      // A page's address is what a "where can I find" question asks for: it stays.
+      .replace(MD_LINK, (_, title: string, target: string) => `${title} (${target})`)
+      .replace(MD_REFERENCE, (_, title: string, target: string) => (DOTTED_NAME.test(target) ? `\`${target}\`` : title)),
+  );
 }
 
 /** The sentences of the prose in `start`–`end` of `source`, list items marked. */
