@@ -496,6 +496,25 @@ describe('the extractive answer leads with the fact the question asks for', () =
     expect(lead('Is a failure to send usage data to the server logged?', [long]).first).not.toContain('if data:');
   });
 
+  it("quotes an attribute's docstring once: with its assignment, not again on its own", () => {
+    const settings = source(
+      [
+        'class Server:',
+        '    socket_queue_size = 5',
+        '    """The backlog argument to listen(); the most queued connections (default 5)."""',
+        '',
+        '    socket_timeout = 10',
+        '    """Seconds an accepted connection may stay idle before it is closed (default 10)."""',
+        '',
+      ].join('\n'),
+      { file_path: 'tiny/server.py', symbol: 'Server' },
+    );
+    const { answer } = lead('How many queued connections does listen allow by default?', [settings]);
+    const text = answer.lines.join('\n');
+    expect(answer.lines[0]).toMatch(/^In `Server`: `socket_queue_size = 5` — The backlog argument to listen\(\); the most queued connections/);
+    expect(text.split('the most queued connections').length - 1).toBe(1);
+  });
+
   it('names the function or class a quoted code line belongs to, unless the quote names it', () => {
     const guard = source('def safe_join(base, *parts):\n    """Join untrusted parts onto a trusted base."""\n    if any(p.startswith("..") for p in parts):\n        return None\n    return "/".join([base, *parts])\n', {
       file_path: 'tiny/paths.py',

@@ -13,7 +13,7 @@ import { formatQuote, groupBySource, itemSeparator, joinQuotes, ownerOf, placeOf
 import { answersNothing, noSourcesAnswer, notFound, whyNotFound } from './not-found.js';
 
 /** Bumped whenever the algorithm changes what it answers (part of the cache key). */
-const EXTRACTIVE_VERSION = 55;
+const EXTRACTIVE_VERSION = 56;
 /** Share of the answer budget the leading quote (the direct answer) may take. */
 const LEAD_SHARE = 0.6;
 /** Fewest characters an introduced list item is shortened to when the items share the lead's room. */
@@ -107,6 +107,8 @@ function pickUnits(units: readonly ScoredUnit[], options: ResolvedExtractiveOpti
   for (const candidate of ranked) {
     if (picked.length >= options.maxQuotes || candidate.score < options.minRelativeScore * best) break;
     if (seen.has(candidate.unit.display)) continue;
+    // A sentence of the docstring or comment a picked assignment already shows as its note.
+    if (candidate.unit.kind === 'prose' && picked.some((p) => p.unit.note?.includes(candidate.unit.display))) continue;
     const cost = candidate.unit.display.length + 8;
     if (picked.length > 0 && chars + cost > options.maxAnswerChars) continue;
     picked.push(candidate);
