@@ -96,8 +96,10 @@ describe('rag search', () => {
     expect(out.retrieved_sources.length).toBeGreaterThan(0);
     expect(out.retrieved_sources.length).toBeLessThanOrEqual(3);
     for (const [i, source] of out.retrieved_sources.entries()) {
-      // The benchmark's three fields first, then where and what the hit is; no text unless --text.
-      expect(Object.keys(source)).toEqual(['file_path', 'first_character_index', 'last_character_index', 'start_line', 'end_line', 'symbol', 'kind', 'rank', 'score']);
+      // The benchmark's three fields first, then where and what the hit is (and the other
+      // definitions a joined span holds, when it does); no text unless --text.
+      const also = 'also_symbols' in source ? ['also_symbols'] : [];
+      expect(Object.keys(source)).toEqual(['file_path', 'first_character_index', 'last_character_index', 'start_line', 'end_line', 'symbol', 'kind', ...also, 'rank', 'score']);
       expect(source.rank).toBe(i + 1);
       expect(source.start_line).toBeGreaterThan(0);
       expect(source.end_line).toBeGreaterThanOrEqual(source.start_line);
@@ -126,6 +128,16 @@ describe('rag search', () => {
     const lines = readFileSync(join(REPO_ROOT, first[1]!), 'utf8').split('\n');
     expect(lines[Number(match[1]) - 1]!.trimStart()).toBe(match[2]!.trimStart());
     expect(result.stdout).not.toContain('\u001b[');
+  });
+
+  it('names the other definitions a hit joined from neighbouring chunks holds, in text and in JSON', () => {
+    // defaults.py's settings block and the `from_env` helper right after it are one hit.
+    const question = 'What TCP port does the tinyserve development server listen on by default?';
+    const text = rag(['search', '--query', question, '--k', '1', '--index_dir', indexDir]);
+    expect(text.status, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/^ 1\. datasets\/mini\/corpus\/tinyserve\/defaults\.py:\d+-\d+ {2}module \(\+ from_env\) {2}\[chars/m);
+    const json = JSON.parse(rag(['search', '--query', question, '--k', '1', '--index_dir', indexDir, '--json']).stdout);
+    expect(json.retrieved_sources[0].also_symbols).toEqual(['from_env']);
   });
 
   it('echoes a long query that matches nothing on one short line, not whole', () => {

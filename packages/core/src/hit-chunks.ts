@@ -42,3 +42,20 @@ export function chunkOfHit(hit: Hit, chunks: readonly Chunk[]): Chunk {
     },
   };
 }
+
+/**
+ * The symbols of the chunks `hit` joins other than its own matched chunk's, each once, in
+ * file order: the other definitions its span holds (`NotFound` beside the matched
+ * `HTTPError.handle`). Empty for a hit of one chunk, or one whose chunks are pieces of one
+ * definition.
+ */
+export function otherSymbolsOf(hit: Hit, chunks: readonly Chunk[]): string[] {
+  if (!hit.joined) return [];
+  const own = chunks[hit.chunkId]!.symbol;
+  const out: string[] = [];
+  for (const id of chunkIdsOf(hit)) {
+    const symbol = chunks[id]!.symbol;
+    if (symbol && symbol !== own && !out.includes(symbol)) out.push(symbol);
+  }
+  return out;
+}

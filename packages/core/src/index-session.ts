@@ -1,7 +1,7 @@
 import { join, relative, sep } from 'node:path';
 import { RagError } from './errors.js';
 import { verifyChecksums } from './index-integrity.js';
-import { chunkIdsOf, chunkOfHit } from './hit-chunks.js';
+import { chunkIdsOf, chunkOfHit, otherSymbolsOf } from './hit-chunks.js';
 import { retrieverDir, verifyRetrieverFiles, type GenerationPin, type IndexManifest } from './index-store.js';
 import type { IndexFileReader } from './shared-files.js';
 import { createFileStore, type IndexStore } from './store.js';
@@ -44,6 +44,8 @@ export interface SessionHit {
   chunk: Chunk;
   /** The chunk's path as written in outputs (relative to the session's path base). */
   file_path: string;
+  /** The other definitions a hit that joins neighbouring chunks holds (`otherSymbolsOf`); absent or empty for none. */
+  alsoSymbols?: string[];
 }
 
 /** An opened index: its chunks, its retrievers (loaded once each), and path mapping. */
@@ -219,7 +221,7 @@ export async function openIndexSession(source: string | IndexStore, options: Ind
       await prefetchTexts?.(hits.flatMap(chunkIdsOf));
       return hits.map((hit, i) => {
         const chunk = chunkOfHit(hit, index.chunks);
-        return { rank: i + 1, score: hit.score, chunk, file_path: outputPath(chunk.file_path) };
+        return { rank: i + 1, score: hit.score, chunk, file_path: outputPath(chunk.file_path), alsoSymbols: otherSymbolsOf(hit, index.chunks) };
       });
     },
     async prefetchTexts(ids) {

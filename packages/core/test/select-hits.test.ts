@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chunkIdsOf, chunkOfHit, meets, proseFlags, selectHits, type Chunk, type Hit, type Language } from '../src/index.js';
+import { chunkIdsOf, chunkOfHit, meets, otherSymbolsOf, proseFlags, selectHits, type Chunk, type Hit, type Language } from '../src/index.js';
 
 /** Chunks of one file that meet, each `length` characters; `language` per chunk. */
 function fileOf(path: string, languages: readonly Language[], length: number, firstId = 0): Chunk[] {
@@ -53,6 +53,12 @@ describe('joining neighbouring code hits', () => {
     expect(chunk.text).toBe(chunks[2]!.text + chunks[3]!.text);
     // A hit of one chunk reads as that chunk.
     expect(chunkOfHit({ chunkId: 5, score: 1 }, chunks)).toBe(chunks[5]);
+    // The joined span holds a.py#2 beside the matched a.py#3; a hit of one chunk holds no other.
+    expect(otherSymbolsOf(hit!, chunks)).toEqual(['a.py#2']);
+    expect(otherSymbolsOf({ chunkId: 5, score: 1 }, chunks)).toEqual([]);
+    // Pieces of one definition (one symbol) and unnamed chunks add nothing.
+    const pieces = chunks.map((c) => ({ ...c, symbol: c.id === 1 ? '' : 'Box.run' }));
+    expect(otherSymbolsOf({ chunkId: 2, score: 1, joined: { first: 1, last: 3 } }, pieces)).toEqual([]);
     expect(meets(chunks[4]!, chunks[5]!)).toBe(false);
   });
 

@@ -53,6 +53,8 @@ describe('the web page in Chromium', () => {
     const first = page.locator('#source-1');
     // The settings block and the `from_env` helper right after it are both candidates: one hit, joined.
     await expect.poll(() => first.locator('.path').textContent()).toBe('datasets/mini/corpus/tinyserve/defaults.py:1-33');
+    // The helper the joined span also holds is named beside it.
+    expect(await first.locator('.symbol').allTextContents()).toEqual(['from_env']);
     const code = await first.locator('code').textContent();
     expect(code).toContain('DEFAULT_PORT = 8421');
     // Query terms are marked and Python is coloured.

@@ -72,8 +72,10 @@ describe('POST /search', () => {
     expect(body.question).toBe(PORT_QUESTION);
     expect(body.retriever).toBe('bm25');
     expect(body.hits).toHaveLength(3);
-    // The only file that defines the default port ranks first.
+    // The only file that defines the default port ranks first, its settings block joined with
+    // the `from_env` helper right after it: the hit names the helper it also holds.
     expect(body.hits[0].file_path).toBe('datasets/mini/corpus/tinyserve/defaults.py');
+    expect(body.hits[0].also_symbols).toEqual(['from_env']);
     expect(body.hits.map((h: { rank: number }) => h.rank)).toEqual([1, 2, 3]);
     for (const hit of body.hits) {
       expect(hit.last_character_index).toBeGreaterThan(hit.first_character_index);

@@ -79,6 +79,8 @@ for (const transport of transports) {
       expect(top.citation).toBe(`${top.file_path}:${top.start_line}-${top.end_line}`);
       expect(top.text).toContain('DEFAULT_PORT = 8421');
       expect(top.stale).toBe(false);
+      // The span joins the settings block with the `from_env` helper after it, and says so.
+      expect(top.also_symbols).toEqual(['from_env']);
       // The text content mirrors the structured result for clients that read only text.
       expect(JSON.parse(textOf(result))).toEqual(structured);
       expect(structured).not.toHaveProperty('no_matches');

@@ -1,4 +1,4 @@
-import { chunkIdsOf, chunkOfHit, openIndexSession, StalenessTracker, type Chunk, type IndexManifest, type Retriever, type RetrieverSource, type Source } from '@rag/core';
+import { chunkIdsOf, chunkOfHit, openIndexSession, otherSymbolsOf, StalenessTracker, type Chunk, type IndexManifest, type Retriever, type RetrieverSource, type Source } from '@rag/core';
 import { createDefaultRetrieverRegistry } from './retrievers.js';
 import { openStore } from './stores.js';
 
@@ -74,6 +74,12 @@ export interface RankedSource extends Source {
   end_line: number;
   symbol: string;
   kind: string;
+  /**
+   * The other definitions a hit that joins its file's next chunks covers, in file order
+   * (`NotFound` beside the matched `HTTPError.handle`): the span holds them too. Empty for a
+   * hit of one chunk, or one whose chunks are pieces of one definition.
+   */
+  alsoSymbols: string[];
 }
 
 /** Runs one query and maps hits to cited sources in output paths. */
@@ -95,6 +101,7 @@ export async function searchSources(session: SearchSession, query: string, k: nu
       end_line: chunk.end_line,
       symbol: chunk.symbol,
       kind: chunk.kind,
+      alsoSymbols: otherSymbolsOf(hit, session.chunks),
     };
   });
 }

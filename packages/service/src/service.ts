@@ -1,4 +1,4 @@
-import { chunkIdsOf, chunkOfHit, RagError, type Chunk, type Source } from '@rag/core';
+import { chunkIdsOf, chunkOfHit, otherSymbolsOf, RagError, type Chunk, type Source } from '@rag/core';
 import { toSourceForAnswer, type AnswerResult } from '@rag/generation';
 import { AnswerQueue, type QueueState, type Release } from './answer-queue.js';
 import { CorpusReader, type SpanRequest, type SpanText } from './corpus-reader.js';
@@ -27,6 +27,8 @@ export interface HitView extends Source {
   score: number;
   /** True when the file changed on disk since indexing: the span may no longer hold this text. */
   stale: boolean;
+  /** The other definitions the span holds when it joins neighbouring chunks (`NotFound` beside `HTTPError.handle`); absent for none. */
+  also_symbols?: string[];
 }
 
 export interface SearchView {
@@ -302,6 +304,7 @@ export class RagService {
         kind: hit.chunk.kind,
         score: hit.score,
         stale: state !== 'fresh',
+        ...(hit.alsoSymbols && hit.alsoSymbols.length > 0 ? { also_symbols: hit.alsoSymbols } : {}),
       });
     }
     const why = views.length === 0 ? noMatchesReason(await this.#unindexedWords(served, question, retriever)) : undefined;
@@ -325,7 +328,7 @@ export class RagService {
     await session.prefetchTexts(hits.flatMap(chunkIdsOf));
     return hits.map((hit, i) => {
       const chunk = chunkOfHit(hit, chunks);
-      return { rank: i + 1, score: hit.score, chunk, file_path: outputPath(chunk.file_path) };
+      return { rank: i + 1, score: hit.score, chunk, file_path: outputPath(chunk.file_path), alsoSymbols: otherSymbolsOf(hit, chunks) };
     });
   }
 

@@ -21,6 +21,7 @@ function jsonHit(s: RankedSource, text: string | undefined): Record<string, unkn
     end_line: s.end_line,
     symbol: s.symbol,
     kind: s.kind,
+    ...(s.alsoSymbols.length > 0 ? { also_symbols: s.alsoSymbols } : {}),
     rank: s.rank,
     score: s.score,
   };
@@ -71,7 +72,9 @@ export const searchCommand: Command = {
     const mark = useColour() ? (word: string) => `\u001b[1;33m${word}\u001b[0m` : undefined;
     const blocks = sources.map((s) => {
       const where = `${showText(s.file_path)}:${s.start_line}-${s.end_line}`;
-      const what = s.symbol ? `  ${s.kind} ${showText(s.symbol)}` : `  ${s.kind}`;
+      // A span joined from neighbouring chunks names the other definitions it holds too.
+      const also = s.alsoSymbols.length > 0 ? ` (+ ${s.alsoSymbols.map((symbol) => showText(symbol)).join(', ')})` : '';
+      const what = s.symbol ? `  ${s.kind} ${showText(s.symbol)}${also}` : `  ${s.kind}${also}`;
       const changed = stale.has(s.file_path) ? '  (changed since indexing)' : '';
       const header = `${String(s.rank).padStart(2)}. ${where}${what}  [chars ${s.first_character_index}-${s.last_character_index}]  score ${s.score.toFixed(3)}${changed}`;
       // The lines around the best match, numbered as in the file, as ripgrep shows them.

@@ -47,6 +47,11 @@ const hit = {
     kind: { type: 'string' },
     score: { type: 'number' },
     stale: { type: 'boolean', description: 'The file changed on disk since indexing; the span may have moved.' },
+    also_symbols: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'The other definitions the span holds when it joins neighbouring chunks of its file; absent for none.',
+    },
   },
 } as const;
 

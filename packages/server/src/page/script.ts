@@ -137,6 +137,7 @@ export const PAGE_SCRIPT = String.raw`'use strict';
       '<span class="rank">[' + hit.rank + ']</span> ' +
       '<a class="path" href="' + escapeHtml(url) + '" title="The exact span, as the /sources API returns it">' + escapeHtml(where) + '</a>' +
       (hit.symbol ? ' <span class="symbol">' + escapeHtml(hit.symbol) + '</span>' : '') +
+      (hit.also_symbols ? hit.also_symbols.map(function (s) { return ' + <span class="symbol">' + escapeHtml(s) + '</span>'; }).join('') : '') +
       ' <span class="kind muted">' + escapeHtml(hit.kind) + '</span>' +
       ' <span class="score muted">score ' + hit.score.toFixed(2) + '</span>' +
       (hit.stale ? ' <span class="stale" title="The file changed since it was indexed">changed on disk</span>' : '') +
