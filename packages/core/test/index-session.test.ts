@@ -62,7 +62,7 @@ describe('openIndexSession', () => {
     const session = await openIndexSession(dir, { retrievers: new RetrieverRegistry([fakeFactory('fake')]), pathBase: root });
     expect(session.defaultRetriever).toBe('fake');
     const hits = await session.search('beta', 5);
-    expect(hits).toEqual([{ rank: 1, score: 1, chunk: chunks[1], file_path: 'corpus/pkg/a.py' }]);
+    expect(hits).toEqual([{ rank: 1, score: 1, chunk: chunks[1], file_path: 'corpus/pkg/a.py', alsoSymbols: [] }]);
   });
 
   it('closes the chunk-text file: texts read before stay, a text read after says the index was closed', async () => {
