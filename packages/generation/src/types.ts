@@ -29,6 +29,10 @@ export interface CitedSource extends Source {
   n: number;
   start_line: number;
   end_line: number;
+  /**
+   * What the source is: its symbol or heading path, or (extractive generator) the definitions
+   * its quotes belong to, a source that joins neighbouring chunks holding several.
+   */
   symbol: string;
   /**
    * The exact sentences or lines quoted from this source, when the generator knows them

@@ -91,7 +91,9 @@ describe('ownerAt', () => {
 describe('the lead of an answer from a joined source', () => {
   it('names the class whose docstring it quotes, not the method the search matched', () => {
     const joined = source(JOINED, { file_path: 'pkg/errors.py', symbol: 'HTTPError.handle' });
-    const { lines } = answerExtractively('Which exception is raised when a URL matches no handler at all?', [joined]);
+    const { lines, citedSources } = answerExtractively('Which exception is raised when a URL matches no handler at all?', [joined]);
     expect(lines[0]).toMatch(/^In `NotFound`: Exception raised when a URL could not be mapped to any handler/);
+    // The list of sources names what the quotes belong to (a method beside its class left out).
+    expect(citedSources[0]!.symbol).toBe('NotFound');
   });
 });

@@ -87,6 +87,23 @@ function symbolOf(source: SourceForAnswer, unit: ScoredUnit): string {
   return !unit.fromDocs && source.symbol ? ownerAt(source.text, unit.unit.start, source.symbol) : source.symbol;
 }
 
+/**
+ * The definitions the quotes `units` of `source` belong to, each once, in text order, a
+ * method left out beside its class: what
+ * the answer's list of sources names for it (the matched chunk's symbol is only one of them
+ * when its hit joins neighbours). The source's own symbol for a docs page or no quote.
+ */
+export function quotedSymbols(source: SourceForAnswer, units: readonly ScoredUnit[]): string {
+  const owners: string[] = [];
+  for (const unit of units) {
+    const owner = symbolOf(source, unit);
+    if (owner && !owners.includes(owner)) owners.push(owner);
+  }
+  // A method beside its own class says nothing more: `NotFound`, not `NotFound, NotFound.__init__`.
+  const outermost = owners.filter((owner) => !owners.some((other) => owner.startsWith(`${other}.`)));
+  return outermost.length > 0 ? outermost.join(', ') : source.symbol;
+}
+
 /** `path` line N (`symbol`): where a quote of `source` stands, for the lead of a where-question. */
 export function placeOf(source: SourceForAnswer, unit: ScoredUnit): string {
   const before = source.text.slice(0, unit.unit.start);

@@ -9,11 +9,11 @@ import { collectStatistics, queryTerms, scoreUnits, unitTerms, type ScoredUnit }
 import { isCodePath, isListPiece, splitIntoUnits } from './units.js';
 import { antecedentOf, assignmentsUsedBy, branchOutcomes, conditionOf, constantValuesOf, introducedLines, leadCompletion, listIntroductionOf, listSiblingsOf } from './lead.js';
 import { findTypedValueLine } from './typed-line.js';
-import { formatQuote, groupBySource, itemSeparator, joinQuotes, ownerOf, placeOf, quoteSpans } from './format.js';
+import { formatQuote, groupBySource, itemSeparator, joinQuotes, ownerOf, placeOf, quotedSymbols, quoteSpans } from './format.js';
 import { answersNothing, noSourcesAnswer, notFound, whyNotFound } from './not-found.js';
 
 /** Bumped whenever the algorithm changes what it answers (part of the cache key). */
-const EXTRACTIVE_VERSION = 56;
+const EXTRACTIVE_VERSION = 58;
 /** Share of the answer budget the leading quote (the direct answer) may take. */
 const LEAD_SHARE = 0.6;
 /** Fewest characters an introduced list item is shortened to when the items share the lead's room. */
@@ -248,7 +248,8 @@ export function answerExtractively(
   for (const unit of picked) bySource.set(unit.sourceIndex, [...(bySource.get(unit.sourceIndex) ?? []), unit]);
   const citedSources = [...bySource].map(([index, quoted]) => {
     const source = sources[index]!;
-    return toCitedSource(index + 1, source, quoteSpans(source, quoted.sort((a, b) => a.unit.start - b.unit.start)));
+    const inOrder = quoted.sort((a, b) => a.unit.start - b.unit.start);
+    return toCitedSource(index + 1, { ...source, symbol: quotedSymbols(source, inOrder) }, quoteSpans(source, inOrder));
   });
   return { lines, citedSources, kind, coverage: lead.coverage };
 }
