@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readableField, splitIntoUnits } from '../src/internals.js';
 import { readableMarkup } from '../src/extractive/text-lines.js';
@@ -24,6 +25,21 @@ describe('readableMarkup', () => {
       'The `vllm.LLM.embed` method uses the Transformers backend. diagram',
     );
     expect(readableMarkup('Index with `x[0](y)` as written.')).toBe('Index with `x[0](y)` as written.');
+  });
+
+  it('never lengthens text, and leaves text without markup as it is', () => {
+    const piece = fc.constantFrom('`', '``', '[', ']', '(', ')', '<', '>', ':', '_', 'ref', 'exc:', 'a.b', ' ', 'x', 'https://x.org', '!');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 60 }), (pieces) => {
+        const text = pieces.join('');
+        expect(readableMarkup(text).length).toBeLessThanOrEqual(text.length);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.stringMatching(/^[\w .,;!?'"-]*$/), (text) => {
+        expect(readableMarkup(text)).toBe(text);
+      }),
+    );
   });
 
   it('keeps the markup as written for matching: a role says what its target is', () => {

@@ -96,25 +96,48 @@ const RST_LINK = /`([^`<]+?)\s*<([^`>]+)>`__?/g;
 const RST_REFERENCE = /`([^`<]+)`__?(?![\w`])/g;
 
 /** A Markdown image: `![alt](path)`; its alt text is what a reader learns from it. */
-const MD_IMAGE = /!\[([^\]]*)\]\([^)\s]+(?:\s+"[^"]*")?\)/g;
+const MD_IMAGE = /!\[([^\][]*)\]\([^()[\]\s]+(?:\s+"[^"]*")?\)/g;
 /** A Markdown link: `[text](https://…)`, `[text](../page.md "title")`. */
-const MD_LINK = /\[([^\]]+)\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g;
+const MD_LINK = /\[([^\][]+)\]\(([^()[\]\s]+)(?:\s+"[^"]*")?\)/g;
 /** A Markdown reference link: `[text][target]`, `[text][]`. */
-const MD_REFERENCE = /\[([^\]]+)\]\[([^\]]*)\]/g;
+const MD_REFERENCE = /\[([^\][]+)\]\[([^\][]*)\]/g;
 /** A reference target that names a Python object (`vllm.LLM.embed`), as API docs link to it. */
 const DOTTED_NAME = /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$/;
-/** A code span: what is inside is code, never link syntax. */
-const CODE_SPAN = /(`+)[^`]+?\1/g;
+/** The end of the backtick run that starts at `i` of `text`. */
+function runEnd(text: string, i: number): number {
+  while (i < text.length && text[i] === '`') i++;
+  return i;
+}
 
-/** `replace` applied to the parts of `text` outside code spans. */
+/**
+ * `replace` applied to the parts of `text` outside code spans (a run of backticks up to the
+ * next run of the same length; a run with none is literal), in one pass: a regular
+ * expression for the spans backtracks quadratically on a long run of backticks.
+ */
 function outsideCode(text: string, replace: (part: string) => string): string {
   let out = '';
-  let at = 0;
-  for (const span of text.matchAll(CODE_SPAN)) {
-    out += replace(text.slice(at, span.index)) + span[0];
-    at = span.index + span[0].length;
+  let plain = 0;
+  let i = text.indexOf('`');
+  while (i >= 0) {
+    const open = runEnd(text, i);
+    let close = -1;
+    for (let at = text.indexOf('`', open); at >= 0; ) {
+      const end = runEnd(text, at);
+      if (end - at === open - i) {
+        close = end;
+        break;
+      }
+      at = text.indexOf('`', end);
+    }
+    if (close < 0) {
+      i = text.indexOf('`', open);
+      continue;
+    }
+    out += replace(text.slice(plain, i)) + text.slice(i, close);
+    plain = close;
+    i = text.indexOf('`', close);
   }
-  return out + replace(text.slice(at));
+  return out + replace(text.slice(plain));
 }
 
 /** An address a reader can open elsewhere (`https://…`, `mailto:…`), not a page of the same docs. */
