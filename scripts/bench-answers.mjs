@@ -9,11 +9,22 @@
 //
 //   pnpm bench:answers [--k 5] [--results_dir DIR] [--model_dir DIR [--dtype q4]]
 //                      [--generator qwen3|<model>] [--llm_limit 20] [--max_new_tokens 200]
-//                      [--save_directory DIR] [--json] [--show_misses N]
+//                      [--save_directory DIR] [--json] [--show_misses N [--miss_kind K]]
+//                      [--by_kind] [--unit_ranks [near]] [--explain_units ID]
 //                      [--extractive JSON] [--bm25 JSON]
 //
+// --unit_ranks prints where, among the scored sentences and lines of the shown sources
+// (`scoreAnswerUnits`), the first one holding a reference fact ranks, over the development
+// answers that leave the facts out though the sources hold them; `near` also prints those
+// ranked 2nd–10th beside the three best. --explain_units ID prints one question's best
+// scored units with their flags (C carries the asked kind, D defines a name asked, * holds
+// a fact).
+//
+// --by_kind prints, for the public and the development sets pooled, each answer kind's
+// (`detectAnswerKind`) questions with key facts, answers stating them and the ceiling.
+//
 // --show_misses N prints, per set, up to N answers that leave out facts the shown sources
-// hold, with the quotable units of those sources that hold them.
+// hold (with --miss_kind K, only those of answer kind K), with the quotable units of those sources that hold them.
 //
 // Answer-absent questions (without --results_dir): each set's questions are also asked of
 // another codebase, one whose subject is different (ABSENT_FROM), where nothing answers
@@ -58,7 +69,7 @@ async function importPackage(name, entry = 'index') {
 }
 
 const generation = await importPackage('generation');
-const { mapCitations, NOT_FOUND_ANSWER, splitIntoUnits } = await importPackage('generation', 'internals');
+const { mapCitations, NOT_FOUND_ANSWER, scoreAnswerUnits, splitIntoUnits } = await importPackage('generation', 'internals');
 const { countFacts, iou, keyFacts, statesFacts } = await importPackage('eval');
 const { chunkOfHit, OffsetMap } = await importPackage('core');
 
@@ -230,7 +241,7 @@ async function runGenerator(generator, set, results, readSpan, limit) {
     }
     f1 += o.f1;
     recall += o.recall;
-    rows.push({ question_id: entry.question_id, question: q?.question, cited_gold: hitsGold(mapping.citedSources, gold), f1: o.f1, facts, stated: statesFacts(entry.answer, facts), inSources: statesFacts(shown.map((source) => spanText(source)).join('\n'), facts), answer: entry.answer, shown });
+    rows.push({ question_id: entry.question_id, question: q?.question, kind: generation.detectAnswerKind(q?.question ?? ''), cited_gold: hitsGold(mapping.citedSources, gold), f1: o.f1, facts, stated: statesFacts(entry.answer, facts), inSources: statesFacts(shown.map((source) => spanText(source)).join('\n'), facts), answer: entry.answer, shown });
   }
   const n = run.output.search_results.length;
   const label = generator.modelId && generator.modelId !== generator.name ? `${generator.name} (${basename(generator.modelId)})` : generator.name;
@@ -313,7 +324,7 @@ if (flags.save_directory) {
 if (flags.show_misses) {
   // Answers that leave out the reference's facts although the sources shown hold them.
   for (const r of reports) {
-    const misses = r.rows.filter((row) => row.facts.length > 0 && !row.stated && row.inSources).slice(0, Number(flags.show_misses));
+    const misses = r.rows.filter((row) => row.facts.length > 0 && !row.stated && row.inSources && (!flags.miss_kind || row.kind === flags.miss_kind)).slice(0, Number(flags.show_misses));
     for (const row of misses) {
       console.log(`--- ${r.dataset} ${row.question_id}: ${row.question}\n  facts: ${row.facts.join(' | ')}\n  answer: ${row.answer.replace(/\n/g, '\n          ')}`);
       // Where the left-out facts were: the quotable units of the shown sources that hold any.
@@ -325,6 +336,63 @@ if (flags.show_misses) {
       });
     }
   }
+}
+
+if (flags.by_kind) {
+  // Where the answers fall short of their ceiling, by the kind of answer asked for.
+  const tally = new Map();
+  for (const r of reports) {
+    const pool = r.dataset.startsWith('dev_') ? 'development' : 'public';
+    for (const row of r.rows) {
+      if (row.facts.length === 0) continue;
+      const key = `${pool}\t${row.kind}`;
+      const t = tally.get(key) ?? { pool, kind: row.kind, n: 0, stated: 0, ceiling: 0 };
+      t.n++;
+      if (row.stated) t.stated++;
+      if (row.inSources) t.ceiling++;
+      tally.set(key, t);
+    }
+  }
+  const byKind = [...tally.values()].sort((a, b) => a.pool.localeCompare(b.pool) || b.n - a.n);
+  console.log(formatTable(['sets', 'answer kind', 'with facts', 'states fact', 'fact ceiling', 'share of ceiling'], byKind.map((t) => [t.pool, t.kind, t.n, t.stated, t.ceiling, t.ceiling > 0 ? (t.stated / t.ceiling).toFixed(2) : '-'])));
+}
+
+if (flags.explain_units) {
+  // The scored units of one question's shown sources, best first (--explain_units ID).
+  for (const r of reports) for (const row of r.rows) {
+    if (row.question_id !== String(flags.explain_units)) continue;
+    const sources = row.shown.map((source) => { const span = readSpan(source); return typeof span === 'string' ? { ...source, text: span } : { ...source, ...span }; });
+    const { units } = scoreAnswerUnits(row.question, sources);
+    console.log(`--- ${r.dataset} ${row.question_id} ${row.kind}: ${row.question}\n  facts: ${row.facts.join(' | ')}`);
+    for (const u of [...units].sort((a, b) => b.score - a.score).slice(0, 25)) {
+      console.log(`  ${u.score.toFixed(2).padStart(6)} cov ${u.coverage.toFixed(2)} [${u.sourceIndex + 1}] ${u.carries ? 'C' : ' '}${u.defines ? 'D' : ' '} ${countFacts(u.unit.display, row.facts) > 0 ? '*' : ' '} ${u.unit.display.slice(0, 150).replace(/\n/g, ' ')}`);
+    }
+  }
+}
+
+if (flags.unit_ranks) {
+  // Where the first unit holding a reference fact ranks among the scored units of the shown
+  // sources, for the answers that leave the facts out though the sources hold them.
+  const buckets = { 1: 0, 2: 0, 3: 0, '4-5': 0, '6-10': 0, '11-20': 0, '>20': 0, none: 0 };
+  for (const r of reports) {
+    if (!r.dataset.startsWith('dev_')) continue;
+    for (const row of r.rows) {
+      if (row.facts.length === 0 || row.stated || !row.inSources) continue;
+      const sources = row.shown.map((source) => { const span = readSpan(source); return typeof span === 'string' ? { ...source, text: span } : { ...source, ...span }; });
+      const { units } = scoreAnswerUnits(row.question, sources);
+      const ranked = [...units].sort((a, b) => b.score - a.score);
+      const at = ranked.findIndex((u) => countFacts(u.unit.display, row.facts) > 0);
+      const rank = at + 1;
+      const key = at < 0 ? 'none' : rank <= 3 ? String(rank) : rank <= 5 ? '4-5' : rank <= 10 ? '6-10' : rank <= 20 ? '11-20' : '>20';
+      buckets[key]++;
+      if (flags.unit_ranks === 'near' && rank >= 2 && rank <= 10) {
+        const line = (u) => `${u.score.toFixed(2).padStart(6)} cov ${u.coverage.toFixed(2)} [${u.sourceIndex + 1}] ${u.unit.kind[0]} ${u.carries ? 'C' : ' '}${u.defines ? 'D' : ' '} ${countFacts(u.unit.display, row.facts) > 0 ? '*' : ' '} ${u.unit.display.slice(0, 140).replace(/\n/g, ' ')}`;
+        console.log(`--- ${row.question_id} ${row.kind} (fact at ${rank}): ${row.question}\n  facts: ${row.facts.join(' | ')}\n${ranked.slice(0, 3).map(line).join('\n')}\n${rank > 3 ? line(ranked[at]) : ''}`);
+      }
+      if (flags.unit_ranks === 'show' && rank === 1) console.log(`--- ${row.question_id} ${row.kind}: ${row.question}\n  facts: ${row.facts.join(' | ')}\n  top unit: ${ranked[0].unit.display.slice(0, 200)}\n  answer: ${row.answer.slice(0, 400).replace(/\n/g, '\n          ')}`);
+    }
+  }
+  console.log('rank of the first fact-holding unit, development misses:', JSON.stringify(buckets));
 }
 
 if (flags.json) {

@@ -17,7 +17,7 @@ export { mapCitations, type CitationMapping } from './citations.js';
 export { stripThinking, ThinkingFilter } from './think.js';
 export { describeSource, sourceHash } from './sources.js';
 export { NO_SOURCES_ANSWER, NOT_FOUND_ANSWER } from './messages.js';
-export { answerExtractively, type ExtractiveAnswer } from './extractive/generator.js';
+export { answerExtractively, scoreAnswerUnits, type ExtractiveAnswer } from './extractive/generator.js';
 export { resolveExtractiveOptions } from './extractive/options.js';
 export { splitIntoUnits, type TextUnit } from './extractive/units.js';
 export { readableField } from './extractive/docstrings.js';

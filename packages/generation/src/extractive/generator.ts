@@ -127,6 +127,21 @@ export interface ExtractiveAnswer {
   coverage: number;
 }
 
+/** The sentences and lines of `sources`, each scored for `question` (see `scoreUnits`), in source order. */
+export function scoreAnswerUnits(
+  question: string,
+  sources: readonly SourceForAnswer[],
+  kind: AnswerKind = detectAnswerKind(question),
+): { units: ScoredUnit[]; query: ReturnType<typeof queryTerms>; statistics: ReturnType<typeof collectStatistics>; types: ReturnType<typeof answerTypesOf> } {
+  const units = scoredUnitsOf(sources);
+  const query = queryTerms(question);
+  const statistics = collectStatistics(units);
+  addIntroducedTerms(units, kind);
+  const types = answerTypesOf(question);
+  scoreUnits(units, query, statistics, kind, types, namesSpelledInWords(question));
+  return { units, query, statistics, types };
+}
+
 /**
  * The extractive answer to `question`: the retrieved sentences and lines that share the
  * most idf-weighted terms with it, each group followed by the citation of its source.
@@ -142,12 +157,7 @@ export function answerExtractively(
   const resolved = resolveExtractiveOptions(options);
   const kind = detectAnswerKind(question);
   if (sources.length === 0) return { lines: [noSourcesAnswer(question, unindexedWords)], citedSources: [], kind, coverage: 0 };
-  const units = scoredUnitsOf(sources);
-  const query = queryTerms(question);
-  const statistics = collectStatistics(units);
-  addIntroducedTerms(units, kind);
-  const types = answerTypesOf(question);
-  scoreUnits(units, query, statistics, kind, types, namesSpelledInWords(question));
+  const { units, query, statistics, types } = scoreAnswerUnits(question, sources, kind);
   const picked = pickUnits(units, resolved);
   // The line that states the asked value may share no word with the question (`code = 308`
   // for "which HTTP status…"): it is quoted, in place of the weakest supporting quote.
