@@ -375,7 +375,7 @@ if (flags.unit_ranks) {
   // sources, for the answers that leave the facts out though the sources hold them.
   const buckets = { 1: 0, 2: 0, 3: 0, '4-5': 0, '6-10': 0, '11-20': 0, '>20': 0, none: 0 };
   for (const r of reports) {
-    if (!r.dataset.startsWith('dev_')) continue;
+    if (!r.dataset.startsWith(flags.unit_sets ? String(flags.unit_sets) : 'dev_')) continue;
     for (const row of r.rows) {
       if (row.facts.length === 0 || row.stated || !row.inSources) continue;
       const sources = row.shown.map((source) => { const span = readSpan(source); return typeof span === 'string' ? { ...source, text: span } : { ...source, ...span }; });

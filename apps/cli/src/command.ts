@@ -28,6 +28,20 @@ export const QUIET_FLAG: FlagSpec = { name: 'quiet', type: 'boolean', descriptio
 export const VERBOSE_FLAG: FlagSpec = { name: 'verbose', type: 'boolean', description: 'On error, print the underlying cause' };
 export const JSON_FLAG: FlagSpec = { name: 'json', type: 'boolean', description: 'Write machine-readable JSON to stdout' };
 
+export const GLOB_FLAG: FlagSpec = {
+  name: 'glob',
+  type: 'string',
+  metavar: 'GLOBS',
+  description: 'Only files matching these comma-separated globs (.gitignore syntax, relative to the indexed folder: "docs/", "*.py"; "!tests/" leaves out)',
+  defaultLabel: 'every file',
+};
+
+/** The globs of `--glob` (comma-separated; blanks dropped), or undefined when the flag is absent. */
+export function readGlobs(flags: ParsedFlags): string[] | undefined {
+  if (flags.glob === undefined) return undefined;
+  return (flags.glob as string).split(',').map((glob) => glob.trim()).filter((glob) => glob !== '');
+}
+
 export function writeOut(text: string): void {
   process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 }

@@ -29,6 +29,15 @@ describe('rag answer', () => {
     expect(out.answer).toMatch(/\[1\]/);
   });
 
+  it('answers from the files --glob matches only', () => {
+    const result = rag(['answer', '--query', 'What TCP port does the development server listen on by default?', '--index_dir', indexDir, '--json', '--glob', 'docs/,README.md']);
+    expect(result.status, result.stderr).toBe(0);
+    const out = JSON.parse(result.stdout);
+    expect(out.globs).toEqual(['docs/', 'README.md']);
+    expect(out.retrieved_sources.length).toBeGreaterThan(0);
+    for (const source of [...out.retrieved_sources, ...out.cited_sources]) expect(source.file_path).toMatch(new RegExp(`^${MINI_CORPUS}/(docs/|README\\.md$)`));
+  });
+
   it('streams the answer and lists the cited sources for humans', () => {
     const result = rag(['answer', '--query', 'How large may a request body be?', '--index_dir', indexDir, '--no-cache']);
     expect(result.status, result.stderr).toBe(0);

@@ -151,6 +151,24 @@ describe('rag search', () => {
     expect(result.stderr).toContain('No indexed chunk holds "zzqx0qq", "zzqx1qq", "zzqx2qq" and 297 more');
   });
 
+  it('searches within --glob: only the matched files, the globs in JSON, and why nothing matched when they are why', () => {
+    const json = rag(['search', '--query', 'default port', '--k', '5', '--index_dir', indexDir, '--json', '--glob', 'docs/, *.md']);
+    expect(json.status, json.stderr).toBe(0);
+    const out = JSON.parse(json.stdout);
+    expect(out.globs).toEqual(['docs/', '*.md']);
+    expect(out.retrieved_sources.length).toBeGreaterThan(0);
+    for (const source of out.retrieved_sources) expect(source.file_path).toMatch(/^datasets\/mini\/corpus\/(docs\/|.*\.md$)/);
+    const leftOut = JSON.parse(rag(['search', '--query', 'default port', '--k', '5', '--index_dir', indexDir, '--json', '--glob', '!tinyserve/']).stdout);
+    expect(leftOut.retrieved_sources.every((source: { file_path: string }) => !source.file_path.includes('/tinyserve/'))).toBe(true);
+    const none = rag(['search', '--query', 'default port', '--index_dir', indexDir, '--glob', 'nowhere/']);
+    expect(none.status, none.stderr).toBe(0);
+    expect(none.stdout.trim()).toBe('No matches for "default port" (retriever bm25, files matching "nowhere/").');
+    expect(none.stderr).toContain('No indexed file matches "nowhere/"');
+    const bad = rag(['search', '--query', 'default port', '--index_dir', indexDir, '--glob', '!']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/error: "!" is not a glob\.\n\s+hint: .*\.gitignore/);
+  });
+
   it('says why a query of common words alone matches nothing, unless --quiet', () => {
     const result = rag(['search', '--query', 'what is the', '--index_dir', indexDir]);
     expect(result.status, result.stderr).toBe(0);

@@ -139,8 +139,10 @@ export class BlockSearch {
    * early, the blocks with the best bounds are summed first; then every other block in id
    * order, so the lists are read forward. Within a block the additions are the exhaustive
    * loop's, in its order. `scores` (one per chunk) must be zero on entry and is zero on return.
+   * With `scope`, only its chunks are kept (the bounds stay bounds: a scope only removes
+   * candidates).
    */
-  topK(lists: readonly BlockedList[], weights: readonly number[], scores: Float64Array, k: number, stats?: PruningStats): Hit[] {
+  topK(lists: readonly BlockedList[], weights: readonly number[], scores: Float64Array, k: number, stats?: PruningStats, scope?: Uint8Array): Hit[] {
     const count = this.#count;
     const capacity = Math.min(k, count);
     if (capacity <= 0 || lists.length === 0) return [];
@@ -187,7 +189,7 @@ export class BlockSearch {
         const j = findBlock(blockLists[t]!, block);
         if (j >= 0) postingsVisited += sumPostings(docLists[t]!, impactLists[t]!, startLists[t]!, j, termWeights[t]!, scores);
       }
-      size = takeBlock(scores, block << shift, Math.min(count, (block + 1) << shift), heap, size, capacity);
+      size = takeBlock(scores, block << shift, Math.min(count, (block + 1) << shift), heap, size, capacity, scope);
       blocksVisited++;
     }
     for (let block = 0; block < bounds.length; block++) {
@@ -209,7 +211,7 @@ export class BlockSearch {
         cursors[t] = j;
         if (j < blocks.length && blocks[j] === block) postingsVisited += sumPostings(docLists[t]!, impactLists[t]!, startLists[t]!, j, termWeights[t]!, scores);
       }
-      size = takeBlock(scores, block << shift, Math.min(count, (block + 1) << shift), heap, size, capacity);
+      size = takeBlock(scores, block << shift, Math.min(count, (block + 1) << shift), heap, size, capacity, scope);
       blocksVisited++;
     }
     if (stats) {
@@ -231,16 +233,16 @@ function sumPostings(docs: Uint32Array, impacts: Float64Array, starts: Uint32Arr
 }
 
 /**
- * Offers the chunks `first … last − 1` to a heap of `size` entries and clears their scores;
- * returns the heap's new size.
+ * Offers the chunks `first … last − 1` (those in `scope`, when one is given) to a heap of
+ * `size` entries and clears their scores; returns the heap's new size.
  */
-function takeBlock(scores: Float64Array, first: number, last: number, heap: Heap, size: number, capacity: number): number {
+function takeBlock(scores: Float64Array, first: number, last: number, heap: Heap, size: number, capacity: number, scope: Uint8Array | undefined): number {
   // Below the weakest kept score (0 until the heap is full) a chunk costs one comparison.
   let floor = size === capacity ? heap.values[0]! : 0;
   for (let id = first; id < last; id++) {
     const score = scores[id]!;
     scores[id] = 0;
-    if (score < floor || score === 0) continue;
+    if (score < floor || score === 0 || (scope !== undefined && scope[id] !== 1)) continue;
     size = offerToHeap(heap, size, capacity, id, score);
     if (size === capacity) floor = heap.values[0]!;
   }

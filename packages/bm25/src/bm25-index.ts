@@ -82,6 +82,12 @@ export interface FirstStageOptions {
   cache?: boolean;
   /** Counts the postings summed (and blocks, when blocked). */
   stats?: PruningStats;
+  /**
+   * Only chunks whose id is 1 here are returned (see `SearchOptions.scope`). Scores are
+   * summed as without a scope, so a hit in scope scores what it scores unscoped. MaxScore
+   * (`pruning`) does not take a scope: a scoped search sums by blocks instead.
+   */
+  scope?: Uint8Array;
 }
 
 function averageOf(lengths: Uint32Array): number {
@@ -271,7 +277,8 @@ export class Bm25Index {
    */
   searchTerms(terms: readonly ResolvedQueryTerm[], k: number, options: FirstStageOptions = {}): Hit[] {
     if (terms.length === 0 || k < 1) return [];
-    if (terms.length > 1 && options.pruning === true) {
+    const scope = options.scope;
+    if (terms.length > 1 && options.pruning === true && scope === undefined) {
       this.#bounds ??= new TermBounds(this.#view, this.data.dictionary.size);
       return maxScoreTopK(this.#view, terms, k, this.#bounds, options.stats);
     }
@@ -291,6 +298,7 @@ export class Bm25Index {
           scores,
           k,
           options.stats,
+          scope,
         );
       }
       // Most chunks will be touched anyway: accumulate without tracking which, then look at
@@ -301,7 +309,7 @@ export class Bm25Index {
         const weight = terms[t]!.weight;
         for (let p = 0; p < docs.length; p++) scores[docs[p]!]! += weight * impacts[p]!;
       }
-      return takeTopKDense(scores, this.data.docCount, k);
+      return takeTopKDense(scores, this.data.docCount, k, scope);
     }
     if (options.stats) options.stats.postingsVisited += postings;
     const touched = this.#touched;
@@ -318,7 +326,7 @@ export class Bm25Index {
         scores[d]! += weight * impacts[p]!;
       }
     }
-    const hits = selectTopK(touched, touchedCount, scores, k);
+    const hits = selectTopK(touched, touchedCount, scores, k, scope);
     for (let i = 0; i < touchedCount; i++) scores[touched[i]!] = 0;
     return hits;
   }
@@ -381,8 +389,8 @@ export class Bm25Index {
       }
     }
     if (options.stats) options.stats.postingsVisited += postings;
-    if (dense) return takeTopKDense(scores, this.data.docCount, k);
-    const hits = selectTopK(touched, touchedCount, scores, k);
+    if (dense) return takeTopKDense(scores, this.data.docCount, k, options.scope);
+    const hits = selectTopK(touched, touchedCount, scores, k, options.scope);
     for (let i = 0; i < touchedCount; i++) scores[touched[i]!] = 0;
     return hits;
   }

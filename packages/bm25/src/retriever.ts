@@ -17,7 +17,7 @@ import {
   type RetrieverFactory,
   type SearchOptions,
 } from '@rag/core';
-import { Bm25Index } from './bm25-index.js';
+import { Bm25Index, type FirstStageOptions } from './bm25-index.js';
 import { fingerprintChunks } from './checksum.js';
 import { resolveBm25Options, type Bm25Settings } from './options.js';
 import type { ReusableBuild } from './build.js';
@@ -63,6 +63,11 @@ export const RARE_WORD_MAX_CHUNKS = 1;
  * texts, languages and paths), it also runs the second stage (`settings.rerank`); without
  * them, or with `rerank.depth` 0, hits carry plain BM25F scores.
  */
+/** The first stage's options for a search's (`SearchOptions.scope`: only the chunks it holds). */
+function firstStageOf(options: SearchOptions): FirstStageOptions {
+  return options.scope === undefined ? {} : { scope: options.scope };
+}
+
 export class Bm25Retriever implements Retriever {
   readonly name = 'bm25';
   readonly index: Bm25Index;
@@ -102,7 +107,7 @@ export class Bm25Retriever implements Retriever {
     const reranker = this.reranker;
     const scope = reranker.scope(checkQuery(query));
     const terms = this.index.resolveQuery(scope.text);
-    const candidates = this.index.searchTerms(terms, reranker.depthFor(k));
+    const candidates = this.index.searchTerms(terms, reranker.depthFor(k), firstStageOf(options));
     await this.#prefetchTexts(candidates.map((hit) => hit.chunkId));
     return reranker.rerank(scope.text, terms, candidates, k, scope.projects, options.join !== false);
   }
@@ -138,8 +143,8 @@ export class Bm25Retriever implements Retriever {
     const releases = [await postings.prefetch!(this.index.termIdsOf(scope.text), [])];
     try {
       const terms = this.index.resolveQuery(scope.text);
-      if (!reranker) return this.index.searchTerms(terms, k);
-      const candidates = this.index.searchTerms(terms, reranker.depthFor(k));
+      if (!reranker) return this.index.searchTerms(terms, k, firstStageOf(options));
+      const candidates = this.index.searchTerms(terms, reranker.depthFor(k), firstStageOf(options));
       const ids = candidates.map((hit) => hit.chunkId);
       const [release] = await Promise.all([postings.prefetch!([], ids), this.#prefetchTexts?.(ids)]);
       releases.push(release);
@@ -154,10 +159,10 @@ export class Bm25Retriever implements Retriever {
   searchSync(query: string, options: SearchOptions): Hit[] {
     const k = checkK(options);
     checkQuery(query);
-    if (!this.reranker) return this.index.search(query, k);
+    if (!this.reranker) return this.index.searchTerms(this.index.resolveQuery(query), k, firstStageOf(options));
     const scope = this.reranker.scope(query);
     const terms = this.index.resolveQuery(scope.text);
-    return this.reranker.rerank(scope.text, terms, this.index.searchTerms(terms, this.reranker.depthFor(k)), k, scope.projects, options.join !== false);
+    return this.reranker.rerank(scope.text, terms, this.index.searchTerms(terms, this.reranker.depthFor(k), firstStageOf(options)), k, scope.projects, options.join !== false);
   }
 
   /**

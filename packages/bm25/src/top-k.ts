@@ -77,10 +77,11 @@ export function drainHeap(heap: Heap, size: number): Hit[] {
 
 /**
  * The best `k` of the first `count` ids in `candidates` with a positive score, best first
- * (score descending, ties to the lower id so results are deterministic). A bounded heap whose root is the
+ * (score descending, ties to the lower id so results are deterministic), only ids in
+ * `scope` when one is given (see `SearchOptions.scope`). A bounded heap whose root is the
  * weakest kept candidate: O(count · log k), and only the touched ids are visited.
  */
-export function selectTopK(candidates: Uint32Array, count: number, scores: Float64Array, k: number): Hit[] {
+export function selectTopK(candidates: Uint32Array, count: number, scores: Float64Array, k: number, scope?: Uint8Array): Hit[] {
   const capacity = Math.min(k, count);
   if (capacity <= 0) return [];
   const heap = newHeap(capacity);
@@ -93,7 +94,7 @@ export function selectTopK(candidates: Uint32Array, count: number, scores: Float
     const score = scores[id]!;
     // A candidate whose contributions all underflowed to 0 (a field weight of 5e-324) matched
     // nothing, and may even be listed twice (first-touch is detected by a zero score).
-    if (!(score > 0) || score < floor) continue;
+    if (!(score > 0) || score < floor || (scope !== undefined && scope[id] !== 1)) continue;
     if (size < capacity) {
       siftUp(heap, size, id, score);
       size++;
@@ -112,7 +113,7 @@ export function selectTopK(candidates: Uint32Array, count: number, scores: Float
  * read, in the one pass the selection makes anyway (a separate `fill` was a second sweep over a
  * corpus-sized array).
  */
-export function takeTopKDense(scores: Float64Array, count: number, k: number): Hit[] {
+export function takeTopKDense(scores: Float64Array, count: number, k: number, scope?: Uint8Array): Hit[] {
   const capacity = Math.min(k, count);
   if (capacity <= 0) {
     scores.fill(0, 0, count);
@@ -127,7 +128,7 @@ export function takeTopKDense(scores: Float64Array, count: number, k: number): H
   for (let id = 0; id < count; id++) {
     const score = scores[id]!;
     scores[id] = 0;
-    if (!(score > floor)) continue;
+    if (!(score > floor) || (scope !== undefined && scope[id] !== 1)) continue;
     if (size < capacity) {
       siftUp(heap, size, id, score);
       size++;

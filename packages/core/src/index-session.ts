@@ -2,6 +2,7 @@ import { join, relative, sep } from 'node:path';
 import { RagError } from './errors.js';
 import { verifyChecksums } from './index-integrity.js';
 import { chunkIdsOf, chunkOfHit, otherSymbolsOf } from './hit-chunks.js';
+import { compilePathGlobs, scopeOfFiles } from './scope.js';
 import { retrieverDir, verifyRetrieverFiles, type GenerationPin, type IndexManifest } from './index-store.js';
 import type { IndexFileReader } from './shared-files.js';
 import { createFileStore, type IndexStore } from './store.js';
@@ -37,6 +38,9 @@ export interface IndexSessionOptions {
 }
 
 /** One retrieved chunk, ranked. */
+/** Scopes an index session keeps (see `IndexSession.scopeOf`): each is one byte per chunk. */
+const KEPT_SCOPES = 16;
+
 export interface SessionHit {
   rank: number;
   score: number;
@@ -64,7 +68,14 @@ export interface IndexSession {
   retriever(name?: string): Promise<Retriever>;
   /** Maps a path inside the corpus to the `file_path` written in outputs. */
   outputPath(fileInCorpus: string): string;
-  search(query: string, k: number, retriever?: string): Promise<SessionHit[]>;
+  /** The best `k` hits for `query`; with `scope`, only chunks in it (see `SearchOptions.scope`, {@link scopeOf}). */
+  search(query: string, k: number, retriever?: string, scope?: Uint8Array): Promise<SessionHit[]>;
+  /**
+   * The scope of the chunks whose file matches `globs` (see `compilePathGlobs`: .gitignore
+   * syntax, relative to the indexed folder, `!` to leave out), for {@link search}. The last
+   * few scopes are kept, so a server asked the same globs again does not test the paths again.
+   */
+  scopeOf(globs: readonly string[]): Uint8Array;
   /**
    * Makes the texts of chunks `ids` readable (see `TextStore.prefetch`): what a caller that
    * got chunk ids elsewhere (a search worker) does before reading their `text`.
@@ -206,6 +217,8 @@ export async function openIndexSession(source: string | IndexStore, options: Ind
     await retriever(chosen); // fails here, with the list, when the index lacks it
   }
   const outputPath = createOutputPathMapper(index.manifest.corpusDir, options.pathBase ?? process.cwd());
+  // The scopes of the latest globs asked (see `scopeOf`), least recently used first.
+  const scopes = new Map<string, Uint8Array>();
   return {
     indexDir,
     store,
@@ -215,8 +228,8 @@ export async function openIndexSession(source: string | IndexStore, options: Ind
     retrieverNames: names,
     retriever,
     outputPath,
-    async search(query, k, name) {
-      const hits = await (await retriever(name)).search(query, { k });
+    async search(query, k, name, scope) {
+      const hits = await (await retriever(name)).search(query, scope === undefined ? { k } : { k, scope });
       // Callers read the hits' texts: a store that fetches texts over the network does it now, at once.
       await prefetchTexts?.(hits.flatMap(chunkIdsOf));
       return hits.map((hit, i) => {
@@ -226,6 +239,18 @@ export async function openIndexSession(source: string | IndexStore, options: Ind
     },
     async prefetchTexts(ids) {
       await prefetchTexts?.(ids);
+    },
+    scopeOf(globs) {
+      const key = JSON.stringify(globs);
+      let scope = scopes.get(key);
+      if (scope === undefined) {
+        scope = scopeOfFiles(index.chunks, compilePathGlobs(globs));
+        if (scopes.size >= KEPT_SCOPES) scopes.delete(scopes.keys().next().value!);
+      } else {
+        scopes.delete(key);
+      }
+      scopes.set(key, scope);
+      return scope;
     },
     loadSeconds: (performance.now() - started) / 1000,
     pin: index.pin,

@@ -16,6 +16,7 @@ export * from './shared-files.js';
 export * from './store.js';
 export * from './select-hits.js';
 export * from './hit-chunks.js';
+export * from './scope.js';
 export * from './file-ranges.js';
 export * as v from './validation.js';
 export type { Schema, SchemaCheck, SchemaIssue, SafeParseResult } from './validation.js';

@@ -11,6 +11,18 @@ export interface SearchOptions {
    * needs every chunk as its own hit. Default `true`.
    */
   join?: boolean;
+  /**
+   * The chunks the search may return: chunk `id` is searched when `scope[id]` is 1 (ids
+   * past its end are out of scope). A scope such as "the files under `docs/`" (see
+   * `scopeOfFiles`). The index's statistics stay the whole corpus's, so a hit in scope
+   * scores what it scores unscoped. Default: every chunk.
+   */
+  scope?: Uint8Array;
+}
+
+/** Whether chunk `id` may be returned under `scope` (see `SearchOptions.scope`). */
+export function inScope(scope: Uint8Array | undefined, id: number): boolean {
+  return scope === undefined || scope[id] === 1;
 }
 
 /**
@@ -70,8 +82,11 @@ export interface SaveContext {
 export interface VectorSearch {
   /** Where and how it searches, for `explain` and logs (e.g. `pgvector HNSW in …`). */
   readonly description: string;
-  /** The `k` rows of highest inner product with `query` (unit length), best first; score = inner product. */
-  search(query: Float32Array, k: number): Promise<Hit[]>;
+  /**
+   * The `k` rows of highest inner product with `query` (unit length), best first; score =
+   * inner product. With `scope`, only rows of chunks in it (see `SearchOptions.scope`).
+   */
+  search(query: Float32Array, k: number, scope?: Uint8Array): Promise<Hit[]>;
 }
 
 export interface BuildContext {

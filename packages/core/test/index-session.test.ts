@@ -23,8 +23,11 @@ function fakeFactory(name: string): RetrieverFactory {
   const make = (tag: string) => ({
     name,
     tag,
-    async search(query: string, { k }: { k: number }) {
-      return chunks.filter((c) => c.text.includes(query)).slice(0, k).map((c) => ({ chunkId: c.id, score: 1 }));
+    async search(query: string, { k, scope }: { k: number; scope?: Uint8Array }) {
+      return chunks
+        .filter((c) => c.text.includes(query) && (scope === undefined || scope[c.id] === 1))
+        .slice(0, k)
+        .map((c) => ({ chunkId: c.id, score: 1 }));
     },
     async save(dir: string) {
       await writeFile(join(dir, 'tag'), tag);
@@ -63,6 +66,20 @@ describe('openIndexSession', () => {
     expect(session.defaultRetriever).toBe('fake');
     const hits = await session.search('beta', 5);
     expect(hits).toEqual([{ rank: 1, score: 1, chunk: chunks[1], file_path: 'corpus/pkg/a.py', alsoSymbols: [] }]);
+  });
+
+  it('makes scopes from globs over its chunks, keeps them for the same globs, and searches within one', async () => {
+    const dir = join(root, 'index');
+    await writeFakeIndex(dir);
+    const session = await openIndexSession(dir, { retrievers: new RetrieverRegistry([fakeFactory('fake')]), pathBase: root });
+    const python = session.scopeOf(['*.py']);
+    expect([...python]).toEqual([1, 1]);
+    expect(session.scopeOf(['*.py'])).toBe(python);
+    const markdown = session.scopeOf(['pkg/', '!*.py']);
+    expect([...markdown]).toEqual([0, 0]);
+    expect(await session.search('beta', 5, undefined, python)).toHaveLength(1);
+    expect(await session.search('beta', 5, undefined, markdown)).toEqual([]);
+    expect((await rejection(() => session.scopeOf(['!']))).code).toBe('INVALID_ARGUMENT');
   });
 
   it('closes the chunk-text file: texts read before stay, a text read after says the index was closed', async () => {

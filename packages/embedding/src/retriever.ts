@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RagError, writeFileAtomic, type Explanation, type Hit, type Retriever, type SaveContext, type SearchOptions, type VectorSearch } from '@rag/core';
+import { RagError, scopeSize, writeFileAtomic, type Explanation, type Hit, type Retriever, type SaveContext, type SearchOptions, type VectorSearch } from '@rag/core';
 import type { EmbeddingCheckpoint } from './checkpoint.js';
 import { CORPUS_MODEL_FILE, CorpusEmbedder } from './corpus/embedder.js';
 import type { Embedder } from './embedder.js';
@@ -77,17 +77,26 @@ export class EmbeddingRetriever implements Retriever {
   }
 
   /** Nearest chunks to a query vector (already unit length). */
-  searchVector(vector: Float32Array, k: number): Hit[] {
+  /** The `k` chunks nearest `vector`; with `scope`, only chunks in it (see `SearchOptions.scope`). */
+  searchVector(vector: Float32Array, k: number, scope?: Uint8Array): Hit[] {
     if (k <= 0 || this.count === 0) return [];
     if (this.store) throw storeSearchesError();
-    if (this.hnsw) return this.hnsw.search(vector, k);
-    return searchExact(this.vectors, this.manifest.embedder.dimension, vector, k);
+    if (this.hnsw) {
+      if (scope === undefined) return this.hnsw.search(vector, k);
+      try {
+        return this.hnsw.search(vector, k, scope, scopeSize(scope));
+      } catch {
+        // A graph walk that reaches fewer chunks of a small scope than asked for fails in
+        // hnswlib; the exact search over the scope answers instead.
+      }
+    }
+    return searchExact(this.vectors, this.manifest.embedder.dimension, vector, k, scope);
   }
 
   async search(query: string, options: SearchOptions): Promise<Hit[]> {
     const vector = await this.embedQuery(query);
-    if (!this.store || options.k <= 0 || this.count === 0) return this.searchVector(vector, options.k);
-    const hits = await this.store.search(vector, options.k);
+    if (!this.store || options.k <= 0 || this.count === 0) return this.searchVector(vector, options.k, options.scope);
+    const hits = await this.store.search(vector, options.k, options.scope);
     if (this.#storeHits.size >= STORE_HITS_CACHE_SIZE) this.#storeHits.delete(this.#storeHits.keys().next().value!);
     this.#storeHits.set(query, new Map(hits.map((hit) => [hit.chunkId, hit.score])));
     return hits;
@@ -101,7 +110,7 @@ export class EmbeddingRetriever implements Retriever {
         hint: 'Use `await retriever.search(query, { k })`.',
       });
     }
-    return this.searchVector(this.embedder.embedQuerySync(query), options.k);
+    return this.searchVector(this.embedder.embedQuerySync(query), options.k, options.scope);
   }
 
   explain(query: string, chunkId: number): Explanation {

@@ -58,6 +58,23 @@ describe('the embedding retriever with the corpus embedder', () => {
     expect(loaded.explain!('automobile', hits[0]!.chunkId).value).toBeCloseTo(hits[0]!.score, 5);
   });
 
+  test('searches within a scope: only its chunks, in the order of the unscoped search, exact or through HNSW', async () => {
+    const exact = (await embeddingRetrieverFactory.build(chunks, { settings: corpusSettings })) as EmbeddingRetriever;
+    const graph = (await embeddingRetrieverFactory.build(chunks, { settings: { ...corpusSettings, index: 'hnsw' } })) as EmbeddingRetriever;
+    // Every other chunk: some of each topic.
+    const scope = Uint8Array.from(chunks, (_, i) => (i % 2 === 0 ? 1 : 0));
+    const expected = (await exact.search('automobile', { k: chunks.length })).filter((hit) => scope[hit.chunkId] === 1).slice(0, 3);
+    expect(await exact.search('automobile', { k: 3, scope })).toEqual(expected);
+    expect(exact.searchSync('automobile', { k: 3, scope })).toEqual(expected);
+    const throughGraph = await graph.search('automobile', { k: 3, scope });
+    expect(throughGraph.map((hit) => hit.chunkId)).toEqual(expected.map((hit) => hit.chunkId));
+    // A scope of one chunk: that chunk alone, whatever the graph walk reaches.
+    const one = new Uint8Array(chunks.length);
+    one[5] = 1;
+    expect((await graph.search('banana', { k: 5, scope: one })).map((hit) => hit.chunkId)).toEqual([5]);
+    expect(await exact.search('banana', { k: 5, scope: new Uint8Array(chunks.length) })).toEqual([]);
+  });
+
   test('int8 vectors are smaller on disk, close to the float32 ones, and keep the ranking', async () => {
     const settings = { ...corpusSettings, corpus: { ...TOPIC_SETTINGS, dimension: 3 } };
     const plain = await embeddingRetrieverFactory.build(chunks, { settings });

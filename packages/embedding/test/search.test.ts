@@ -70,6 +70,45 @@ describe('searchExact', () => {
   });
 });
 
+describe('a scoped vector search', () => {
+  test('exact: equals the unscoped ranking of every row with the rows outside the scope taken out', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 15 }), fc.nat(), (dimension, count, k, seed) => {
+        const vectors = clusteredVectors(count, dimension, 3, seed);
+        const query = clusteredVectors(1, dimension, 1, seed + 1);
+        const next = seeded(seed + 2);
+        const scope = Uint8Array.from({ length: count }, () => (next() < 0.5 ? 1 : 0));
+        const expected = searchExact(vectors, dimension, query, count).filter((hit) => scope[hit.chunkId] === 1).slice(0, k);
+        expect(searchExact(vectors, dimension, query, k, scope)).toEqual(expected);
+      }),
+      { numRuns: 80 },
+    );
+  });
+
+  test('HNSW: only rows in the scope, at most as many as it holds, nearly all of them the best the exact search finds there', () => {
+    const dimension = 16;
+    const vectors = clusteredVectors(1500, dimension, 30, 11);
+    const hnsw = HnswVectorIndex.build(vectors, dimension, DEFAULT_HNSW_OPTIONS);
+    // Every 3rd row: a scope spread over the whole graph.
+    const scope = Uint8Array.from({ length: 1500 }, (_, i) => (i % 3 === 0 ? 1 : 0));
+    let found = 0;
+    for (let q = 0; q < 20; q++) {
+      const query = clusteredVectors(1, dimension, 1, 500 + q);
+      const hits = hnsw.search(query, 10, scope, 500);
+      expect(hits).toHaveLength(10);
+      for (const hit of hits) expect(scope[hit.chunkId]).toBe(1);
+      const exact = new Set(searchExact(vectors, dimension, query, 10, scope).map((hit) => hit.chunkId));
+      found += hits.filter((hit) => exact.has(hit.chunkId)).length;
+    }
+    expect(found / 200).toBeGreaterThanOrEqual(0.9);
+    // A scope of two rows: no more than two hits.
+    const two = new Uint8Array(1500);
+    two[7] = 1;
+    two[900] = 1;
+    expect(hnsw.search(clusteredVectors(1, dimension, 1, 3), 10, two, 2).map((hit) => hit.chunkId).sort((a, b) => a - b)).toEqual([7, 900]);
+  });
+});
+
 describe('exact and HNSW search agree', () => {
   const dimension = 32;
   const vectors = clusteredVectors(3000, dimension, 40, 5);

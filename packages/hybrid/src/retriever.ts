@@ -62,11 +62,12 @@ export class HybridRetriever implements Retriever {
     return new HybridRetriever(this.components, resolveHybridOptions(settings, this.options), this.#chunks);
   }
 
-  /** Each component's candidates for `query`, at least `k` each. */
-  async candidates(query: string, k: number): Promise<ComponentHits[]> {
+  /** Each component's candidates for `query`, at least `k` each; with `scope`, only chunks in it (see `SearchOptions.scope`). */
+  async candidates(query: string, k: number, scope?: Uint8Array): Promise<ComponentHits[]> {
     return Promise.all(
       this.components.map(async (component) => {
-        const hits = await component.search(query, { k: Math.max(k, poolOf(this.options, component.name)), join: false });
+        const pool = Math.max(k, poolOf(this.options, component.name));
+        const hits = await component.search(query, scope === undefined ? { k: pool, join: false } : { k: pool, join: false, scope });
         return {
           name: component.name,
           weight: weightOf(this.options, component.name),
@@ -76,16 +77,16 @@ export class HybridRetriever implements Retriever {
     );
   }
 
-  /** Every fused candidate, best first, with provenance. */
-  async fuse(query: string, k: number): Promise<FusedHit[]> {
-    const fused = this.#method.fuse(await this.candidates(query, k), { rrfK: this.options.rrfK });
+  /** Every fused candidate, best first, with provenance; with `scope`, of chunks in it. */
+  async fuse(query: string, k: number, scope?: Uint8Array): Promise<FusedHit[]> {
+    const fused = this.#method.fuse(await this.candidates(query, k, scope), { rrfK: this.options.rrfK });
     if (this.#provenance.size >= PROVENANCE_CACHE_SIZE) this.#provenance.delete(this.#provenance.keys().next().value!);
     this.#provenance.set(query, fused);
     return fused;
   }
 
   async search(query: string, options: SearchOptions): Promise<Hit[]> {
-    const fused = (await this.fuse(query, options.k)).map(({ chunkId, score }) => ({ chunkId, score }));
+    const fused = (await this.fuse(query, options.k, options.scope)).map(({ chunkId, score }) => ({ chunkId, score }));
     const { dedupe, kindShare } = this.options;
     const joinSpan = options.join === false ? 0 : this.options.joinSpan;
     if (!this.#chunks || !this.#flags || (!dedupe && kindShare >= 1 && joinSpan === 0)) return fused.slice(0, options.k);

@@ -10,6 +10,8 @@ import type { Chunk, Explanation, Hit, Retriever, RetrieverFactory, SearchOption
  */
 export class CountingRetriever implements Retriever {
   readonly requestedK: number[] = [];
+  /** The scope of every search, in order (undefined for none). */
+  readonly requestedScopes: (Uint8Array | undefined)[] = [];
 
   constructor(
     readonly name: string,
@@ -20,7 +22,9 @@ export class CountingRetriever implements Retriever {
 
   async search(query: string, options: SearchOptions): Promise<Hit[]> {
     this.requestedK.push(options.k);
+    this.requestedScopes.push(options.scope);
     return this.chunks
+      .filter((c) => options.scope === undefined || options.scope[c.id] === 1)
       .map((c) => ({ chunkId: c.id, score: this.score(query, c.text) }))
       .sort((a, b) => b.score - a.score || a.chunkId - b.chunkId)
       .slice(0, options.k);

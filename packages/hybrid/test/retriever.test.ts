@@ -104,6 +104,20 @@ describe('HybridRetriever', () => {
     expect(letters.requestedK).toEqual([3, 80]);
   });
 
+  test('hands a scope to every component and fuses only chunks in it', async () => {
+    const { CountingRetriever } = await import('./components.js');
+    const words = new CountingRetriever('words', chunks, {}, countWords);
+    const letters = new CountingRetriever('letters', chunks, {}, shareLetters);
+    const hybrid = new HybridRetriever([words, letters]);
+    // Chunks 2 and 4: the second kv cache chunk and one the letters component alone finds.
+    const scope = Uint8Array.from([0, 0, 1, 0, 1]);
+    const hits = await hybrid.search('kv cache', { k: 5, scope });
+    expect(words.requestedScopes).toEqual([scope]);
+    expect(letters.requestedScopes).toEqual([scope]);
+    expect(hits.map((hit) => hit.chunkId).sort()).toEqual([2, 4]);
+    expect(hits[0]!.chunkId).toBe(2);
+  });
+
   test('score fusion is selectable by name; bad options are refused', async () => {
     const hybrid = new HybridRetriever([lexical, dense], { fusion: 'minmax', weights: { embedding: 0.5 } });
     // bm25 → 1: 1, 2: 0   embedding (× 0.5) → 2: 1, 3: 0 (1 dropped) → 2: 0.5, 1: 1, 3: 0

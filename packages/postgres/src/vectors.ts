@@ -109,6 +109,13 @@ export async function readVectorSets(pool: pg.Pool, schema: string, generation: 
  * product) under the partial index's own predicate, `hnsw.ef_search` raised to k for the
  * one transaction. Scores are inner products, as the in-memory search gives.
  */
+/** The chunk ids `scope` holds (see `SearchOptions.scope`), ascending. */
+function idsInScope(scope: Uint8Array): number[] {
+  const ids: number[] = [];
+  for (let id = 0; id < scope.length; id++) if (scope[id] === 1) ids.push(id);
+  return ids;
+}
+
 export function createVectorSearch(
   pool: pg.Pool,
   options: PostgresStoreOptions,
@@ -120,7 +127,7 @@ export function createVectorSearch(
   const cast = `embedding::vector(${set.dimension})`;
   return {
     description: `pgvector HNSW in ${location}`,
-    async search(query: Float32Array, k: number): Promise<Hit[]> {
+    async search(query: Float32Array, k: number, scope?: Uint8Array): Promise<Hit[]> {
       if (query.length !== set.dimension) {
         throw new RagError('INVALID_ARGUMENT', `A ${query.length}-dimensional query cannot search ${set.dimension}-dimensional vectors.`, { hint: 'Embed the query with the model the index was built with.' });
       }
@@ -132,11 +139,14 @@ export function createVectorSearch(
         await client.query('BEGIN READ ONLY');
         await client.query(`SELECT set_config('hnsw.ef_search', $1, true)`, [String(Math.min(MAX_EF_SEARCH, Math.max(limit, options.hnswEfSearch)))]);
         // The predicate is written as literals so the planner matches the partial index.
+        // A scope is a list of chunk ids the rows must have; the planner chooses between the
+        // HNSW index and an exact scan of those rows.
+        const inScope = scope === undefined ? undefined : idsInScope(scope);
         const rows = await client.query<{ chunk_id: number; distance: number }>(
           `SELECT chunk_id, ${cast} <#> $1::vector AS distance FROM ${t.vectors}
-            WHERE generation = ${client.escapeLiteral(set.generation)} AND path = ${client.escapeLiteral(set.path)}
+            WHERE generation = ${client.escapeLiteral(set.generation)} AND path = ${client.escapeLiteral(set.path)}${inScope ? ' AND chunk_id = ANY($3::int[])' : ''}
             ORDER BY ${cast} <#> $1::vector LIMIT $2`,
-          [`[${Array.prototype.join.call(query, ',')}]`, limit],
+          inScope ? [`[${Array.prototype.join.call(query, ',')}]`, limit, inScope] : [`[${Array.prototype.join.call(query, ',')}]`, limit],
         );
         await client.query('COMMIT');
         // Equal scores go to the lower id, as in memory.

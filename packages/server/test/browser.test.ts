@@ -128,6 +128,20 @@ describe('the web page in Chromium', () => {
     expect(await page.locator('#results .result').count()).toBe(0);
   });
 
+  it('searches within the globs of its "in" field, and everywhere again once the field is cleared', async () => {
+    await page.fill('#k', '5');
+    await page.fill('#query', PORT_QUESTION);
+    await page.fill('#globs', 'docs/, README.md');
+    await page.click('#search-button');
+    await expect.poll(() => page.locator('#results .result').count()).toBeGreaterThan(0);
+    const paths = await page.locator('#results .result a.path').allTextContents();
+    expect(paths.length).toBeGreaterThan(0);
+    for (const path of paths) expect(path).toMatch(/^datasets\/mini\/corpus\/(docs\/|README\.md)/);
+    await page.fill('#globs', '');
+    await page.click('#search-button');
+    await expect.poll(() => page.locator('#results .result a.path').first().textContent()).toMatch(/tinyserve\/defaults\.py/);
+  });
+
   it('shows a server error, message and hint, in the status line', async () => {
     await page.route('**/answer', (route) =>
       route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ code: 'BUSY', message: 'Too many answers are being generated.', hint: 'Retry in a moment.' }) }),

@@ -105,6 +105,29 @@ describe('POST /search', () => {
   });
 });
 
+describe('POST /search with globs', () => {
+  it('returns only spans of the matched files, echoes the globs, and says when no file matches', async () => {
+    const docs = await postJson(`${server.url}/search`, { query: PORT_QUESTION, k: 5, globs: ['docs/', '*.md'] });
+    expect(docs.status).toBe(200);
+    expect(docs.body.globs).toEqual(['docs/', '*.md']);
+    expect(docs.body.hits.length).toBeGreaterThan(0);
+    for (const hit of docs.body.hits) expect(hit.file_path).toMatch(/^datasets\/mini\/corpus\/(docs\/|.*\.md$)/);
+    // Leaving out the file that ranks first everywhere else.
+    const rest = await postJson(`${server.url}/search`, { query: PORT_QUESTION, k: 3, globs: ['!tinyserve/defaults.py'] });
+    expect(rest.body.hits.map((hit: { file_path: string }) => hit.file_path)).not.toContain('datasets/mini/corpus/tinyserve/defaults.py');
+    const none = await postJson(`${server.url}/search`, { query: PORT_QUESTION, globs: ['nowhere/'] });
+    expect(none.body).toMatchObject({ hits: [], no_matches: expect.stringMatching(/^No indexed file matches "nowhere\/"/) });
+  });
+
+  it('answers 400 for globs that are not a list of non-empty strings, or not globs', async () => {
+    for (const globs of ['docs/', [''], [42], ['!']]) {
+      const response = await postJson(`${server.url}/search`, { query: 'x', globs });
+      expect(response.status, JSON.stringify(globs)).toBe(400);
+      expect(response.body.code).toBe('INVALID_ARGUMENT');
+    }
+  });
+});
+
 describe('search workers', () => {
   // The service package's test registry: bm25 whose worker exits on the query "exit the worker".
   const testRegistry = join(REPO_ROOT, 'packages', 'service', 'test', 'fixtures', 'test-registry.mjs');

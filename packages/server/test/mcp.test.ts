@@ -63,7 +63,7 @@ for (const transport of transports) {
       expect(tools.map((t) => t.name).sort()).toEqual(['index_stats', 'read_span', 'search_code']);
       const search = tools.find((t) => t.name === 'search_code')!;
       expect(search.inputSchema.required).toEqual(['query']);
-      expect(Object.keys(search.inputSchema.properties ?? {}).sort()).toEqual(['k', 'query']);
+      expect(Object.keys(search.inputSchema.properties ?? {}).sort()).toEqual(['globs', 'k', 'query']);
       const read = tools.find((t) => t.name === 'read_span')!;
       expect(Object.keys(read.inputSchema.properties ?? {}).sort()).toEqual(['end', 'file_path', 'first_character_index', 'last_character_index', 'start']);
       expect(read.annotations?.readOnlyHint).toBe(true);
@@ -84,6 +84,18 @@ for (const transport of transports) {
       // The text content mirrors the structured result for clients that read only text.
       expect(JSON.parse(textOf(result))).toEqual(structured);
       expect(structured).not.toHaveProperty('no_matches');
+    });
+
+    it('search_code searches within globs and echoes them', async () => {
+      const result = await client.callTool({ name: 'search_code', arguments: { query: PORT_QUESTION, k: 3, globs: ['docs/'] } });
+      expect(result.isError).toBeFalsy();
+      const structured = result.structuredContent as { hits: { file_path: string }[]; globs: string[] };
+      expect(structured.globs).toEqual(['docs/']);
+      expect(structured.hits.length).toBeGreaterThan(0);
+      for (const hit of structured.hits) expect(hit.file_path).toMatch(/^datasets\/mini\/corpus\/docs\//);
+      const bad = await client.callTool({ name: 'search_code', arguments: { query: PORT_QUESTION, globs: ['!'] } });
+      expect(bad.isError).toBe(true);
+      expect(textOf(bad)).toMatch(/^INVALID_ARGUMENT: /);
     });
 
     it('search_code says why nothing matched, so an agent can rephrase', async () => {

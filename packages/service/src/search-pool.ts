@@ -111,9 +111,13 @@ export class SearchPool {
     return { workers, starting, restarts: this.#restarts, in_flight: inFlight };
   }
 
-  /** The hits from a worker, or `undefined` when no worker is running (search elsewhere). */
-  search(query: string, k: number, retriever: string): Promise<Hit[]> | undefined {
-    return this.#ask<Hit[]>((id) => ({ id, query, k, retriever }));
+  /**
+   * The hits from a worker, or `undefined` when no worker is running (search elsewhere). With
+   * `globs`, only chunks of the files they match (the worker makes the scope from its copy of
+   * the chunk table, see `IndexSession.scopeOf`).
+   */
+  search(query: string, k: number, retriever: string, globs?: readonly string[]): Promise<Hit[]> | undefined {
+    return this.#ask<Hit[]>((id) => (globs === undefined ? { id, query, k, retriever } : { id, query, k, retriever, globs: [...globs] }));
   }
 
   /**

@@ -20,6 +20,8 @@ export interface SearchRequestMessage {
   query: string;
   k: number;
   retriever: string;
+  /** Only chunks of the files these globs match (see `IndexSession.scopeOf`); absent for every chunk. */
+  globs?: string[];
 }
 
 /** Asks for the query's words the index never holds (`Retriever.unindexedWords`). */

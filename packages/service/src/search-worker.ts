@@ -41,7 +41,7 @@ try {
     }
     session
       .retriever(request.retriever)
-      .then((retriever) => retriever.search(request.query, { k: request.k }))
+      .then((retriever) => retriever.search(request.query, request.globs === undefined ? { k: request.k } : { k: request.k, scope: session.scopeOf(request.globs) }))
       .then(
         (hits) => post({ type: 'hits', id: request.id, hits }),
         (error: unknown) => post({ type: 'error', id: request.id, error: serializeError(error) }),

@@ -1,4 +1,4 @@
-import { chunkIdsOf, chunkOfHit, openIndexSession, otherSymbolsOf, StalenessTracker, type Chunk, type IndexManifest, type Retriever, type RetrieverSource, type Source } from '@rag/core';
+import { chunkIdsOf, chunkOfHit, openIndexSession, otherSymbolsOf, scopeSize, StalenessTracker, type Chunk, type IndexManifest, type Retriever, type RetrieverSource, type Source } from '@rag/core';
 import { createDefaultRetrieverRegistry } from './retrievers.js';
 import { openStore } from './stores.js';
 
@@ -11,6 +11,8 @@ export interface SearchSession {
   outputPath: (fileInCorpus: string) => string;
   /** Makes the texts of chunks `ids` readable (an index in a database fetches them); `searchSources` does it for its hits. */
   prefetchTexts: (ids: readonly number[]) => Promise<void>;
+  /** The scope of the files `globs` match (`IndexSession.scopeOf`); `INVALID_ARGUMENT` for a bad glob. */
+  scopeOf: (globs: readonly string[]) => Uint8Array;
   loadSeconds: number;
 }
 
@@ -54,6 +56,7 @@ export async function openSearchSession(indexDir: string, options: SearchSession
     retriever: await session.retriever(),
     outputPath: (file) => session.outputPath(file),
     prefetchTexts: (ids) => session.prefetchTexts(ids),
+    scopeOf: (globs) => session.scopeOf(globs),
     loadSeconds: session.loadSeconds,
   };
 }
@@ -82,9 +85,13 @@ export interface RankedSource extends Source {
   alsoSymbols: string[];
 }
 
-/** Runs one query and maps hits to cited sources in output paths. */
-export async function searchSources(session: SearchSession, query: string, k: number): Promise<RankedSource[]> {
-  const hits = await session.retriever.search(query, { k });
+/**
+ * Runs one query and maps hits to cited sources in output paths; with `globs` (see
+ * `compilePathGlobs` of @rag/core; none or an empty list for every file), only hits in the
+ * files they match.
+ */
+export async function searchSources(session: SearchSession, query: string, k: number, globs?: readonly string[]): Promise<RankedSource[]> {
+  const hits = await session.retriever.search(query, globs === undefined || globs.length === 0 ? { k } : { k, scope: session.scopeOf(globs) });
   await session.prefetchTexts(hits.flatMap(chunkIdsOf));
   return hits.map((hit, i) => {
     const chunk = chunkOfHit(hit, session.chunks);
@@ -149,7 +156,29 @@ export function noMatchesReason(unindexed: readonly string[] | undefined): strin
   return `No indexed chunk holds ${words}: check the spelling, or use the words the code and its docs use.`;
 }
 
-/** {@link noMatchesReason} for a search of `session` that found nothing. */
-export async function describeNoMatches(session: SearchSession, query: string): Promise<string | undefined> {
+/** `"docs/" or "*.md"`: a search's globs in a sentence. */
+export function describeGlobs(globs: readonly string[]): string {
+  const quoted = globs.map((glob) => `"${glob}"`);
+  return quoted.length === 1 ? quoted[0]! : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
+}
+
+/**
+ * Why a search limited to `globs` found nothing, when the globs are why: they match no
+ * indexed file (`chunksInScope` 0), or the files they match hold no match while others do
+ * (`elsewhere`). Undefined when neither: then the query itself is why (`noMatchesReason`).
+ */
+export function noMatchesInScope(globs: readonly string[], chunksInScope: number, elsewhere: boolean): string | undefined {
+  if (chunksInScope === 0) return `No indexed file matches ${describeGlobs(globs)}: globs are .gitignore patterns relative to the indexed folder.`;
+  if (elsewhere) return `Nothing in the files matching ${describeGlobs(globs)} matches the query; other files do (search without the globs).`;
+  return undefined;
+}
+
+/** {@link noMatchesReason} for a search of `session` that found nothing (limited to `globs`, when given: see {@link noMatchesInScope}). */
+export async function describeNoMatches(session: SearchSession, query: string, globs?: readonly string[]): Promise<string | undefined> {
+  if (globs !== undefined && globs.length > 0) {
+    const chunksInScope = scopeSize(session.scopeOf(globs));
+    const why = noMatchesInScope(globs, chunksInScope, chunksInScope > 0 && (await session.retriever.search(query, { k: 1 })).length > 0);
+    if (why !== undefined) return why;
+  }
   return noMatchesReason(await session.retriever.unindexedWords?.(query));
 }

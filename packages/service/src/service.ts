@@ -1,4 +1,4 @@
-import { chunkIdsOf, chunkOfHit, otherSymbolsOf, RagError, type Chunk, type Source } from '@rag/core';
+import { chunkIdsOf, chunkOfHit, otherSymbolsOf, RagError, scopeSize, type Chunk, type Source } from '@rag/core';
 import { toSourceForAnswer, type AnswerResult } from '@rag/generation';
 import { AnswerQueue, type QueueState, type Release } from './answer-queue.js';
 import { CorpusReader, type SpanRequest, type SpanText } from './corpus-reader.js';
@@ -6,7 +6,7 @@ import { GeneratorPool } from './generator-pool.js';
 import type { IndexSession, SessionHit } from '@rag/core';
 import type { SearchPool, SearchPoolState } from './search-pool.js';
 import { DEFAULT_ANSWER_K, DEFAULT_SEARCH_K, MAX_K, MAX_QUERY_LENGTH } from './options.js';
-import { noMatchesReason } from './search.js';
+import { noMatchesInScope, noMatchesReason } from './search.js';
 import { StalenessTracker } from '@rag/core';
 
 export interface SearchRequest {
@@ -15,6 +15,11 @@ export interface SearchRequest {
   k?: number | undefined;
   /** One of the index's retrievers; default the server's. */
   retriever?: string | undefined;
+  /**
+   * Only hits in the files these globs match (.gitignore syntax, relative to the indexed
+   * folder; `!` leaves out; see `compilePathGlobs` of @rag/core). None or `[]`: every file.
+   */
+  globs?: readonly string[] | undefined;
 }
 
 /** One search result with its exact citation. */
@@ -39,6 +44,8 @@ export interface SearchView {
   hits: HitView[];
   /** When nothing matched: why, in a sentence (see `noMatchesReason`); absent otherwise or when the retriever cannot tell. */
   no_matches?: string;
+  /** The globs the search was limited to, as asked; absent for a search of every file. */
+  globs?: string[];
 }
 
 export interface AnswerRequest {
@@ -47,6 +54,8 @@ export interface AnswerRequest {
   k?: number | undefined;
   generator?: string | undefined;
   retriever?: string | undefined;
+  /** Answer from the files these globs match only (see {@link SearchRequest.globs}). */
+  globs?: readonly string[] | undefined;
 }
 
 export interface CitedSourceView extends Source {
@@ -273,7 +282,7 @@ export class RagService {
     this.#follow();
     const question = checkQuery(request.query);
     const k = checkK(request.k, DEFAULT_SEARCH_K);
-    return (await this.#search(question, k, request.retriever ?? this.session.defaultRetriever)).view;
+    return (await this.#search(question, k, request.retriever ?? this.session.defaultRetriever, this.#checkGlobs(request.globs))).view;
   }
 
   /** {@link search}, plus each hit's text as it was indexed (for agents, who want it in one call). */
@@ -281,14 +290,24 @@ export class RagService {
     this.#follow();
     const question = checkQuery(request.query);
     const k = checkK(request.k, DEFAULT_SEARCH_K);
-    const { view, chunks } = await this.#search(question, k, request.retriever ?? this.session.defaultRetriever);
+    const { view, chunks } = await this.#search(question, k, request.retriever ?? this.session.defaultRetriever, this.#checkGlobs(request.globs));
     return { view, texts: chunks.map((c) => c.text) };
   }
 
-  async #search(question: string, k: number, retriever: string): Promise<{ view: SearchView; chunks: Chunk[] }> {
+  /**
+   * `globs` as a search takes them: undefined for none (or an empty list), else the list,
+   * checked here (`INVALID_ARGUMENT` names a bad glob) so a worker is never sent one.
+   */
+  #checkGlobs(globs: readonly string[] | undefined): readonly string[] | undefined {
+    if (globs === undefined || globs.length === 0) return undefined;
+    this.#current.session.scopeOf(globs);
+    return globs;
+  }
+
+  async #search(question: string, k: number, retriever: string, globs?: readonly string[]): Promise<{ view: SearchView; chunks: Chunk[] }> {
     // One generation from start to end, even if the service moves to another meanwhile.
     const served = this.#current;
-    const hits = await this.#searchHits(served, question, k, retriever);
+    const hits = await this.#searchHits(served, question, k, retriever, globs);
     const views: HitView[] = [];
     for (const hit of hits) {
       // Most hits' files were checked a moment ago: no await (and no microtask) for those.
@@ -307,22 +326,23 @@ export class RagService {
         ...(hit.alsoSymbols && hit.alsoSymbols.length > 0 ? { also_symbols: hit.alsoSymbols } : {}),
       });
     }
-    const why = views.length === 0 ? noMatchesReason(await this.#unindexedWords(served, question, retriever)) : undefined;
+    const why = views.length === 0 ? await this.#whyNoMatches(served, question, retriever, globs) : undefined;
     const view: SearchView = {
       question,
       retriever,
       retrieved_sources: views.map((v) => ({ file_path: v.file_path, first_character_index: v.first_character_index, last_character_index: v.last_character_index })),
       hits: views,
       ...(why === undefined ? {} : { no_matches: why }),
+      ...(globs === undefined ? {} : { globs: [...globs] }),
     };
     return { view, chunks: hits.map((h) => h.chunk) };
   }
 
   /** Through a worker when the pool has one running, else on this thread; the same hits either way. */
-  async #searchHits(served: ServedGeneration, question: string, k: number, retriever: string): Promise<SessionHit[]> {
+  async #searchHits(served: ServedGeneration, question: string, k: number, retriever: string, globs: readonly string[] | undefined): Promise<SessionHit[]> {
     const { session, pool } = served;
-    const fromPool = pool?.search(question, k, retriever);
-    if (!fromPool) return session.search(question, k, retriever);
+    const fromPool = pool?.search(question, k, retriever, globs);
+    if (!fromPool) return session.search(question, k, retriever, globs === undefined ? undefined : session.scopeOf(globs));
     const { chunks, outputPath } = session;
     const hits = await fromPool;
     await session.prefetchTexts(hits.flatMap(chunkIdsOf));
@@ -330,6 +350,20 @@ export class RagService {
       const chunk = chunkOfHit(hit, chunks);
       return { rank: i + 1, score: hit.score, chunk, file_path: outputPath(chunk.file_path), alsoSymbols: otherSymbolsOf(hit, chunks) };
     });
+  }
+
+  /**
+   * Why a search found nothing: no file matches the globs; or, within them, none holds the
+   * query's words (when the whole index would have had hits); else the words no indexed chunk
+   * holds (`noMatchesReason`).
+   */
+  async #whyNoMatches(served: ServedGeneration, question: string, retriever: string, globs: readonly string[] | undefined): Promise<string | undefined> {
+    if (globs !== undefined) {
+      const chunksInScope = scopeSize(served.session.scopeOf(globs));
+      const why = noMatchesInScope(globs, chunksInScope, chunksInScope > 0 && (await this.#searchHits(served, question, 1, retriever, undefined)).length > 0);
+      if (why !== undefined) return why;
+    }
+    return noMatchesReason(await this.#unindexedWords(served, question, retriever));
   }
 
   /** The question's words the index never holds (`Retriever.unindexedWords`), from a worker when the pool has one running. */
@@ -386,11 +420,12 @@ export class RagService {
     if (!this.session.retrieverNames.includes(retriever)) {
       throw new RagError('UNKNOWN_NAME', `The index was not built with the "${retriever}" retriever.`, { hint: `Use one of: ${this.session.retrieverNames.join(', ')}.` });
     }
+    const globs = this.#checkGlobs(request.globs);
     const position = this.queue.busy ? this.queue.state().queued + 1 : 0;
     const slot = this.queue.acquire(signal);
     // Until the stream awaits it, a rejected slot must not count as unhandled.
     slot.catch(() => undefined);
-    return this.#answer(question, k, generatorName, retriever, slot, position, signal);
+    return this.#answer(question, k, generatorName, retriever, globs, slot, position, signal);
   }
 
   async *#answer(
@@ -398,6 +433,7 @@ export class RagService {
     k: number,
     generatorName: string,
     retriever: string,
+    globs: readonly string[] | undefined,
     slot: Promise<Release>,
     position: number,
     signal: AbortSignal | undefined,
@@ -405,7 +441,7 @@ export class RagService {
     let release: Release | undefined;
     try {
       const served = this.#current;
-      const { view: search, chunks } = await this.#search(question, k, retriever);
+      const { view: search, chunks } = await this.#search(question, k, retriever, globs);
       const unindexedWords = await this.#unindexedWords(served, question, retriever);
       const rareWords = await this.#rareWords(served, question, retriever);
       yield { type: 'sources', search };

@@ -107,6 +107,31 @@ describe('dense vectors searched in PostgreSQL with pgvector (PGlite over a sock
     }
   });
 
+  it('searches within a scope as the in-memory search does: the same chunks, all of them in the scope', async () => {
+    const fromFile = await openIndexSession(fileIndex, { retrievers: registry });
+    const store = storeAt('schema=dense');
+    const fromDatabase = await openIndexSession(store, { retrievers: registry });
+    try {
+      const scope = fromFile.scopeOf(['*.py']);
+      expect([...scope]).toEqual([...fromDatabase.scopeOf(['*.py'])]);
+      for (const name of DENSE) {
+        const a = await fromFile.retriever(name);
+        const b = await fromDatabase.retriever(name);
+        for (const query of questions.slice(0, 5)) {
+          const memory = await a.search(query, { k: 5, scope });
+          const database = await b.search(query, { k: 5, scope });
+          expect(memory.length).toBeGreaterThan(0);
+          expect(database.map((h) => h.chunkId)).toEqual(memory.map((h) => h.chunkId));
+          for (const hit of database) expect(scope[hit.chunkId]).toBe(1);
+        }
+      }
+    } finally {
+      fromFile.close();
+      fromDatabase.close();
+      await store.close();
+    }
+  });
+
   it('the search goes through the set’s HNSW index', async () => {
     const store = storeAt('schema=dense');
     try {

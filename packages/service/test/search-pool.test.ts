@@ -68,6 +68,27 @@ describe('search workers', () => {
     }
   });
 
+  it('search within globs as the calling thread does: only the matched files, the same hits', async () => {
+    const pooled = await service.openRagService({ indexDir, generator: 'extractive', workers: 2, pathBase: REPO_ROOT });
+    const inThread = await service.openRagService({ indexDir, generator: 'extractive', workers: 0, pathBase: REPO_ROOT });
+    try {
+      for (const globs of [['*.py'], ['docs/', '!*.rst'], ['tinyserve/app.py']]) {
+        const got = await Promise.all(questions.map((query) => pooled.search({ query, k: 10, globs })));
+        const expected = await Promise.all(questions.map((query) => inThread.search({ query, k: 10, globs })));
+        expect(got).toEqual(expected);
+        const test = (await import('@rag/core')).compilePathGlobs(globs);
+        const paths = got.flatMap((view) => view.hits.map((hit) => hit.file_path));
+        expect(paths.length).toBeGreaterThan(0);
+        // Output paths are relative to the repository here; globs match paths inside the corpus.
+        for (const path of paths) expect(test(path.slice('datasets/mini/corpus/'.length)), path).toBe(true);
+        expect(got.every((view) => JSON.stringify(view.globs) === JSON.stringify(globs))).toBe(true);
+      }
+    } finally {
+      await pooled.close();
+      await inThread.close();
+    }
+  });
+
   it('tell the answer the words the index never holds or barely holds, as the calling thread does', async () => {
     const pooled = await service.openRagService({ indexDir, generator: 'extractive', workers: 1, pathBase: REPO_ROOT });
     const inThread = await service.openRagService({ indexDir, generator: 'extractive', workers: 0, pathBase: REPO_ROOT });

@@ -104,6 +104,37 @@ describe('openRagService', () => {
     }
   });
 
+  it('searches and answers within globs, says when the globs are why nothing matched, and refuses a bad glob', async () => {
+    const service = await openRagService({ indexDir, pathBase: CORPUS, generator: 'extractive' });
+    try {
+      const code = await service.search({ query: 'default port', k: 5, globs: ['*.py'] });
+      expect(code.hits.length).toBeGreaterThan(0);
+      expect(code.hits.every((hit) => hit.file_path.endsWith('.py'))).toBe(true);
+      expect(code.globs).toEqual(['*.py']);
+      const docs = await service.search({ query: 'default port', k: 5, globs: ['docs/', 'README.md'] });
+      expect(docs.hits.length).toBeGreaterThan(0);
+      expect(docs.hits.every((hit) => hit.file_path.startsWith('docs/') || hit.file_path === 'README.md')).toBe(true);
+      // An empty list is no scope at all.
+      expect(await service.search({ query: 'default port', k: 5, globs: [] })).toEqual(await service.search({ query: 'default port', k: 5 }));
+      const nowhere = await service.search({ query: 'default port', k: 5, globs: ['nonexistent/'] });
+      expect(nowhere.hits).toEqual([]);
+      expect(nowhere.no_matches).toBe('No indexed file matches "nonexistent/": globs are .gitignore patterns relative to the indexed folder.');
+      // "beendet" is a word of the code's German messages that no page of the docs holds.
+      const elsewhere = await service.search({ query: 'beendet', k: 5, globs: ['docs/'] });
+      expect(elsewhere.hits).toEqual([]);
+      expect(elsewhere.no_matches).toBe('Nothing in the files matching "docs/" matches the query; other files do (search without the globs).');
+      await expect(service.search({ query: 'default port', globs: ['!'] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', hint: expect.stringContaining('.gitignore') });
+      const events = [];
+      for await (const event of service.beginAnswer({ query: 'What is the default port?', k: 3, globs: ['*.py'] })) events.push(event);
+      const sources = events.find((event) => event.type === 'sources');
+      expect(sources?.type === 'sources' && sources.search.hits.every((hit) => hit.file_path.endsWith('.py'))).toBe(true);
+      expect(events.at(-1)?.type).toBe('done');
+      expect(() => service.beginAnswer({ query: 'What is the default port?', globs: ['#x'] })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    } finally {
+      await service.close();
+    }
+  });
+
   it('says why a search matched nothing, and nothing when it matched', async () => {
     const service = await openRagService({ indexDir, pathBase: CORPUS, generator: 'extractive' });
     try {

@@ -1,7 +1,7 @@
 import { RagError } from '@rag/core';
 import { answer, toSourceForAnswer, type AnswerResult } from '@rag/generation';
 import { findStaleFiles, searchSources, toMinimalSource } from '@rag/service';
-import { INDEX_DIR_FLAG, STORE_FLAG, JSON_FLAG, QUIET_FLAG, readQuery, showText, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
+import { GLOB_FLAG, INDEX_DIR_FLAG, STORE_FLAG, JSON_FLAG, QUIET_FLAG, readGlobs, readQuery, showText, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { GENERATOR_FLAGS, openGenerator } from '../generators.js';
 import { openSessionFromFlags } from '../session.js';
 import { describeStale } from '../stale.js';
@@ -27,20 +27,23 @@ export const answerCommand: Command = {
     STORE_FLAG,
     RETRIEVER_FLAG,
     EMBEDDING_MODEL_FLAG,
+    GLOB_FLAG,
     JSON_FLAG,
     QUIET_FLAG,
     VERBOSE_FLAG,
   ],
   examples: [
     'rag answer --query "What TCP port does the development server listen on by default?"',
+    'rag answer --query "How do I enable compression?" --glob "docs/"',
     'rag answer --query "How is the KV cache sized?" --generator qwen3 --json',
     'rag answer --query "…" --model_dir ./models/Qwen3-0.6B-ONNX',
   ],
   async run(flags) {
     const query = readQuery(flags);
     const k = (flags.k as number | undefined) ?? DEFAULT_ANSWER_K;
+    const globs = readGlobs(flags);
     const { indexDir, session } = await openSessionFromFlags(flags, { oneQuestion: true });
-    const ranked = await searchSources(session, query, k);
+    const ranked = await searchSources(session, query, k, globs);
     // After the search, which has fetched the words' part of a paged dictionary already.
     const unindexedWords = await session.retriever.unindexedWords?.(query);
     const rareWords = await session.retriever.rareWords?.(query);
@@ -69,6 +72,7 @@ export const answerCommand: Command = {
             answer: result.answer,
             cited_sources: result.citedSources,
             generator: result.modelId ? `${result.generator} (${result.modelId})` : result.generator,
+            ...(globs && globs.length > 0 ? { globs } : {}),
           },
           null,
           2,

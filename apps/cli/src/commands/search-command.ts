@@ -1,6 +1,6 @@
 import { describeNoMatches, findStaleFiles, searchSources, type RankedSource } from '@rag/service/search';
 import { markTerms, matchLines } from '@rag/text';
-import { INDEX_DIR_FLAG, STORE_FLAG, JSON_FLAG, QUIET_FLAG, readQuery, showQuery, showText, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
+import { GLOB_FLAG, INDEX_DIR_FLAG, STORE_FLAG, JSON_FLAG, QUIET_FLAG, readGlobs, readQuery, showQuery, showText, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { openSessionFromFlags } from '../session.js';
 import { describeStale } from '../stale.js';
 import { EMBEDDING_MODEL_FLAG } from '../retrievers.js';
@@ -43,29 +43,36 @@ export const searchCommand: Command = {
     STORE_FLAG,
     RETRIEVER_FLAG,
     EMBEDDING_MODEL_FLAG,
+    GLOB_FLAG,
     JSON_FLAG,
     { name: 'text', type: 'boolean', description: "With --json, also give each hit's text" },
     QUIET_FLAG,
     VERBOSE_FLAG,
   ],
-  examples: ['rag search --query "How do I set the maximum batch size?" --k 5', 'rag search --query "parse_config" --json', 'rag search --query "parse_config" --json --text'],
+  examples: [
+    'rag search --query "How do I set the maximum batch size?" --k 5',
+    'rag search --query "parse_config" --json',
+    'rag search --query "parse_config" --json --text',
+    'rag search --query "How are retries configured?" --glob "docs/,!docs/changes.rst"',
+  ],
   async run(flags) {
     const query = readQuery(flags);
     const k = (flags.k as number | undefined) ?? DEFAULT_K;
+    const globs = readGlobs(flags);
     const { session } = await openSessionFromFlags(flags, { oneQuestion: true });
-    const sources = await searchSources(session, query, k);
+    const sources = await searchSources(session, query, k, globs);
     const stale = new Set(await findStaleFiles(session, sources.map((s) => s.fileInCorpus)));
     const warning = describeStale([...stale]);
     if (warning) writeErr(warning, flags.quiet === true);
     if (flags.json) {
       const withText = flags.text === true;
-      writeOut(JSON.stringify({ question: query, retrieved_sources: sources.map((s) => jsonHit(s, withText ? s.chunk.text : undefined)) }, null, 2));
+      writeOut(JSON.stringify({ question: query, retrieved_sources: sources.map((s) => jsonHit(s, withText ? s.chunk.text : undefined)), ...(globs && globs.length > 0 ? { globs } : {}) }, null, 2));
       return;
     }
     if (sources.length === 0) {
-      writeOut(`No matches for "${showQuery(query)}" (retriever ${session.retriever.name}).`);
+      writeOut(`No matches for "${showQuery(query)}" (retriever ${session.retriever.name}${globs && globs.length > 0 ? `, files matching ${globs.map((glob) => `"${showText(glob)}"`).join(', ')}` : ''}).`);
       // Why, on stderr: the one line above stays what a script reads.
-      const why = await describeNoMatches(session, query);
+      const why = await describeNoMatches(session, query, globs);
       if (why) writeErr(`  ${showText(why)}`, flags.quiet === true);
       return;
     }

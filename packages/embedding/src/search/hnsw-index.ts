@@ -61,12 +61,16 @@ export class HnswVectorIndex {
     this.#efSearch = ef;
   }
 
-  search(query: Float32Array, k: number): Hit[] {
-    const wanted = Math.min(k, this.count);
+  /**
+   * The `k` nearest chunks; with `scope`, nearest among its chunks (the graph is walked as
+   * usual and only those are kept), at most `inScope` of them (how many the scope holds).
+   */
+  search(query: Float32Array, k: number, scope?: Uint8Array, inScope = this.count): Hit[] {
+    const wanted = Math.min(k, this.count, inScope);
     if (wanted <= 0) return [];
     for (let i = 0; i < this.#dimension; i++) this.#scratch[i] = query[i]!;
     this.#graph.setEf(Math.max(this.#efSearch, wanted));
-    const { distances, neighbors } = this.#graph.searchKnn(this.#scratch, wanted);
+    const { distances, neighbors } = scope === undefined ? this.#graph.searchKnn(this.#scratch, wanted) : this.#graph.searchKnn(this.#scratch, wanted, (label) => scope[label] === 1);
     const hits = neighbors.map((chunkId, i) => ({ chunkId, score: 1 - distances[i]! }));
     // hnswlib returns nearest first; re-sort so equal scores order by id as the exact search does.
     return hits.sort((a, b) => b.score - a.score || a.chunkId - b.chunkId);

@@ -1,3 +1,4 @@
+import { MAX_GLOB_LENGTH, MAX_SCOPE_GLOBS } from '@rag/core';
 import { MAX_K, MAX_QUERY_LENGTH } from '@rag/service';
 
 /**
@@ -8,6 +9,13 @@ import { MAX_K, MAX_QUERY_LENGTH } from '@rag/service';
 const query = { type: 'string', minLength: 1, maxLength: MAX_QUERY_LENGTH, description: 'The question or keywords.' } as const;
 const k = { type: 'integer', minimum: 1, maximum: MAX_K } as const;
 const name = { type: 'string', minLength: 1, maxLength: 200 } as const;
+const globs = {
+  type: 'array',
+  maxItems: MAX_SCOPE_GLOBS,
+  items: { type: 'string', minLength: 1, maxLength: MAX_GLOB_LENGTH },
+  description:
+    'Only spans of the files these globs match: .gitignore syntax relative to the indexed folder (e.g. "docs/", "*.py", "src/pkg/"); a glob that starts with "!" leaves out what it matches. Absent or empty: every file.',
+} as const;
 const offset = { type: 'integer', minimum: 0, description: 'Unicode code-point offset into the file.' } as const;
 
 /** A reference to a shared schema (registered with `addSchema`, listed in OpenAPI `components`). */
@@ -80,7 +88,8 @@ const searchResult = {
     retriever: { type: 'string' },
     retrieved_sources: { type: 'array', items: ref('Source') },
     hits: { type: 'array', items: ref('Hit') },
-    no_matches: { type: 'string', description: 'Only when nothing matched: why (the words no indexed chunk holds, or that the query has no word the index searches).' },
+    no_matches: { type: 'string', description: 'Only when nothing matched: why (the words no indexed chunk holds, that the query has no word the index searches, or that no file in the globs matches).' },
+    globs: { type: 'array', items: { type: 'string' }, description: 'The globs the search was limited to; absent for every file.' },
   },
 } as const;
 
@@ -92,7 +101,7 @@ export const searchSchema = {
     type: 'object',
     required: ['query'],
     additionalProperties: false,
-    properties: { query, k: { ...k, description: 'Number of hits (default 10).' }, retriever: { ...name, description: "One of the index's retrievers." } },
+    properties: { query, k: { ...k, description: 'Number of hits (default 10).' }, retriever: { ...name, description: "One of the index's retrievers." }, globs },
   },
   response: { 200: ref('SearchResult'), '4xx': errorResponse, '5xx': errorResponse },
 } as const;
@@ -143,6 +152,7 @@ export const answerSchema = {
       k: { ...k, description: 'Sources handed to the generator (default 5).' },
       generator: { ...name, description: 'Generator name, e.g. extractive or qwen3 (default: the server’s).' },
       retriever: name,
+      globs: { ...globs, description: 'Answer from the files these globs match only (see /search).' },
       stream: { type: 'boolean', description: 'Stream server-sent events instead of one JSON response.' },
     },
   },
@@ -151,7 +161,13 @@ export const answerSchema = {
       description: 'The answer (JSON), or a text/event-stream when streaming.',
       type: 'object',
       required: ['question', 'answer', 'cited_sources', 'generator', 'retrieved_sources', 'hits'],
-      properties: { ...answerProperties, retriever: { type: 'string' }, retrieved_sources: { type: 'array', items: ref('Source') }, hits: { type: 'array', items: ref('Hit') } },
+      properties: {
+        ...answerProperties,
+        retriever: { type: 'string' },
+        retrieved_sources: { type: 'array', items: ref('Source') },
+        hits: { type: 'array', items: ref('Hit') },
+        globs: { type: 'array', items: { type: 'string' }, description: 'The globs the answer was limited to; absent for every file.' },
+      },
     },
     '4xx': errorResponse,
     '5xx': errorResponse,
@@ -249,7 +265,7 @@ export const statsSchema = {
 export const mcpSchema = {
   operationId: 'mcp',
   summary: 'Model Context Protocol endpoint (Streamable HTTP, stateless)',
-  description: 'JSON-RPC 2.0 over POST. Tools: search_code {query, k}, read_span {file_path, start, end}, index_stats {}.',
+  description: 'JSON-RPC 2.0 over POST. Tools: search_code {query, k, globs}, read_span {file_path, start, end}, index_stats {}.',
   tags: ['mcp'],
 } as const;
 

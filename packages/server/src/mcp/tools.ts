@@ -1,4 +1,4 @@
-import { RagError } from '@rag/core';
+import { MAX_GLOB_LENGTH, MAX_SCOPE_GLOBS, RagError } from '@rag/core';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/mini';
@@ -65,6 +65,12 @@ export function createMcpServer(service: RagService, options: McpServerOptions =
       inputSchema: z.strictObject({
         query: z.string().check(z.minLength(1), z.maxLength(MAX_QUERY_LENGTH), z.describe('The question or keywords.')),
         k: z.optional(z.int().check(z.minimum(1), z.maximum(MAX_K), z.describe(`Number of hits, default ${DEFAULT_SEARCH_K}.`))),
+        globs: z.optional(
+          z.array(z.string().check(z.minLength(1), z.maxLength(MAX_GLOB_LENGTH))).check(
+            z.maxLength(MAX_SCOPE_GLOBS),
+            z.describe('Only hits in the files these globs match: .gitignore syntax relative to the indexed folder ("docs/", "*.py"); "!glob" leaves out. Default: every file.'),
+          ),
+        ),
       }),
       outputSchema: {
         question: z.string(),
@@ -84,13 +90,14 @@ export function createMcpServer(service: RagService, options: McpServerOptions =
             text: z.string().check(z.describe('The span as indexed.')),
           }),
         ),
-        no_matches: z.optional(z.string().check(z.describe('When nothing matched: why (the words no indexed chunk holds, or no searchable word at all).'))),
+        no_matches: z.optional(z.string().check(z.describe('When nothing matched: why (the words no indexed chunk holds, no searchable word at all, or no file in the globs).'))),
+        globs: z.optional(z.array(z.string()).check(z.describe('The globs the search was limited to.'))),
       },
       annotations: readOnly,
     },
-    ({ query, k }) =>
+    ({ query, k, globs }) =>
       guarded(async () => {
-        const { view: result, texts } = await service.searchWithText({ query, k });
+        const { view: result, texts } = await service.searchWithText({ query, k, globs });
         return {
           question: result.question,
           retriever: result.retriever,
@@ -110,6 +117,7 @@ export function createMcpServer(service: RagService, options: McpServerOptions =
             text: texts[i]!,
           })),
           ...(result.no_matches === undefined ? {} : { no_matches: result.no_matches }),
+          ...(result.globs === undefined ? {} : { globs: result.globs }),
         };
       }, exposePaths),
   );

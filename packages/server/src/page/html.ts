@@ -19,6 +19,7 @@ export const PAGE_HTML = `<!doctype html>
     <label for="query" class="visually-hidden">Question</label>
     <input id="query" name="query" type="search" placeholder="Ask a question about the code or docs…" required maxlength="4000" autofocus>
     <label for="k" class="muted">k <input id="k" name="k" type="number" min="1" max="100" value="5"></label>
+    <label for="globs" class="muted">in <input id="globs" name="globs" type="text" placeholder="all files" title="Only files matching these comma-separated globs (.gitignore syntax, relative to the indexed folder: docs/, *.py; !tests/ leaves out)" maxlength="4000"></label>
     <button id="search-button" type="submit">Search</button>
     <button id="answer-button" type="button">Answer</button>
   </form>

@@ -8,6 +8,7 @@ export const PAGE_SCRIPT = String.raw`'use strict';
   var form = document.getElementById('search-form');
   var queryInput = document.getElementById('query');
   var kInput = document.getElementById('k');
+  var globsInput = document.getElementById('globs');
   var answerButton = document.getElementById('answer-button');
   var statusEl = document.getElementById('status');
   var resultsEl = document.getElementById('results');
@@ -230,6 +231,13 @@ export const PAGE_SCRIPT = String.raw`'use strict';
     return k;
   }
 
+  /** The comma-separated globs of the "in" field as the request body's globs (none when blank). */
+  function withGlobs(body) {
+    var globs = globsInput.value.split(',').map(function (glob) { return glob.trim(); }).filter(function (glob) { return glob !== ''; });
+    if (globs.length > 0) body.globs = globs;
+    return body;
+  }
+
   async function search(query) {
     var k = chosenK();
     if (k === null) return;
@@ -239,7 +247,7 @@ export const PAGE_SCRIPT = String.raw`'use strict';
     var response = await fetch('/search', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: query, k: k }),
+      body: JSON.stringify(withGlobs({ query: query, k: k })),
       signal: signal,
     });
     var body = await response.json();
@@ -286,7 +294,7 @@ export const PAGE_SCRIPT = String.raw`'use strict';
     var response = await fetch('/answer', {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify({ query: query, k: k, stream: true }),
+      body: JSON.stringify(withGlobs({ query: query, k: k, stream: true })),
       signal: signal,
     });
     if (!response.ok) {

@@ -16,6 +16,7 @@ h2 { font-size: 17px; margin: 0 0 8px; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
 form { display: flex; gap: 8px; align-items: center; margin: 16px 0 8px; flex-wrap: wrap; }
 #query { flex: 1 1 420px; font: inherit; padding: 8px 10px; border: 1px solid var(--line); border-radius: 6px; background: transparent; color: inherit; }
+#globs { width: 9em; font: inherit; padding: 6px; border: 1px solid var(--line); border-radius: 6px; background: transparent; color: inherit; }
 #k { width: 4.5em; font: inherit; padding: 6px; border: 1px solid var(--line); border-radius: 6px; background: transparent; color: inherit; }
 button { font: inherit; padding: 8px 14px; border-radius: 6px; border: 1px solid var(--accent); background: var(--accent); color: #fff; cursor: pointer; }
 button#search-button { background: transparent; color: var(--accent); }
