@@ -237,12 +237,14 @@ function sumPostings(docs: Uint32Array, impacts: Float64Array, starts: Uint32Arr
  * `size` entries and clears their scores; returns the heap's new size.
  */
 function takeBlock(scores: Float64Array, first: number, last: number, heap: Heap, size: number, capacity: number, scope: Uint8Array | undefined): number {
+  // A chunk outside the scope scores 0 here: it never enters, and the loop below stays the one unscoped searches run.
+  if (scope !== undefined) for (let id = first; id < last; id++) if (scope[id] !== 1) scores[id] = 0;
   // Below the weakest kept score (0 until the heap is full) a chunk costs one comparison.
   let floor = size === capacity ? heap.values[0]! : 0;
   for (let id = first; id < last; id++) {
     const score = scores[id]!;
     scores[id] = 0;
-    if (score < floor || score === 0 || (scope !== undefined && scope[id] !== 1)) continue;
+    if (score < floor || score === 0) continue;
     size = offerToHeap(heap, size, capacity, id, score);
     if (size === capacity) floor = heap.values[0]!;
   }

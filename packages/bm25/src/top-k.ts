@@ -82,6 +82,11 @@ export function drainHeap(heap: Heap, size: number): Hit[] {
  * weakest kept candidate: O(count · log k), and only the touched ids are visited.
  */
 export function selectTopK(candidates: Uint32Array, count: number, scores: Float64Array, k: number, scope?: Uint8Array): Hit[] {
+  // The ids in scope first (a copy): the loop below stays the one unscoped searches run.
+  if (scope !== undefined) {
+    const kept = idsInScope(candidates, count, scope);
+    return selectTopK(kept, kept.length, scores, k);
+  }
   const capacity = Math.min(k, count);
   if (capacity <= 0) return [];
   const heap = newHeap(capacity);
@@ -94,7 +99,7 @@ export function selectTopK(candidates: Uint32Array, count: number, scores: Float
     const score = scores[id]!;
     // A candidate whose contributions all underflowed to 0 (a field weight of 5e-324) matched
     // nothing, and may even be listed twice (first-touch is detected by a zero score).
-    if (!(score > 0) || score < floor || (scope !== undefined && scope[id] !== 1)) continue;
+    if (!(score > 0) || score < floor) continue;
     if (size < capacity) {
       siftUp(heap, size, id, score);
       size++;
@@ -114,6 +119,9 @@ export function selectTopK(candidates: Uint32Array, count: number, scores: Float
  * corpus-sized array).
  */
 export function takeTopKDense(scores: Float64Array, count: number, k: number, scope?: Uint8Array): Hit[] {
+  // A chunk outside the scope scores 0 here: it never enters, and the loop below stays the
+  // one unscoped searches run.
+  if (scope !== undefined) for (let id = 0; id < count; id++) if (scope[id] !== 1) scores[id] = 0;
   const capacity = Math.min(k, count);
   if (capacity <= 0) {
     scores.fill(0, 0, count);
@@ -128,7 +136,7 @@ export function takeTopKDense(scores: Float64Array, count: number, k: number, sc
   for (let id = 0; id < count; id++) {
     const score = scores[id]!;
     scores[id] = 0;
-    if (!(score > floor) || (scope !== undefined && scope[id] !== 1)) continue;
+    if (!(score > floor)) continue;
     if (size < capacity) {
       siftUp(heap, size, id, score);
       size++;
@@ -139,4 +147,12 @@ export function takeTopKDense(scores: Float64Array, count: number, k: number, sc
     }
   }
   return drainHeap(heap, size);
+}
+
+/** The first `count` of `candidates` that `scope` holds, as a new array. */
+function idsInScope(candidates: Uint32Array, count: number, scope: Uint8Array): Uint32Array {
+  const kept = new Uint32Array(count);
+  let n = 0;
+  for (let i = 0; i < count; i++) if (scope[candidates[i]!] === 1) kept[n++] = candidates[i]!;
+  return kept.subarray(0, n);
 }
