@@ -5,9 +5,7 @@ import { BlockSearch, tabulateBlocks } from '../src/block-max.js';
 import { Bm25Index } from '../src/bm25-index.js';
 import { createBm25Retriever, type Bm25Retriever } from '../src/index.js';
 import { resolveBm25Options } from '../src/options.js';
-import { encodeIndex } from '../src/persist.js';
-import { loadBm25Retriever } from '../src/retriever.js';
-import { makeChunks } from './helpers.js';
+import { makeChunks, pagedCopy } from './helpers.js';
 import { miniChunks } from './mini-corpus.js';
 
 const WORDS = ['cache', 'kv', 'block', 'max_num_seqs', 'seq', 'scheduler', 'port', 'default'];
@@ -119,20 +117,10 @@ describe('a scoped bm25 retriever', () => {
   });
 
   it('read in pages, returns what the index held whole returns for the same scope', async () => {
-    const paged = await loadBm25Retriever('/idx/bm25', chunks, { verified: true, openRanges: () => rangesOf(encodeIndex(retriever.index.data)) });
+    const paged = await pagedCopy(retriever, chunks);
     const scope = scopeOfFiles(chunks, (path) => path.endsWith('.py'));
     for (const query of ['retry backoff', 'What port does the server listen on by default?', 'cache size']) {
       expect(await paged.search(query, { k: 5, scope })).toEqual(retriever.searchSync(query, { k: 5, scope }));
     }
   });
 });
-
-/** The whole of `bytes` as ranges a paged index reads. */
-function rangesOf(bytes: Uint8Array) {
-  return {
-    size: bytes.byteLength,
-    async read(list: readonly { offset: number; length: number }[]) {
-      return list.map((range) => bytes.slice(range.offset, range.offset + range.length));
-    },
-  };
-}
