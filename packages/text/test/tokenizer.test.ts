@@ -189,6 +189,17 @@ describe('tokenizeQuery', () => {
     expect(tokenizeQuery('what is the ?!')).toEqual([]);
   });
 
+  it('drops quantifiers that say how many, not what, but keeps "many", which code names things with', () => {
+    // "every key", "several keys", "the old ones": the question is about keys and fetching.
+    expect(tokenizeQuery('Can every key be fetched, or several ones, with get_many?', { query: { abbreviationWeight: 0 } }).map((t) => t.term)).toEqual([
+      'key',
+      'fetch',
+      'get_many',
+      'get',
+      'many',
+    ]);
+  });
+
   it('exports its stoplists for reuse', () => {
     expect(DEFAULT_STOPWORDS.includes('the')).toBe(true);
     expect(DEFAULT_STOPWORDS.includes('not')).toBe(false);
