@@ -152,7 +152,7 @@ describe('second stage on the mini corpus', () => {
         ...markdown,
         file_path: 'docs/faq.md',
         symbol: 'FAQ > Large requests',
-        text: '## Large requests\n\nA request larger than the max body setting is refused with 413. Split large uploads into several requests, or raise the limit.',
+        text: '## Large requests\n\nA request larger than the max body setting is refused with 413. Split large uploads into requests of a few files each, or raise the limit.',
       },
     ]);
     // withExtraChunks starts every extra chunk at offset 0: give the storage page's two
