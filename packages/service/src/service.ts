@@ -1,4 +1,4 @@
-import { chunkIdsOf, chunkOfHit, otherSymbolsOf, RagError, scopeSize, type Chunk, type Source } from '@rag/core';
+import { chunkIdsOf, chunkOfHit, compilePathGlobs, otherSymbolsOf, RagError, scopeSize, type Chunk, type Source } from '@rag/core';
 import { toSourceForAnswer, type AnswerResult } from '@rag/generation';
 import { AnswerQueue, type QueueState, type Release } from './answer-queue.js';
 import { CorpusReader, type SpanRequest, type SpanText } from './corpus-reader.js';
@@ -296,11 +296,13 @@ export class RagService {
 
   /**
    * `globs` as a search takes them: undefined for none (or an empty list), else the list,
-   * checked here (`INVALID_ARGUMENT` names a bad glob) so a worker is never sent one.
+   * checked here (`INVALID_ARGUMENT` names a bad glob) so a worker is never sent one. Only
+   * compiled: the scope itself is made where the search runs (a worker makes its own), so
+   * new globs cost this thread no pass over the files.
    */
   #checkGlobs(globs: readonly string[] | undefined): readonly string[] | undefined {
     if (globs === undefined || globs.length === 0) return undefined;
-    this.#current.session.scopeOf(globs);
+    compilePathGlobs(globs);
     return globs;
   }
 
