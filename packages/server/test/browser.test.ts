@@ -133,7 +133,7 @@ describe('the web page in Chromium', () => {
     await page.fill('#query', PORT_QUESTION);
     await page.fill('#globs', 'docs/, README.md');
     await page.click('#search-button');
-    await expect.poll(() => page.locator('#results .result').count()).toBeGreaterThan(0);
+    await expect.poll(() => page.textContent('#status')).toMatch(/^\d+ results \(bm25; files matching docs\/, README\.md\)\.$/);
     const paths = await page.locator('#results .result a.path').allTextContents();
     expect(paths.length).toBeGreaterThan(0);
     for (const path of paths) expect(path).toMatch(/^datasets\/mini\/corpus\/(docs\/|README\.md)/);

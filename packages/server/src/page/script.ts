@@ -253,7 +253,7 @@ export const PAGE_SCRIPT = String.raw`'use strict';
     var body = await response.json();
     if (!response.ok) return setStatus(describeError(body, response.status), true);
     renderHits(body.hits, query, body.no_matches);
-    if (body.hits.length > 0) setStatus(body.hits.length + ' results (' + body.retriever + ').');
+    if (body.hits.length > 0) setStatus(body.hits.length + ' results (' + body.retriever + (body.globs ? '; files matching ' + body.globs.join(', ') : '') + ').');
   }
 
   /** Parses "event: x\ndata: {...}" blocks out of the stream as they arrive. */
