@@ -186,6 +186,20 @@ describe('rag search', () => {
     expect(existsSync(summary.output_path)).toBe(true);
   });
 
+  it('limits every search of search_dataset to the files --glob matches, and refuses a bad glob before any search', () => {
+    const out = join(work, 'sd-glob');
+    const result = rag(['search_dataset', '--dataset_path', join(REPO_ROOT, 'datasets/mini/questions.json'), '--save_directory', out, '--index_dir', indexDir, '--quiet', '--glob', '*.py']);
+    expect(result.status, result.stderr).toBe(0);
+    const saved = JSON.parse(readFileSync(join(out, 'questions.json'), 'utf8')) as { search_results: { retrieved_sources: { file_path: string }[] }[] };
+    const paths = saved.search_results.flatMap((entry) => entry.retrieved_sources.map((source) => source.file_path));
+    expect(paths.length).toBeGreaterThan(0);
+    for (const path of paths) expect(path).toMatch(/\.py$/);
+    const bad = rag(['search_dataset', '--dataset_path', join(REPO_ROOT, 'datasets/mini/questions.json'), '--save_directory', join(work, 'sd-bad'), '--index_dir', indexDir, '--glob', '!']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/"!" is not a glob/);
+    expect(existsSync(join(work, 'sd-bad', 'questions.json'))).toBe(false);
+  });
+
   it('writes paths relative to the directory it was started from', () => {
     const sub = join(REPO_ROOT, 'datasets');
     const result = rag(['search', '--query', 'request body size limit', '--k', '1', '--index_dir', indexDir, '--json'], { cwd: sub });

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { ensureDirectory, parseDataset, RagError, writeFileAtomic } from '@rag/core';
-import { assertNotInput, INDEX_DIR_FLAG, STORE_FLAG, JSON_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
+import { assertNotInput, GLOB_FLAG, INDEX_DIR_FLAG, STORE_FLAG, JSON_FLAG, QUIET_FLAG, readGlobs, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { findStaleFiles, searchSources, toMinimalSource } from '@rag/service';
 import { resolveUserPath } from '../paths.js';
 import { createProgress } from '../progress.js';
@@ -30,11 +30,12 @@ export const searchDatasetCommand: Command = {
     STORE_FLAG,
     RETRIEVER_FLAG,
     EMBEDDING_MODEL_FLAG,
+    GLOB_FLAG,
     JSON_FLAG,
     QUIET_FLAG,
     VERBOSE_FLAG,
   ],
-  examples: ['rag search_dataset --dataset_path datasets/mini/questions.json --save_directory out/'],
+  examples: ['rag search_dataset --dataset_path datasets/mini/questions.json --save_directory out/', 'rag search_dataset --dataset_path docs-questions.json --save_directory out/ --glob "docs/"'],
   async run(flags) {
     const quiet = flags.quiet === true;
     const datasetPath = resolveUserPath(flags.dataset_path as string);
@@ -45,14 +46,17 @@ export const searchDatasetCommand: Command = {
     // Before any search: an output folder that cannot be made fails now, not after the work.
     await ensureDirectory(saveDirectory);
     const k = (flags.k as number | undefined) ?? DEFAULT_K;
+    const globs = readGlobs(flags);
     const { session } = await openSessionFromFlags(flags);
+    // A bad glob fails here, before the first question.
+    if (globs && globs.length > 0) session.scopeOf(globs);
     const progress = createProgress(process.stderr, !quiet);
     const total = dataset.rag_questions.length;
     const results = [];
     const cited = new Set<string>();
     const started = performance.now();
     for (const [i, question] of dataset.rag_questions.entries()) {
-      const sources = question.question.trim() === '' ? [] : await searchSources(session, question.question, k);
+      const sources = question.question.trim() === '' ? [] : await searchSources(session, question.question, k, globs);
       if (question.question.trim() === '') writeErr(`warning: question ${question.question_id} is empty; it gets no sources.`, quiet);
       results.push({ question_id: question.question_id, question: question.question, retrieved_sources: sources.map(toMinimalSource) });
       for (const source of sources) cited.add(source.fileInCorpus);
