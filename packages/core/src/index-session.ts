@@ -73,7 +73,8 @@ export interface IndexSession {
   /**
    * The scope of the chunks whose file matches `globs` (see `compilePathGlobs`: .gitignore
    * syntax, relative to the indexed folder, `!` to leave out), for {@link search}. The last
-   * few scopes are kept, so a server asked the same globs again does not test the paths again.
+   * few scopes are kept, so a server asked the same globs again does not test the paths again
+   * (a kept scope is shared: read it, never change it).
    */
   scopeOf(globs: readonly string[]): Uint8Array;
   /**
