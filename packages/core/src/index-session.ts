@@ -37,10 +37,10 @@ export interface IndexSessionOptions {
   lazyChunks?: boolean;
 }
 
-/** One retrieved chunk, ranked. */
 /** Scopes an index session keeps (see `IndexSession.scopeOf`): each is one byte per chunk. */
 const KEPT_SCOPES = 16;
 
+/** One retrieved chunk, ranked. */
 export interface SessionHit {
   rank: number;
   score: number;

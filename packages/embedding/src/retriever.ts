@@ -76,8 +76,7 @@ export class EmbeddingRetriever implements Retriever {
     return vector;
   }
 
-  /** Nearest chunks to a query vector (already unit length). */
-  /** The `k` chunks nearest `vector`; with `scope`, only chunks in it (see `SearchOptions.scope`). */
+  /** The `k` chunks nearest a query vector (already unit length); with `scope`, only chunks in it (see `SearchOptions.scope`). */
   searchVector(vector: Float32Array, k: number, scope?: Uint8Array): Hit[] {
     if (k <= 0 || this.count === 0) return [];
     if (this.store) throw storeSearchesError();
