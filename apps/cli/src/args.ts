@@ -17,6 +17,13 @@ export interface FlagSpec {
   max?: number;
   /** Placeholder in --help, e.g. DIR. */
   metavar?: string;
+  /**
+   * The command's words that are not flags fill this string flag, joined by spaces, so that
+   * `rag search "how is the cache sized"` (or the same words unquoted) means `--query …`.
+   * Words after `--` are always taken as such, flag-like or not. At most one flag of a
+   * command may say so.
+   */
+  positional?: boolean;
 }
 
 export type ParsedFlags = Record<string, string | number | boolean | undefined>;
@@ -68,10 +75,20 @@ function namesFlag(token: string, byName: ReadonlyMap<string, FlagSpec>): boolea
  */
 export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[], command: string): ParsedFlags {
   const byName = new Map(specs.map((s) => [s.name, s]));
+  const positional = specs.find((s) => s.positional);
   const flags: ParsedFlags = {};
+  const words: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i]!;
+    if (positional && token === '--') {
+      words.push(...argv.slice(i + 1));
+      break;
+    }
     if (!token.startsWith('--') || token === '--') {
+      if (positional) {
+        words.push(token);
+        continue;
+      }
       throw new RagError('INVALID_ARGUMENT', `Unexpected argument "${token}" for \`rag ${command}\`.`, {
         hint: `Flags take the form --name value. Run \`rag ${command} --help\` for the list.`,
       });
@@ -118,9 +135,18 @@ export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[], 
     }
     flags[spec.name] = convert(spec, raw);
   }
+  if (positional && words.length > 0) {
+    // Both forms at once leave no way to tell which was meant.
+    if (flags[positional.name] !== undefined) {
+      throw new RagError('INVALID_ARGUMENT', `Both --${positional.name} and the words "${words.join(' ')}" were given to \`rag ${command}\`.`, {
+        hint: `Give it once: rag ${command} "…" or rag ${command} --${positional.name} "…".`,
+      });
+    }
+    flags[positional.name] = convert(positional, words.join(' '));
+  }
   for (const spec of specs) {
     if (spec.required && flags[spec.name] === undefined) {
-      throw new RagError('INVALID_ARGUMENT', `Missing required flag --${spec.name} for \`rag ${command}\`.`, {
+      throw new RagError('INVALID_ARGUMENT', `Missing required flag --${spec.name} for \`rag ${command}\`${spec.positional ? ' (or its words after the command)' : ''}.`, {
         hint: `Run \`rag ${command} --help\` for an example.`,
       });
     }
@@ -134,7 +160,7 @@ export function formatHelp(command: string, summary: string, specs: readonly Fla
   const labels = specs.map((s) => `  --${s.name}${s.type === 'boolean' ? '' : ` ${s.metavar ?? 'VALUE'}`}`);
   const width = Math.max(...labels.map((l) => l.length)) + 2;
   specs.forEach((spec, i) => {
-    const extra = [spec.required ? 'required' : '', spec.defaultLabel ? `default: ${spec.defaultLabel}` : '']
+    const extra = [spec.required ? 'required' : '', spec.positional ? 'or as the words after the command' : '', spec.defaultLabel ? `default: ${spec.defaultLabel}` : '']
       .filter(Boolean)
       .join('; ');
     lines.push(`${labels[i]!.padEnd(width)}${spec.description}${extra ? ` (${extra})` : ''}`);

@@ -42,11 +42,14 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const command = await entry.load();
-  if (rest.includes('--help') || rest.includes('-h')) {
+  // Words after `--` are a question's, not flags: `rag search -- "--help"` searches for it.
+  const end = rest.indexOf('--');
+  const flagPart = end === -1 ? rest : rest.slice(0, end);
+  if (flagPart.includes('--help') || flagPart.includes('-h')) {
     process.stdout.write(`${formatHelp(command.name, entry.summary, command.flags, command.examples)}\n`);
     return 0;
   }
-  const verbose = rest.includes('--verbose') || process.env.RAG_DEBUG === '1';
+  const verbose = flagPart.includes('--verbose') || process.env.RAG_DEBUG === '1';
   try {
     const flags = parseFlags(rest, command.flags, command.name);
     await command.run(flags);

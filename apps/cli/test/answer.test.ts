@@ -45,6 +45,13 @@ describe('rag answer', () => {
     expect(result.stderr).toContain('answered by extractive');
   });
 
+  it('takes the question as the words after the command', () => {
+    const flagged = rag(['answer', '--query', 'How large may a request body be?', '--index_dir', indexDir, '--json', '--no-cache']);
+    const worded = rag(['answer', 'How large may a request body be?', '--index_dir', indexDir, '--json', '--no-cache']);
+    expect(worded.status, worded.stderr).toBe(0);
+    expect(JSON.parse(worded.stdout).answer).toBe(JSON.parse(flagged.stdout).answer);
+  });
+
   it('a missing model folder is a clear error, not a hang', () => {
     const result = rag(['answer', '--query', 'x', '--index_dir', indexDir, '--model_dir', join(work, 'no-model')]);
     expect(result.status).toBe(1);

@@ -77,4 +77,29 @@ describe('suggestions for mistyped names', () => {
     expect(nearestName('zzzzzz', ['search', 'serve', 'index'])).toBeUndefined();
     expect(() => parseFlags(['--corpus_dri', 'a'], specs, 't')).toThrow(/did you mean --corpus_dir\?/);
   });
+
+});
+describe('a positional flag', () => {
+  const withQuery: FlagSpec[] = [{ name: 'query', type: 'string', required: true, positional: true, description: 'q' }, ...specs.slice(1)];
+
+  it('takes the words that are not flags, joined by spaces, wherever they stand', () => {
+    expect(parseFlags(['how is the cache sized?'], withQuery, 't')).toEqual({ query: 'how is the cache sized?' });
+    // Unquoted words in a shell arrive one by one.
+    expect(parseFlags(['how', 'is', '--k', '3', 'the', 'cache', 'sized'], withQuery, 't')).toEqual({ query: 'how is the cache sized', k: 3 });
+    expect(parseFlags(['--query', 'x', '--json'], withQuery, 't')).toEqual({ query: 'x', json: true });
+  });
+
+  it('takes every word after -- as the question, flag-like or not', () => {
+    expect(parseFlags(['--k', '2', '--', '--max-model-len', '--json'], withQuery, 't')).toEqual({ query: '--max-model-len --json', k: 2 });
+  });
+
+  it('refuses the flag and words together, and a question given neither way', () => {
+    expect(() => parseFlags(['--query', 'a', 'b'], withQuery, 't')).toThrow('Both --query and the words "b"');
+    expect(() => parseFlags(['--k', '3'], withQuery, 't')).toThrow('Missing required flag --query for `rag t` (or its words after the command)');
+    expect(() => parseFlags(['  '], withQuery, 't')).toThrow('--query is empty');
+  });
+
+  it('says so in the help', () => {
+    expect(formatHelp('t', 'test', withQuery, [])).toContain('(required; or as the words after the command)');
+  });
 });

@@ -88,6 +88,22 @@ describe('rag search', () => {
     expect(JSON.parse(slow.stdout).retrieved_sources.length).toBe(200);
   }, 60_000);
 
+  it('takes the question as the words after the command, as --query', () => {
+    const flagged = rag(['search', '--query', 'request body size limit', '--k', '3', '--index_dir', indexDir, '--json']);
+    const quoted = rag(['search', 'request body size limit', '--k', '3', '--index_dir', indexDir, '--json']);
+    const unquoted = rag(['search', '--k', '3', 'request', 'body', '--index_dir', indexDir, 'size', 'limit', '--json']);
+    expect(quoted.status, quoted.stderr).toBe(0);
+    expect(quoted.stdout).toBe(flagged.stdout);
+    expect(unquoted.stdout).toBe(flagged.stdout);
+    // After `--`, a word that looks like a flag is part of the question, and not a request for help.
+    const dashed = rag(['search', '--index_dir', indexDir, '--json', '--', '--help', 'limit']);
+    expect(dashed.status, dashed.stderr).toBe(0);
+    expect(JSON.parse(dashed.stdout).question).toBe('--help limit');
+    const both = rag(['search', '--query', 'limit', 'size', '--index_dir', indexDir]);
+    expect(both.status).toBe(2);
+    expect(both.stderr).toContain('Both --query and the words "size"');
+  });
+
   it('returns JSON with benchmark-format sources whose paths start with the corpus dir as given', () => {
     const result = rag(['search', '--query', 'request body size limit', '--k', '3', '--index_dir', indexDir, '--json']);
     expect(result.status, result.stderr).toBe(0);

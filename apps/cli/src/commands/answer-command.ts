@@ -20,7 +20,7 @@ export function abortOnInterrupt(): AbortController {
 export const answerCommand: Command = {
   name: 'answer',
   flags: [
-    { name: 'query', type: 'string', metavar: 'TEXT', required: true, description: 'The question' },
+    { name: 'query', type: 'string', metavar: 'TEXT', required: true, positional: true, description: 'The question' },
     { name: 'k', type: 'integer', metavar: 'N', min: 1, max: 100, description: 'Number of sources to retrieve', defaultLabel: String(DEFAULT_ANSWER_K) },
     ...GENERATOR_FLAGS,
     INDEX_DIR_FLAG,
@@ -33,6 +33,7 @@ export const answerCommand: Command = {
     VERBOSE_FLAG,
   ],
   examples: [
+    'rag answer "What TCP port does the development server listen on by default?"',
     'rag answer --query "What TCP port does the development server listen on by default?"',
     'rag answer --query "How do I enable compression?" --glob "docs/"',
     'rag answer --query "How is the KV cache sized?" --generator qwen3 --json',

@@ -37,7 +37,7 @@ function useColour(): boolean {
 export const searchCommand: Command = {
   name: 'search',
   flags: [
-    { name: 'query', type: 'string', metavar: 'TEXT', required: true, description: 'The question or keywords' },
+    { name: 'query', type: 'string', metavar: 'TEXT', required: true, positional: true, description: 'The question or keywords' },
     K_FLAG,
     INDEX_DIR_FLAG,
     STORE_FLAG,
@@ -50,6 +50,7 @@ export const searchCommand: Command = {
     VERBOSE_FLAG,
   ],
   examples: [
+    'rag search "How do I set the maximum batch size?"',
     'rag search --query "How do I set the maximum batch size?" --k 5',
     'rag search --query "parse_config" --json',
     'rag search --query "parse_config" --json --text',
