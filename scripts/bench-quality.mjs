@@ -47,6 +47,9 @@ const FLOORS = {
   dev_itsdangerous_docs: 0.6,
   dev_cherrypy_code: 0.5,
   dev_cherrypy_docs: 0.54,
+  dev_cachelib_code: 0.55,
+  dev_blinker_code: 0.58,
+  dev_blinker_docs: 0.71,
 };
 
 const flags = parseBenchArgs(process.argv.slice(2));

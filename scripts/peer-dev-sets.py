@@ -42,6 +42,8 @@ SUITES = [
     (DEV, "pexpect", ["dev_pexpect_code", "dev_pexpect_docs"]),
     (DEV, "itsdangerous", ["dev_itsdangerous_code", "dev_itsdangerous_docs"]),
     (DEV, "cherrypy", ["dev_cherrypy_code", "dev_cherrypy_docs"]),
+    (DEV, "cachelib", ["dev_cachelib_code"]),
+    (DEV, "blinker", ["dev_blinker_code", "dev_blinker_docs"]),
 ]
 
 

@@ -28,6 +28,8 @@ export function questionCorpora(repoRoot, shared) {
     pexpect: { base: dev, dir: 'pexpect' },
     itsdangerous: { base: dev, dir: 'itsdangerous' },
     cherrypy: { base: dev, dir: 'cherrypy' },
+    cachelib: { base: dev, dir: 'cachelib' },
+    blinker: { base: dev, dir: 'blinker' },
   };
 }
 
@@ -62,6 +64,9 @@ const SETS = [
   ['dev_itsdangerous_docs', 'dev', 'itsdangerous'],
   ['dev_cherrypy_code', 'dev', 'cherrypy'],
   ['dev_cherrypy_docs', 'dev', 'cherrypy'],
+  ['dev_cachelib_code', 'dev', 'cachelib'],
+  ['dev_blinker_code', 'dev', 'blinker'],
+  ['dev_blinker_docs', 'dev', 'blinker'],
 ];
 
 /** Every set as `{ name, group: 'public' | 'dev', corpus, path }`, in the order the tables print them. */

@@ -17,6 +17,8 @@ place from ../shared/data/raw) and thirteen more that install offline from Debia
   pexpect   python3-pexpect (code)   + python-pexpect-doc (Sphinx sources, RST)
   itsdangerous python3-itsdangerous (code) + python-itsdangerous-doc (Sphinx sources, RST)
   cherrypy  python3-cherrypy3 (code) + python-cherrypy3-doc (Sphinx sources, RST)
+  cachelib  python3-cachelib (code)  + python-cachelib-doc (Sphinx sources, RST: autodoc stubs)
+  blinker   python3-blinker (code)   + python-blinker-doc (Sphinx sources, RST: one page)
 
 Debian ships the Sphinx sources as `_sources/<page>.rst.txt`; they are copied as
 `docs/<page>.rst`, the name they have in the projects' repositories, so the RST chunker
@@ -143,6 +145,22 @@ PACKAGES = {
         "docs": Path("/usr/share/doc/python-cherrypy3-doc/html/_sources"),
         "apt": ["python3-cherrypy3", "python-cherrypy3-doc"],
         "root": "cherrypy",
+    },
+    # Two tiny codebases (~100 chunks each), for what a corpus that small lacks: cache
+    # backends behind one interface (cachelib: memory, files, Redis, memcached, uWSGI; its
+    # docs pages are autodoc stubs, so its questions are about code), and signals (blinker:
+    # named and anonymous signals, weak receivers; its docs are one tutorial page).
+    "cachelib": {
+        "code": [(SITE / "cachelib", "src/cachelib")],
+        "docs": Path("/usr/share/doc/python3-cachelib/html/_sources"),
+        "apt": ["python3-cachelib", "python-cachelib-doc"],
+        "root": "cachelib",
+    },
+    "blinker": {
+        "code": [(SITE / "blinker", "src/blinker")],
+        "docs": Path("/usr/share/doc/python-blinker-doc/html/_sources"),
+        "apt": ["python3-blinker", "python-blinker-doc"],
+        "root": "blinker",
     },
 }
 
