@@ -18,12 +18,13 @@ export interface FlagSpec {
   /** Placeholder in --help, e.g. DIR. */
   metavar?: string;
   /**
-   * The command's words that are not flags fill this string flag, joined by spaces, so that
-   * `rag search "how is the cache sized"` (or the same words unquoted) means `--query …`.
+   * The command's words that are not flags fill this string flag: `'words'` joins them by
+   * spaces, so that `rag search "how is the cache sized"` (or the same words unquoted) means
+   * `--query …`; `'one'` takes a single word (`rag index path/to/repo`) and refuses more.
    * Words after `--` are always taken as such, flag-like or not. At most one flag of a
    * command may say so.
    */
-  positional?: boolean;
+  positional?: 'words' | 'one';
 }
 
 export type ParsedFlags = Record<string, string | number | boolean | undefined>;
@@ -140,6 +141,11 @@ export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[], 
     if (flags[positional.name] !== undefined) {
       throw new RagError('INVALID_ARGUMENT', `Both --${positional.name} and the words "${words.join(' ')}" were given to \`rag ${command}\`.`, {
         hint: `Give it once: rag ${command} "…" or rag ${command} --${positional.name} "…".`,
+      });
+    }
+    if (positional.positional === 'one' && words.length > 1) {
+      throw new RagError('INVALID_ARGUMENT', `\`rag ${command}\` takes one ${positional.metavar ?? 'value'}, got ${words.length}: ${words.map((word) => `"${word}"`).join(', ')}.`, {
+        hint: `Give one: rag ${command} ${positional.metavar ?? 'VALUE'} (or --${positional.name} ${positional.metavar ?? 'VALUE'}).`,
       });
     }
     flags[positional.name] = convert(positional, words.join(' '));

@@ -1,4 +1,5 @@
-import { isAbsolute, resolve } from 'node:path';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { RagError } from '@rag/core';
 import { isPostgresUrl, redactLocation } from '@rag/service/search';
 
@@ -25,6 +26,25 @@ export function resolveUserPath(path: string): string {
 export function defaultIndexDir(): string {
   const fromEnv = process.env.RAG_INDEX_DIR;
   return fromEnv ? resolveUserPath(fromEnv) : resolve(invocationDir(), '.rag', 'index');
+}
+
+/** What `.rag/.gitignore` says: everything in the folder is rag's own, never a source. */
+export const RAG_FOLDER_GITIGNORE = '# Written by `rag index`: the index and the answer cache are not sources.\n*\n';
+
+/**
+ * When `indexDir` is the default `.rag/index`, gives `.rag` a `.gitignore` that ignores the
+ * whole folder (unless it has one): the index of a repository, built inside it, then neither
+ * shows in `git status` nor gets indexed as part of the corpus by tools that honour ignore
+ * files (rag's own walker among them). An index put elsewhere is the user's to place.
+ */
+export function ignoreDefaultIndexFolder(indexDir: string): void {
+  const defaultDir = resolve(invocationDir(), '.rag', 'index');
+  if (indexDir !== defaultDir) return;
+  const folder = dirname(defaultDir);
+  const gitignore = join(folder, '.gitignore');
+  if (existsSync(gitignore)) return;
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(gitignore, RAG_FOLDER_GITIGNORE);
 }
 
 /**

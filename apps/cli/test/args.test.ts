@@ -80,7 +80,8 @@ describe('suggestions for mistyped names', () => {
 
 });
 describe('a positional flag', () => {
-  const withQuery: FlagSpec[] = [{ name: 'query', type: 'string', required: true, positional: true, description: 'q' }, ...specs.slice(1)];
+  const withQuery: FlagSpec[] = [{ name: 'query', type: 'string', required: true, positional: 'words', description: 'q' }, ...specs.slice(1)];
+  const withDir: FlagSpec[] = [{ name: 'corpus_dir', type: 'string', metavar: 'DIR', required: true, positional: 'one', description: 'd' }, ...specs.slice(1)];
 
   it('takes the words that are not flags, joined by spaces, wherever they stand', () => {
     expect(parseFlags(['how is the cache sized?'], withQuery, 't')).toEqual({ query: 'how is the cache sized?' });
@@ -97,6 +98,13 @@ describe('a positional flag', () => {
     expect(() => parseFlags(['--query', 'a', 'b'], withQuery, 't')).toThrow('Both --query and the words "b"');
     expect(() => parseFlags(['--k', '3'], withQuery, 't')).toThrow('Missing required flag --query for `rag t` (or its words after the command)');
     expect(() => parseFlags(['  '], withQuery, 't')).toThrow('--query is empty');
+  });
+
+  it('takes one word where one is meant, and refuses more', () => {
+    expect(parseFlags(['src', '--k', '2'], withDir, 't')).toEqual({ corpus_dir: 'src', k: 2 });
+    // A folder with a space in its name arrives as one word when quoted.
+    expect(parseFlags(['my repo'], withDir, 't')).toEqual({ corpus_dir: 'my repo' });
+    expect(() => parseFlags(['src', 'docs'], withDir, 't')).toThrow('`rag t` takes one DIR, got 2: "src", "docs".');
   });
 
   it('says so in the help', () => {

@@ -216,6 +216,29 @@ describe('rag search', () => {
     expect(existsSync(join(work, 'sd-bad', 'questions.json'))).toBe(false);
   });
 
+  it('indexes the folder named by one plain word into .rag/index, which a .gitignore keeps out of git and of the corpus', () => {
+    const repo = join(work, 'plain-repo');
+    cpSync(join(REPO_ROOT, MINI_CORPUS), repo, { recursive: true });
+    const env = { RAG_INDEX_DIR: '' };
+    const first = rag(['index', '.', '--quiet'], { cwd: repo, env });
+    expect(first.status, first.stderr).toBe(0);
+    expect(readFileSync(join(repo, '.rag', '.gitignore'), 'utf8')).toMatch(/^\*$/m);
+    const found = rag(['search', 'request body size limit', '--k', '1', '--json'], { cwd: repo, env });
+    expect(found.status, found.stderr).toBe(0);
+    expect(JSON.parse(found.stdout).retrieved_sources[0].file_path).not.toMatch(/^\.rag\//);
+    // A .gitignore the user wrote is theirs: never replaced.
+    writeFileSync(join(repo, '.rag', '.gitignore'), 'index/\n');
+    expect(rag(['index', '.', '--quiet'], { cwd: repo, env }).status).toBe(0);
+    expect(readFileSync(join(repo, '.rag', '.gitignore'), 'utf8')).toBe('index/\n');
+    // An index put elsewhere gets no .gitignore beside it.
+    const elsewhere = join(work, 'elsewhere', 'idx');
+    expect(rag(['index', '.', '--index_dir', elsewhere, '--quiet'], { cwd: repo, env }).status).toBe(0);
+    expect(existsSync(join(work, 'elsewhere', '.gitignore'))).toBe(false);
+    const two = rag(['index', 'docs', 'src'], { cwd: repo, env });
+    expect(two.status).toBe(2);
+    expect(two.stderr).toContain('`rag index` takes one DIR, got 2');
+  });
+
   it('writes paths relative to the directory it was started from', () => {
     const sub = join(REPO_ROOT, 'datasets');
     const result = rag(['search', '--query', 'request body size limit', '--k', '1', '--index_dir', indexDir, '--json'], { cwd: sub });

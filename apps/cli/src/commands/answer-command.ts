@@ -20,7 +20,7 @@ export function abortOnInterrupt(): AbortController {
 export const answerCommand: Command = {
   name: 'answer',
   flags: [
-    { name: 'query', type: 'string', metavar: 'TEXT', required: true, positional: true, description: 'The question' },
+    { name: 'query', type: 'string', metavar: 'TEXT', required: true, positional: 'words', description: 'The question' },
     { name: 'k', type: 'integer', metavar: 'N', min: 1, max: 100, description: 'Number of sources to retrieve', defaultLabel: String(DEFAULT_ANSWER_K) },
     ...GENERATOR_FLAGS,
     INDEX_DIR_FLAG,

@@ -2,7 +2,7 @@ import { DEFAULT_IGNORED_DIRS, DEFAULT_MAX_CHUNK_SIZE, DEFAULT_MAX_FILE_BYTES, D
 import { assertReplaceableIndexDir, RagError } from '@rag/core';
 import { buildIndex, DEFAULT_RETRIEVER, isPostgresUrl } from '@rag/service';
 import { INDEX_DIR_FLAG, STORE_FLAG, JSON_FLAG, QUIET_FLAG, showText, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
-import { indexDirFrom, resolveUserPath, showLocation } from '../paths.js';
+import { ignoreDefaultIndexFolder, indexDirFrom, resolveUserPath, showLocation } from '../paths.js';
 import { garbageCollector } from '../gc.js';
 import { createProgress } from '../progress.js';
 import { createRetrieverRegistry, EMBEDDING_MODEL_FLAG } from '../retrievers.js';
@@ -14,7 +14,7 @@ const BENCHMARK_SPAN_LIMIT = 2000;
 export const indexCommand: Command = {
   name: 'index',
   flags: [
-    { name: 'corpus_dir', type: 'string', metavar: 'DIR', required: true, description: 'Directory to index (.py, .pyi, .md, .rst, .txt)' },
+    { name: 'corpus_dir', type: 'string', metavar: 'DIR', required: true, positional: 'one', description: 'Directory to index (.py, .pyi, .md, .rst, .txt)' },
     { name: 'max_chunk_size', type: 'integer', metavar: 'N', min: 100, max: 100_000, description: 'Largest chunk in characters', defaultLabel: String(DEFAULT_MAX_CHUNK_SIZE) },
     INDEX_DIR_FLAG,
     STORE_FLAG,
@@ -30,7 +30,7 @@ export const indexCommand: Command = {
     QUIET_FLAG,
     VERBOSE_FLAG,
   ],
-  examples: ['rag index --corpus_dir datasets/mini/corpus', 'cd ../shared && rag index --corpus_dir data/raw --index_dir /tmp/vllm-index', 'rag index --corpus_dir . --store postgresql://rag:secret@db.internal/rag'],
+  examples: ['rag index --corpus_dir datasets/mini/corpus', 'rag index .', 'cd ../shared && rag index --corpus_dir data/raw --index_dir /tmp/vllm-index', 'rag index --corpus_dir . --store postgresql://rag:secret@db.internal/rag'],
   async run(flags) {
     const quiet = flags.quiet === true;
     const registry = createRetrieverRegistry(flags.embedding_model as string | undefined);
@@ -46,6 +46,7 @@ export const indexCommand: Command = {
     // Fails before any work when --index_dir holds something other than a rag index.
     const inDatabase = isPostgresUrl(indexDir);
     if (!inDatabase) await assertReplaceableIndexDir(indexDir);
+    if (!inDatabase) ignoreDefaultIndexFolder(indexDir);
     if (indexDir === corpusDir) {
       throw new RagError('INVALID_ARGUMENT', '--index_dir must not be the corpus directory itself.', { hint: 'Use a separate directory such as .rag/index.' });
     }

@@ -37,7 +37,7 @@ function useColour(): boolean {
 export const searchCommand: Command = {
   name: 'search',
   flags: [
-    { name: 'query', type: 'string', metavar: 'TEXT', required: true, positional: true, description: 'The question or keywords' },
+    { name: 'query', type: 'string', metavar: 'TEXT', required: true, positional: 'words', description: 'The question or keywords' },
     K_FLAG,
     INDEX_DIR_FLAG,
     STORE_FLAG,
