@@ -380,6 +380,9 @@ describe('help', () => {
     const main = rag(['--help']);
     expect(main.status).toBe(0);
     for (const name of ['index', 'search', 'search_dataset', 'evaluate']) expect(main.stdout).toContain(name);
+    // The first steps, as a new user types them.
+    expect(main.stdout).toContain('rag index .');
+    expect(main.stdout).toContain('rag search "');
     const sub = rag(['search_dataset', '--help']);
     expect(sub.status).toBe(0);
     expect(sub.stdout).toContain('--dataset_path');
