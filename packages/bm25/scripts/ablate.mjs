@@ -45,6 +45,7 @@ const CONFIGURATIONS = [
   { name: 'history factor off', settings: { rerank: { historyFactor: 1 } } },
   { name: 'history factor 0.6', settings: { rerank: { historyFactor: 0.6 } } },
   { name: 'description factor off', settings: { rerank: { descriptionFactor: 1 } } },
+  { name: 'stub factor off', settings: { rerank: { stubFactor: 1 } } },
   { name: 'description factor at 0.7', settings: { rerank: { descriptionFactor: 0.7 } } },
   { name: 'description factor at 0.9', settings: { rerank: { descriptionFactor: 0.9 } } },
   { name: 'explanation off', settings: { rerank: { explanation: 0 } } },

@@ -1,5 +1,5 @@
 import type { Chunk } from '@rag/core';
-import { ANSWER_TYPE_RULES, codeCarriesKind, readsAsDescription, separatedNamesIn, spellsAnswerType, type AnswerType } from '@rag/text';
+import { ANSWER_TYPE_RULES, codeCarriesKind, isMarkupStub, readsAsDescription, separatedNamesIn, spellsAnswerType, type AnswerType } from '@rag/text';
 import type { TermDictionary } from './dictionary.js';
 import { EVIDENCE_KINDS, type EvidenceKind, type RerankOptions } from './rerank/options.js';
 import { chunkFlags, PROSE } from './rerank/priors.js';
@@ -8,7 +8,8 @@ import { chunkFlags, PROSE } from './rerank/priors.js';
  * What the second stage needs to know about a chunk's raw text, computed once when the
  * index is built so that a search reads no chunk text: which kinds of fact a code chunk
  * carries (`codeCarriesKind`), which types of value a chunk spells (`ANSWER_TYPE_RULES`),
- * whether a code chunk describes rather than does (`readsAsDescription`), and which
+ * whether a code chunk describes rather than does (`readsAsDescription`), whether a docs
+ * chunk is nothing but titles and markup (`isMarkupStub`), and which
  * snake/kebab names it defines (code) or spells as inline code (prose; see
  * `separatedNamesIn`). Stored with the index (`bm25.bin`).
  */
@@ -17,13 +18,22 @@ export interface ChunkFeatures {
   evidence: Uint8Array;
   /** Bit i of chunk d: chunk d (code or prose) spells a value of `ANSWER_TYPE_RULES[i].type`. */
   types: Uint8Array;
-  /** 1 for a code chunk that reads as a description (`readsAsDescription`), else 0. */
+  /**
+   * Marks of chunk d: bit 0 ({@link DESCRIPTION_MARK}) for a code chunk that reads as a
+   * description (`readsAsDescription`), bit 1 ({@link STUB_MARK}) for a prose chunk that is
+   * nothing but titles and markup (`isMarkupStub`).
+   */
   descriptions: Uint8Array;
   /** Chunk d's names are `names[nameOffsets[d] .. nameOffsets[d + 1])`; length docCount + 1. */
   nameOffsets: Uint32Array;
   /** Term ids of the names, ascending within a chunk; names the dictionary lacks are left out. */
   names: Uint32Array;
 }
+
+/** Bit of `ChunkFeatures.descriptions`: a code chunk that reads as a description. */
+export const DESCRIPTION_MARK = 1;
+/** Bit of `ChunkFeatures.descriptions`: a prose chunk of titles and markup only. */
+export const STUB_MARK = 2;
 
 const EVIDENCE_BIT: Readonly<Record<EvidenceKind, number>> = Object.fromEntries(EVIDENCE_KINDS.map((kind, i) => [kind, 1 << i])) as Record<EvidenceKind, number>;
 const TYPE_BIT: Readonly<Record<AnswerType, number>> = Object.fromEntries(ANSWER_TYPE_RULES.map((rule, i) => [rule.type, 1 << i])) as Record<AnswerType, number>;
@@ -98,6 +108,7 @@ class FeatureBuilder {
   readonly #kinds: readonly EvidenceKind[];
   readonly #types: readonly AnswerType[];
   readonly #descriptions: boolean;
+  readonly #stubs: boolean;
   readonly #flags: Uint8Array;
 
   constructor(chunks: readonly Chunk[], dictionary: TermDictionary, rerank: RerankOptions) {
@@ -108,6 +119,7 @@ class FeatureBuilder {
     this.#types = on && rerank.answerType > 0 ? ANSWER_TYPE_RULES.map((rule) => rule.type) : [];
     this.wantsNames = on && (rerank.definition > 0 || rerank.explanation > 0);
     this.#descriptions = on && rerank.descriptionFactor < 1;
+    this.#stubs = on && rerank.stubFactor < 1;
     this.#flags = chunkFlags(chunks);
   }
 
@@ -145,7 +157,8 @@ class FeatureBuilder {
     const prose = (this.#flags[d]! & PROSE) !== 0;
     let bits = 0;
     if (!prose) for (const kind of this.#kinds) if (codeCarriesKind(text, kind)) bits |= EVIDENCE_BIT[kind];
-    if (this.#descriptions && chunk.language === 'python' && readsAsDescription(text)) bits |= 1 << 16;
+    if (this.#descriptions && chunk.language === 'python' && readsAsDescription(text)) bits |= DESCRIPTION_MARK << 16;
+    if (this.#stubs && prose && isMarkupStub(text)) bits |= STUB_MARK << 16;
     for (const type of this.#types) if (spellsAnswerType(text, type)) bits |= TYPE_BIT[type] << 8;
     if (this.wantsNames) {
       for (const name of separatedNamesIn(text, prose ? 'explains' : 'defines')) {
@@ -171,7 +184,12 @@ export function spellsAnyType(features: ChunkFeatures, d: number, types: readonl
 
 /** Whether code chunk `d` reads as a description (see `readsAsDescription`). */
 export function readsAsDescriptionAt(features: ChunkFeatures, d: number): boolean {
-  return features.descriptions[d] === 1;
+  return (features.descriptions[d]! & DESCRIPTION_MARK) !== 0;
+}
+
+/** Whether prose chunk `d` is nothing but titles and markup (see `isMarkupStub`). */
+export function isStubAt(features: ChunkFeatures, d: number): boolean {
+  return (features.descriptions[d]! & STUB_MARK) !== 0;
 }
 
 /** Whether chunk `d` defines (code) or explains (prose) the name whose term id is `termId`. */
@@ -212,6 +230,6 @@ export function checkChunkFeatures(features: ChunkFeatures, docCount: number, te
   }
   if (evidence.some((bits) => bits >= 1 << EVIDENCE_KINDS.length)) return 'its evidence has unknown bits';
   if (types.some((bits) => bits >= 1 << ANSWER_TYPE_RULES.length)) return 'its answer types have unknown bits';
-  if (descriptions.some((mark) => mark > 1)) return 'its description marks are not 0 or 1';
+  if (descriptions.some((mark) => mark > (DESCRIPTION_MARK | STUB_MARK))) return 'its description marks have unknown bits';
   return undefined;
 }

@@ -110,6 +110,7 @@ const RERANK_SCHEMA = v.strictObject({
   auxiliaryFactor: v.optional(v.number().check(v.gt(0), v.maximum(1))),
   historyFactor: v.optional(v.number().check(v.gt(0), v.maximum(1))),
   descriptionFactor: v.optional(v.number().check(v.gt(0), v.maximum(1))),
+  stubFactor: v.optional(v.number().check(v.gt(0), v.maximum(1))),
   definition: v.optional(weight),
   explanation: v.optional(weight),
   placeKinds: v.optional(v.array(v.enum(ANSWER_KINDS as [AnswerKind, ...AnswerKind[]]))),

@@ -41,9 +41,11 @@ export const BM25_FORMAT = 'rag-bm25';
  *      a term's block of the dictionary without holding the dictionary;
  * 12 = a class's summary line is indexed with its methods (`ContextOptions.classSummaries`);
  * 13 = a call that only forwards its parameters under their own names carries no default
- *      (`isPassThrough` of @rag/text: the stored evidence kinds may differ).
+ *      (`isPassThrough` of @rag/text: the stored evidence kinds may differ);
+ * 14 = a prose chunk of titles and markup only is marked (`STUB_MARK` in
+ *      `ChunkFeatures.descriptions`, for `RerankOptions.stubFactor`).
  */
-export const BM25_FORMAT_VERSION = 13;
+export const BM25_FORMAT_VERSION = 14;
 /** Terms per block of the dictionary that `vocabulary.samples` indexes (its first term is the sample). */
 export const VOCABULARY_BLOCK = 64;
 /** File name of the index inside a retriever directory. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Bm25Retriever, createBm25Retriever, resolveBm25Options } from '../src/index.js';
 import { Bm25Index } from '../src/bm25-index.js';
-import { carriesEvidence, checkChunkFeatures, computeChunkFeatures, hasName, readsAsDescriptionAt, reuseChunkFeatures, spellsAnyType } from '../src/chunk-features.js';
+import { carriesEvidence, checkChunkFeatures, computeChunkFeatures, hasName, isStubAt, readsAsDescriptionAt, reuseChunkFeatures, spellsAnyType } from '../src/chunk-features.js';
 import { TermDictionary } from '../src/dictionary.js';
 import { decodeIndex, encodeIndex } from '../src/internals.js';
 import { makeChunks } from './helpers.js';
@@ -61,7 +61,25 @@ describe('chunk features: what the second stage needs of a chunk text, stored wi
     expect([0, 1, 2].map((d) => readsAsDescriptionAt(f, d))).toEqual([true, false, false]);
     // Off (factor 1), the mark is never computed.
     expect([...Bm25Index.build(described, resolveBm25Options({ rerank: { descriptionFactor: 1 } })).data.features.descriptions]).toEqual([0, 0, 0]);
-    expect(checkChunkFeatures({ ...f, descriptions: Uint8Array.from([2, 0, 0]) }, 3, 1 << 20)).toMatch(/description marks are not 0 or 1/);
+    expect(checkChunkFeatures({ ...f, descriptions: Uint8Array.from([4, 0, 0]) }, 3, 1 << 20)).toMatch(/description marks have unknown bits/);
+  });
+
+  it('marks the docs chunks of titles and markup only, and no code', () => {
+    const stubs = makeChunks([
+      { text: 'Redis Backend\n=============\n\n.. automodule:: cachelib.redis\n   :members:', file_path: 'docs/redis.rst', language: 'rst', kind: 'section' },
+      { text: 'Redis Backend\n=============\n\nKeys get the configured prefix before they reach the server.', file_path: 'docs/keys.rst', language: 'rst', kind: 'section' },
+      // Code is never a stub, whatever its lines look like.
+      { text: 'title = "Redis Backend"\nrule = "============="', file_path: 'pkg/redis.py', language: 'python', kind: 'module' },
+    ]);
+    const f = Bm25Index.build(stubs, resolveBm25Options({})).data.features;
+    expect([0, 1, 2].map((d) => isStubAt(f, d))).toEqual([true, false, false]);
+    expect([0, 1, 2].map((d) => readsAsDescriptionAt(f, d))).toEqual([false, false, false]);
+    // Off (factor 1), the mark is never computed.
+    expect([...Bm25Index.build(stubs, resolveBm25Options({ rerank: { stubFactor: 1 } })).data.features.descriptions].map((mark) => mark & 2)).toEqual([0, 0, 0]);
+    // Both marks live in one byte and survive a save and load.
+    const both = { ...f, descriptions: Uint8Array.from([3, 0, 0]) };
+    expect(checkChunkFeatures(both, 3, 1 << 20)).toBeUndefined();
+    expect(readsAsDescriptionAt(both, 0) && isStubAt(both, 0)).toBe(true);
   });
 
   it('computes nothing the options never ask for', () => {

@@ -68,7 +68,7 @@ describe('explain', () => {
   ])('wraps the BM25F tree in the second stage, whose parts give its value: %s', (query, expectedEvidence) => {
     const tree = retriever.explain(query, 0);
     expect(tree.description).toMatch(/^second stage/);
-    const [relative, phrase, covered, defined, explained, support, evidence, typed, auxiliary, history, described, prior] = tree.details!;
+    const [relative, phrase, covered, defined, explained, support, evidence, typed, auxiliary, history, described, stub, prior] = tree.details!;
     expect(relative!.details![0]).toEqual(firstStage.explain(query, 0));
     expect(evidence!.value).toBe(expectedEvidence);
     const { rerank } = retriever.index.options;
@@ -77,6 +77,7 @@ describe('explain', () => {
       auxiliary!.value *
         history!.value *
         described!.value *
+        stub!.value *
         (relative!.value +
           rerank.proximity * phrase!.value +
           rerank.coverage * covered!.value +

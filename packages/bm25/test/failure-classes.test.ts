@@ -90,6 +90,33 @@ describe('failure classes of unseen codebases', () => {
     expect(ranking(chunks, 'Where is the NumberRange class defined?', 1)).toEqual(['cli/types.py#NumberRange']);
   });
 
+  it('a question reaches the code before an autodoc page that is nothing but its title and directives', () => {
+    // Sphinx fills the page's words in from the code when it builds the site; in the sources
+    // the page is a title over `.. automodule::`. Both chunks hold "redis", "cache" and
+    // "backend", and the page, a few words long, wins on length alone (with the stub factor
+    // off it is first); the code, whose parameters are the configuration asked about, says
+    // something.
+    const page: ChunkSpec = {
+      file_path: 'docs/redis.rst',
+      symbol: 'Redis Backend',
+      text: 'Redis Backend\n=============\n\n.. automodule:: cache.redis\n   :members:\n   :undoc-members:',
+      language: 'rst',
+      kind: 'section',
+    };
+    const code = python(
+      'cache/redis.py',
+      'RedisBackend.__init__',
+      'def __init__(self, host="localhost", port=6379, key_prefix=None):\n    """A cache backend on a Redis server."""\n    self._client = connect(host, port)\n    self.key_prefix = key_prefix or ""',
+    );
+    const chunks = makeChunks([page, code]);
+    const question = 'How is the Redis cache backend configured?';
+    const off = createBm25Retriever(chunks, { rerank: { stubFactor: 1 } }).searchSync(question, { k: 2 });
+    expect(off.map((hit) => hit.chunkId)).toEqual([0, 1]);
+    expect(ranking(chunks, question, 2)).toEqual(['cache/redis.py#RedisBackend.__init__', 'docs/redis.rst#Redis Backend']);
+    const stub = createBm25Retriever(chunks).explain(question, 0).details!.find((d) => d.description.startsWith('t:'))!;
+    expect(stub.value).toBe(0.5);
+  });
+
   it('a question whose focus names a type of value reaches the chunk that spells one', () => {
     // The two helpers match the question's words alike ("body", "content", "form"); the
     // question asks which content type, and only the second spells one (a MIME type), so

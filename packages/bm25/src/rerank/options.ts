@@ -66,6 +66,14 @@ export interface RerankOptions {
    */
   descriptionFactor: number;
   /**
+   * Score factor for a docs chunk that is nothing but titles and markup — an autodoc page's
+   * `.. automodule::` under its title (see `isMarkupStub` in `@rag/text`): the words a reader
+   * would come for are filled in from the code when the site is built, so the chunk in the
+   * sources says nothing, and being a few words long it would otherwise win on length. 1
+   * turns it off. In (0, 1]. Default `0.5`.
+   */
+  stubFactor: number;
+  /**
    * Weight of the definition signal: the share of the query's snake_case and kebab-case
    * identifiers that a code chunk defines (`def name`, `name = …`, `name: type = …`,
    * `"name": …`) rather than merely mentions. Class names are left to the symbol field,
@@ -177,6 +185,7 @@ export const DEFAULT_RERANK_OPTIONS: Readonly<RerankOptions> = Object.freeze({
   auxiliaryFactor: 0.8,
   historyFactor: 0.8,
   descriptionFactor: 0.8,
+  stubFactor: 0.5,
   definition: 0.3,
   explanation: 0.3,
   placeKinds: Object.freeze(['where'] as AnswerKind[]),

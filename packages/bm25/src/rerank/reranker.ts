@@ -2,7 +2,7 @@ import { selectHits, type Chunk, type Explanation, type Hit } from '@rag/core';
 import type { Bm25Index } from '../bm25-index.js';
 import type { ResolvedQueryTerm } from '../explain.js';
 import { answerTypesOf, detectAnswerKind, identifierTerm, namesSpelledInWords, createTokenizer, type AnswerKind, type AnswerType } from '@rag/text';
-import { carriesEvidence, hasName, readsAsDescriptionAt, spellsAnyType } from '../chunk-features.js';
+import { carriesEvidence, hasName, isStubAt, readsAsDescriptionAt, spellsAnyType } from '../chunk-features.js';
 import type { EvidenceKind, RerankOptions } from './options.js';
 import { AUXILIARY, AUXILIARY_QUERY_WORDS, chunkFlags, DOCUMENTATION_QUERY_WORDS, HISTORY, HISTORY_QUERY_WORDS, PROSE, TermModalities } from './priors.js';
 import { ChunkScan, coverageScore, phraseScore, type QueryPair } from './proximity.js';
@@ -67,6 +67,8 @@ export interface RerankParts {
   history: number;
   /** `descriptionFactor` for a code chunk that describes rather than does, outside place questions; else 1. */
   described: number;
+  /** `stubFactor` for a docs chunk of titles and markup only; else 1. */
+  stub: number;
   side: number;
   /** `projectFactor` for a chunk outside the projects the question names, else 1. */
   scope: number;
@@ -76,7 +78,7 @@ export interface RerankParts {
 /**
  * Re-scores the best first-stage hits of a query (see `RerankOptions`):
  *
- *   score = scope · (a · h · d · (s / s_top + proximity · phrase + coverage · covered + definition · defined
+ *   score = scope · (a · h · d · t · (s / s_top + proximity · phrase + coverage · covered + definition · defined
  *                         + explanation · explained + sectionSupport · support + answerEvidence[kind] · evidence
  *                         + answerType · typed)
  *                    + modality · (1 + side · lean))
@@ -91,6 +93,8 @@ export interface RerankParts {
  * (`isHistoryPath`) when the query speaks of no release or history, else 1; d is
  * `descriptionFactor` for a code chunk that reads as a description
  * (`readsAsDescription`, stored per chunk) unless the question asks for a place, else 1;
+ * t is `stubFactor` for a docs chunk that is nothing but titles and markup
+ * (`isMarkupStub`, stored per chunk), else 1;
  * lean in (−1, 1) says how prose-like the query's terms are, and side is +1 for a prose
  * chunk, −1 for code. The prior is written 1 + side · lean so that no score is
  * negative (fusion methods may drop those); only its difference between chunks matters.
@@ -228,7 +232,7 @@ export class Reranker {
     return {
       value: parts.score,
       description:
-        'second stage: scope · (a · h · d · (s / s_top + proximity · phrase + coverage · covered + definition · defined + explanation · explained + sectionSupport · support + answerEvidence[kind] · evidence + answerType · typed) + modality · (1 + side · lean))',
+        'second stage: scope · (a · h · d · t · (s / s_top + proximity · phrase + coverage · covered + definition · defined + explanation · explained + sectionSupport · support + answerEvidence[kind] · evidence + answerType · typed) + modality · (1 + side · lean))',
       details: [
         { value: parts.relative, description: `s / s_top: BM25F score relative to the query's best (${top})`, details: [first] },
         { value: parts.phrase, description: `phrase: share of adjacent query word pairs found in order within ${o.proximityWindow} words (weight ${o.proximity})` },
@@ -285,6 +289,12 @@ export class Reranker {
             : asksForPlace
               ? 'd: a code chunk that reads as a description, but the question asks for a place, so 1'
               : `d: a code chunk that reads as a description: mostly docstrings and comments (descriptionFactor ${o.descriptionFactor})`,
+        },
+        {
+          value: parts.stub,
+          description: isStubAt(this.#index.data.features, chunkId)
+            ? `t: a docs chunk of titles and markup only, whose words the code fills in when the docs are built (stubFactor ${o.stubFactor})`
+            : 't: a chunk with words of its own, 1',
         },
         {
           value: 1 + parts.side * lean,
@@ -348,6 +358,8 @@ export class Reranker {
     // A class header or an abstract method says what happens; the code that does it answers
     // how, when and why. Where a thing is defined, its header is the answer.
     const described = !prepared.asksForPlace && readsAsDescriptionAt(features, chunkId) ? o.descriptionFactor : 1;
+    // An autodoc stub's words are the code's, filled in when the site is built: the sources hold none.
+    const stub = isStubAt(features, chunkId) ? o.stubFactor : 1;
     const side = flags & PROSE ? 1 : -1;
     const scope = prepared.projects.length > 0 && !prepared.projects.includes(this.#projects.projectOf(chunkId)) ? o.projectFactor : 1;
     const value =
@@ -355,6 +367,7 @@ export class Reranker {
       (auxiliary *
         history *
         described *
+        stub *
         (relative +
           o.proximity * phrase +
           o.coverage * covered +
@@ -364,7 +377,7 @@ export class Reranker {
           prepared.evidenceWeight * evidence +
           o.answerType * typed) +
         o.modality * (1 + side * prepared.lean));
-    return { relative, phrase, covered, defined, explained, support, evidence, typed, auxiliary, history, described, side, scope, score: value };
+    return { relative, phrase, covered, defined, explained, support, evidence, typed, auxiliary, history, described, stub, side, scope, score: value };
   }
 
   #prepare(query: string, terms: readonly ResolvedQueryTerm[], projects: readonly number[]): PreparedQuery {
