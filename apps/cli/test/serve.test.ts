@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -78,6 +78,42 @@ it('`rag serve --log` writes one JSON log line per request to stderr, nothing to
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
+  }
+});
+
+it('`rag serve --watch 1` re-indexes an edited corpus and serves the edit without a restart', async () => {
+  // A copy: the test edits it.
+  const corpus = join(work, 'watched-corpus');
+  const watchedIndex = join(work, 'watched-index');
+  cpSync(join(REPO_ROOT, MINI_CORPUS), corpus, { recursive: true });
+  expect(rag(['index', '--corpus_dir', corpus, '--index_dir', watchedIndex, '--quiet']).status).toBe(0);
+  const child = spawn(process.execPath, [CLI, 'serve', '--index_dir', watchedIndex, '--port', '0', '--watch', '1', '--generator', 'extractive'], { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (data: Buffer) => (stderr += data.toString()));
+  try {
+    const url = await listeningUrl(child);
+    const search = async (): Promise<{ file_path: string }[]> => {
+      const response = await fetch(`${url}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'axolotl juggling', k: 1 }) });
+      return ((await response.json()) as { hits: { file_path: string }[] }).hits;
+    };
+    expect(await search()).toEqual([]);
+    appendFileSync(join(corpus, 'README.md'), '\n\nAxolotl juggling is a supported mode.\n');
+    // Bounded by the test's timeout: the watcher looks every second, the update takes a fraction of one.
+    while ((await search()).length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await search())[0]!.file_path).toBe('watched-corpus/README.md');
+    expect(stderr).toMatch(/watch: index updated: 0 added, 1 changed, 0 removed/);
+  } finally {
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }
+});
+
+it('`rag serve --watch` takes 1 to 3600 seconds', () => {
+  for (const seconds of ['0', '3601', '1.5']) {
+    const result = rag(['serve', '--index_dir', indexDir, '--watch', seconds]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/--watch/);
   }
 });
 

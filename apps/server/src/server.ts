@@ -3,18 +3,20 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { exitCodeOf, formatRagError, isRagError, RagError } from '@rag/core';
-import { DEFAULT_HOST, DEFAULT_PORT, isLoopbackHost, serveMcpOverStdio, startServer, type ServerOptions } from '@rag/server';
-import { embeddingSettingsFor, DEFAULT_MAX_CONCURRENT_ANSWERS, DEFAULT_MAX_QUEUED_ANSWERS, isPostgresUrl, redactLocation } from '@rag/service';
+import { DEFAULT_HOST, DEFAULT_PORT, isLoopbackHost, SERVER_VERSION, serveMcpOverStdio, startServer, type ServerOptions } from '@rag/server';
+import { describeWatchEvent, embeddingSettingsFor, DEFAULT_MAX_CONCURRENT_ANSWERS, DEFAULT_MAX_QUEUED_ANSWERS, isPostgresUrl, redactLocation, type WatchSettings } from '@rag/service';
 
 const USAGE = `Usage:
   rag-server [serve] [--index_dir DIR | --store URL] [--port ${DEFAULT_PORT}] [--host ${DEFAULT_HOST}] [--retriever NAME]
              [--generator NAME] [--model_dir DIR] [--max_concurrent_answers ${DEFAULT_MAX_CONCURRENT_ANSWERS}]
-             [--max_queued_answers ${DEFAULT_MAX_QUEUED_ANSWERS}] [--embedding_model NAME|DIR] [--workers N] [--log]
-  rag-server mcp [--index_dir DIR | --store URL] [--retriever NAME] [--embedding_model NAME|DIR]
+             [--max_queued_answers ${DEFAULT_MAX_QUEUED_ANSWERS}] [--embedding_model NAME|DIR] [--workers N] [--watch SECONDS] [--log]
+  rag-server mcp [--index_dir DIR | --store URL] [--retriever NAME] [--embedding_model NAME|DIR] [--watch SECONDS]
 
 --index_dir defaults to $RAG_INDEX_DIR, else ./.rag/index; --store reads an index kept in
 PostgreSQL (postgresql://user:password@host:port/db[?schema=name]). --workers: threads running
-searches over one shared copy of the index (default one per core; 0 = the server thread).`;
+searches over one shared copy of the index (default one per core; 0 = the server thread).
+--watch: every SECONDS (1 … 3600) look at the indexed corpus and re-index what was added,
+changed or removed, in a child process; the new index is served at once.`;
 
 const OPTIONS = {
   index_dir: { type: 'string' },
@@ -28,6 +30,7 @@ const OPTIONS = {
   max_concurrent_answers: { type: 'string' },
   max_queued_answers: { type: 'string' },
   workers: { type: 'string' },
+  watch: { type: 'string' },
   log: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -41,6 +44,26 @@ function integer(name: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   if (!/^\d+$/.test(raw)) throw new RagError('INVALID_ARGUMENT', `--${name} must be a whole number, got "${raw}".`);
   return Number(raw);
+}
+
+/** `--watch SECONDS`: the service's watch settings, each update and each new failure a line on stderr. */
+function watchSettings(raw: string | undefined): WatchSettings | undefined {
+  const seconds = integer('watch', raw);
+  if (seconds === undefined) return undefined;
+  if (seconds < 1 || seconds > 3600) throw new RagError('INVALID_ARGUMENT', `--watch must be from 1 to 3600 seconds, got ${seconds}.`);
+  let lastFailure = '';
+  return {
+    // The server is a build of the same tool: its version is what its updates record.
+    toolVersion: SERVER_VERSION,
+    intervalMs: seconds * 1000,
+    onEvent: (event) => {
+      const line = describeWatchEvent(event);
+      if (event.type === 'updated') lastFailure = '';
+      else if (line === lastFailure) return;
+      else lastFailure = line;
+      process.stderr.write(`${event.type === 'failed' ? 'warning: ' : ''}watch: ${line}\n`);
+    },
+  };
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -60,13 +83,14 @@ async function main(argv: string[]): Promise<void> {
   }
   const indexDir = values.store ?? resolve(values.index_dir ?? process.env.RAG_INDEX_DIR ?? '.rag/index');
   const retrieverSettings = { embedding: embeddingSettingsFor(values.embedding_model, process.cwd()) };
+  const watch = watchSettings(values.watch);
   if (mode === 'mcp') {
-    const mcp = await serveMcpOverStdio({ indexDir, retrieverSettings, ...(values.retriever ? { retriever: values.retriever } : {}) });
+    const mcp = await serveMcpOverStdio({ indexDir, retrieverSettings, ...(values.retriever ? { retriever: values.retriever } : {}), ...(watch ? { watch } : {}) });
     process.stderr.write(`rag MCP server on stdio (index ${redactLocation(indexDir)})\n`);
     await mcp.closed;
     return;
   }
-  const options: ServerOptions = { indexDir, retrieverSettings, logRequests: values.log === true };
+  const options: ServerOptions = { indexDir, retrieverSettings, logRequests: values.log === true, ...(watch ? { watch } : {}) };
   const workers = integer('workers', values.workers);
   if (workers !== undefined) options.workers = workers;
   const port = integer('port', values.port);

@@ -73,6 +73,7 @@ export function serviceOptionsOf(options: ResolvedServerOptions): ServiceOptions
   picked.maxQueuedAnswers = service.maxQueuedAnswers;
   picked.staleCheckIntervalMs = service.staleCheckIntervalMs;
   if (service.followIndexMs !== undefined) picked.followIndexMs = service.followIndexMs;
+  if (service.watch !== undefined) picked.watch = service.watch;
   return picked;
 }
 

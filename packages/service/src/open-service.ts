@@ -9,12 +9,14 @@ import {
   DEFAULT_FOLLOW_INDEX_MS,
   DEFAULT_STALE_CHECK_INTERVAL_MS,
   type ServiceOptions,
+  type WatchSettings,
 } from './options.js';
 import { loadRetrieverRegistry, retrieverModuleUrl } from './retriever-module.js';
 import type { RetrieverRegistryOptions } from './retrievers.js';
 import { defaultSearchWorkers, MAX_SEARCH_WORKERS, SearchPool, searchWorkerScript } from './search-pool.js';
 import { RagService } from './service.js';
 import { openStore } from './stores.js';
+import { indexJobScript, watchCorpus, type WatchEvent } from './watch-corpus.js';
 
 export interface ResolvedServiceOptions {
   indexDir: string;
@@ -31,6 +33,7 @@ export interface ResolvedServiceOptions {
   maxQueuedAnswers: number;
   staleCheckIntervalMs: number;
   followIndexMs: number | undefined;
+  watch: WatchSettings | undefined;
 }
 
 /** The schema of {@link ServiceOptions}; servers extend it with their own keys. */
@@ -49,6 +52,13 @@ export const SERVICE_OPTIONS_SCHEMA = v.strictObject({
   maxQueuedAnswers: v.optional(integerIn(0, 10_000)),
   staleCheckIntervalMs: v.optional(integerIn(0, 3_600_000)),
   followIndexMs: v.optional(integerIn(0, 3_600_000)),
+  watch: v.optional(
+    v.strictObject({
+      toolVersion: v.string().check(v.minLength(1)),
+      intervalMs: v.optional(integerIn(100, 3_600_000)),
+      onEvent: v.optional(v.custom<(event: WatchEvent) => void>((f) => typeof f === 'function', 'a function')),
+    }),
+  ),
 });
 
 /** Applies defaults to validated service options. */
@@ -68,6 +78,7 @@ export function withServiceDefaults(options: v.output<typeof SERVICE_OPTIONS_SCH
     maxQueuedAnswers: options.maxQueuedAnswers ?? DEFAULT_MAX_QUEUED_ANSWERS,
     staleCheckIntervalMs: options.staleCheckIntervalMs ?? DEFAULT_STALE_CHECK_INTERVAL_MS,
     followIndexMs: options.followIndexMs,
+    watch: options.watch as WatchSettings | undefined,
   };
 }
 
@@ -85,6 +96,14 @@ export async function openRagService(options: ServiceOptions, { loadGenerator = 
   if (resolved.workers > 0 && resolved.retrievers !== undefined && resolved.retrieverModule === undefined && options.workers !== undefined) {
     throw new RagError('INVALID_ARGUMENT', 'Search workers cannot use a retriever registry object: it cannot cross into a worker thread.', {
       hint: 'Give `retrieverModule` (a module exporting createRetrieverRegistry()) or `retrieverSettings` instead of `retrievers`, or set `workers: 0`.',
+    });
+  }
+  if (resolved.watch && !indexJobScript()) {
+    throw new RagError('INVALID_ARGUMENT', 'Watching the corpus needs the built update script (index-job.js beside the running code).', { hint: 'Run the built `rag` command (`pnpm build` first when working on its sources).' });
+  }
+  if (resolved.watch && resolved.retrievers !== undefined && resolved.retrieverModule === undefined) {
+    throw new RagError('INVALID_ARGUMENT', 'Watching the corpus cannot use a retriever registry object: it cannot cross into the update process.', {
+      hint: 'Give `retrieverModule` (a module exporting createRetrieverRegistry()) or `retrieverSettings` instead of `retrievers`, or do not watch.',
     });
   }
   const registry = resolved.generators ?? createGeneratorRegistry();
@@ -114,6 +133,30 @@ export async function openRagService(options: ServiceOptions, { loadGenerator = 
     ...(pool ? { pool } : {}),
     reopen: open,
     followIntervalMs: resolved.followIndexMs ?? (store.kind === 'file' ? 0 : DEFAULT_FOLLOW_INDEX_MS),
+    ...(resolved.watch ? { startWatcher: (followPublished: () => Promise<boolean>) => startWatcher(resolved, resolved.watch!, followPublished) } : {}),
+  });
+}
+
+/** The corpus watcher of a service: after each update it moves the service to the new generation. */
+function startWatcher(resolved: ResolvedServiceOptions, watch: WatchSettings, followPublished: () => Promise<boolean>): { close(): Promise<void> } {
+  const { onEvent } = watch;
+  return watchCorpus({
+    indexDir: resolved.indexDir,
+    toolVersion: watch.toolVersion,
+    ...(watch.intervalMs === undefined ? {} : { intervalMs: watch.intervalMs }),
+    retrieverSettings: resolved.retrieverSettings,
+    ...(resolved.retrieverModule === undefined ? {} : { retrieverModule: resolved.retrieverModule }),
+    // An update is told once the service serves it: whoever hears of it can search it.
+    onEvent: (event) => {
+      if (event.type !== 'updated') return onEvent?.(event);
+      followPublished().then(
+        () => onEvent?.(event),
+        (error: unknown) => {
+          onEvent?.(event);
+          onEvent?.({ type: 'failed', error: error instanceof Error ? error : new Error(String(error)) });
+        },
+      );
+    },
   });
 }
 

@@ -1,6 +1,7 @@
 import type { RetrieverSource } from '@rag/core';
 import type { GeneratorRegistry, GeneratorSettings } from '@rag/generation';
 import type { RetrieverRegistryOptions } from './retrievers.js';
+import type { WatchEvent } from './watch-corpus.js';
 
 /** Sources returned by a search when `k` is not given. */
 export const DEFAULT_SEARCH_K = 10;
@@ -75,4 +76,21 @@ export interface ServiceOptions {
    * {@link DEFAULT_FOLLOW_INDEX_MS} for a `postgresql://` index, 0 for a folder.
    */
   followIndexMs?: number;
+  /**
+   * Keep the index up to date with its corpus while it is served (`watchCorpus`): look at
+   * the corpus the index records every `intervalMs` (100 … 3,600,000; default
+   * `DEFAULT_WATCH_INTERVAL_MS`), update the index in a child process when a file was added,
+   * changed or removed, and serve the new generation at once. `toolVersion` is recorded in
+   * what the updates write; `onEvent` hears of each update and failure. Needs the default
+   * registry or a `retrieverModule` (a registry object cannot cross into the update
+   * process). Default: not watched.
+   */
+  watch?: WatchSettings;
+}
+
+/** See {@link ServiceOptions.watch}. */
+export interface WatchSettings {
+  toolVersion: string;
+  intervalMs?: number;
+  onEvent?: (event: WatchEvent) => void;
 }

@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { RagError, type Hit } from '@rag/core';
-import type { CloseWorkerMessage, SearchWorkerData, SearchWorkerMessage, SearchWorkerRequest, SerializedError } from './search-protocol.js';
+import { deserializeError, type CloseWorkerMessage, type SearchWorkerData, type SearchWorkerMessage, type SearchWorkerRequest } from './search-protocol.js';
 
 /** Search worker threads when none are asked for: one per core, at most {@link MAX_SEARCH_WORKERS}. */
 export function defaultSearchWorkers(cores = availableParallelism()): number {
@@ -59,13 +59,6 @@ interface Slot {
   pending: Map<number, Pending>;
   ready: boolean;
   gone: boolean;
-}
-
-function toError(error: SerializedError): Error {
-  if (error.code !== undefined) {
-    return new RagError(error.code as ConstructorParameters<typeof RagError>[0], error.message, error.hint === undefined ? {} : { hint: error.hint });
-  }
-  return new Error(error.message);
 }
 
 /**
@@ -173,14 +166,14 @@ export class SearchPool {
         } else if (message.type === 'failed') {
           this.#drop(slot);
           void worker.terminate();
-          reject(toError(message.error));
+          reject(deserializeError(message.error));
         } else {
           const pending = slot.pending.get(message.id);
           if (!pending) return;
           slot.pending.delete(message.id);
           if (message.type === 'hits') pending.resolve(message.hits as never);
           else if (message.type === 'words') pending.resolve(message.words as never);
-          else pending.reject(toError(message.error));
+          else pending.reject(deserializeError(message.error));
         }
       });
       const stopped = (why: string): void => {

@@ -1,4 +1,4 @@
-import type { GenerationPin, Hit, SharedIndexFiles } from '@rag/core';
+import { RagError, type GenerationPin, type Hit, type SharedIndexFiles } from '@rag/core';
 import type { RetrieverRegistryOptions } from './retrievers.js';
 
 /** What a search worker is started with: enough to open the main thread's very generation. */
@@ -65,4 +65,12 @@ export function serializeError(error: unknown): SerializedError {
   if (typeof code === 'string') out.code = code;
   if (typeof hint === 'string') out.hint = hint;
   return out;
+}
+
+/** A failure that crossed a thread or process boundary, as an error again (a RagError when it was one). */
+export function deserializeError(error: SerializedError): Error {
+  if (error.code !== undefined) {
+    return new RagError(error.code as ConstructorParameters<typeof RagError>[0], error.message, error.hint === undefined ? {} : { hint: error.hint });
+  }
+  return new Error(error.message);
 }

@@ -132,6 +132,11 @@ export interface RagServiceParts {
   reopen?: () => Promise<{ session: IndexSession; pool?: SearchPool | undefined }>;
   /** See `reopen`; 0 (the default) keeps the generation opened. */
   followIntervalMs?: number;
+  /**
+   * Starts what keeps the index up to date while it is served (`watchCorpus`), given what
+   * moves the service to a newly published generation; closed with the service.
+   */
+  startWatcher?: (followPublished: () => Promise<boolean>) => { close(): Promise<void> };
 }
 
 /** The index generation a service searches, with what reads from it. */
@@ -213,10 +218,11 @@ export class RagService {
   readonly #followIntervalMs: number;
   #current: ServedGeneration;
   #lastFollowCheck = Date.now();
-  #following: Promise<void> | undefined;
+  #following: Promise<boolean> | undefined;
   /** Generations moved away from, each closed when its grace timer fires (or when the service closes). */
   readonly #retired = new Map<ServedGeneration, NodeJS.Timeout>();
   #closing: Promise<void> | undefined;
+  readonly #watcher: { close(): Promise<void> } | undefined;
 
   constructor(options: RagServiceParts) {
     this.generators = options.generators;
@@ -225,6 +231,7 @@ export class RagService {
     this.#reopen = options.reopen;
     this.#followIntervalMs = options.followIntervalMs ?? 0;
     this.#current = this.#serve(options.session, options.pool);
+    this.#watcher = options.startWatcher?.(() => this.followPublished());
   }
 
   /** The index session searched now (another one after the service moved to a newer generation). */
@@ -254,15 +261,28 @@ export class RagService {
     if (!this.#reopen || this.#followIntervalMs <= 0 || this.#following || this.#closing) return;
     if (Date.now() - this.#lastFollowCheck < this.#followIntervalMs) return;
     this.#lastFollowCheck = Date.now();
+    void this.followPublished().catch(() => undefined);
+  }
+
+  /**
+   * Moves to the index's published generation now when it is another than the one served
+   * (what a request does at most every `followIntervalMs`): opens it, serves it from then
+   * on, and closes the old one after a grace period. Resolves true when the service moved;
+   * a second call while one runs waits for it. Rejects when the new generation cannot be
+   * opened (the old one is still served).
+   */
+  followPublished(): Promise<boolean> {
     const reopen = this.#reopen;
-    this.#following = (async () => {
+    if (!reopen || this.#closing) return Promise.resolve(false);
+    if (this.#following) return this.#following;
+    const following = (async () => {
       const served = this.#current;
       const published = await served.session.store.open();
-      if (published.pin.generation === served.session.pin.generation) return;
+      if (published.pin.generation === served.session.pin.generation) return false;
       const next = await reopen();
       if (this.#closing) {
         await closeGeneration(next.session, next.pool);
-        return;
+        return false;
       }
       this.#current = this.#serve(next.session, next.pool);
       const timer = setTimeout(() => {
@@ -271,11 +291,12 @@ export class RagService {
       }, RETIRED_GENERATION_GRACE_MS);
       timer.unref();
       this.#retired.set(served, timer);
-    })()
-      .catch(() => undefined)
-      .finally(() => {
-        this.#following = undefined;
-      });
+      return true;
+    })().finally(() => {
+      this.#following = undefined;
+    });
+    this.#following = following;
+    return following;
   }
 
   async search(request: SearchRequest): Promise<SearchView> {
@@ -385,7 +406,9 @@ export class RagService {
   /** Stops the search workers (after the searches in flight), frees the generators' models and closes the index. */
   close(): Promise<void> {
     return (this.#closing ??= (async () => {
-      await this.#following;
+      // The watcher first: it may be about to move the service to a new generation.
+      await this.#watcher?.close();
+      await this.#following?.catch(() => undefined);
       const retired = [...this.#retired];
       this.#retired.clear();
       await Promise.all(

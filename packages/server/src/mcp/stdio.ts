@@ -2,7 +2,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { openRagService, type ServiceOptions } from '@rag/service';
 import { createMcpServer } from './tools.js';
 
-export type McpStdioOptions = Pick<ServiceOptions, 'indexDir' | 'retriever' | 'retrievers' | 'retrieverSettings' | 'pathBase' | 'staleCheckIntervalMs'> & {
+export type McpStdioOptions = Pick<ServiceOptions, 'indexDir' | 'retriever' | 'retrievers' | 'retrieverSettings' | 'pathBase' | 'staleCheckIntervalMs' | 'watch'> & {
   /** Absolute paths in errors and `index_stats`. Default `false`. */
   exposePaths?: boolean;
 };
