@@ -22,7 +22,9 @@ export {
   type RagServiceParts,
   type SearchRequest,
   type SearchView,
+  type ServiceWatcher,
   type StatsView,
+  type WatchState,
 } from './service.js';
 export { createDefaultRetrieverRegistry, DEFAULT_RETRIEVER, embeddingSettingsFor, type RetrieverRegistryOptions } from './retrievers.js';
 export { describeNoMatches, findStaleFiles, noMatchesReason, openSearchSession, searchSources, toMinimalSource, type RankedSource, type SearchSession, type SearchSessionOptions } from './search.js';

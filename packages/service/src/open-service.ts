@@ -1,4 +1,4 @@
-import { createSharedFileReader, integerIn, openIndexSession, parseOptions, RagError, v, type IndexSession, type IndexStore, type RetrieverSource } from '@rag/core';
+import { createSharedFileReader, formatRagError, integerIn, isRagError, openIndexSession, parseOptions, RagError, v, type IndexSession, type IndexStore, type RetrieverSource } from '@rag/core';
 import { chooseDefaultGenerator, createGeneratorRegistry, type GeneratorRegistry, type GeneratorSettings } from '@rag/generation';
 import { AnswerQueue } from './answer-queue.js';
 import type { SearchWorkerData } from './search-protocol.js';
@@ -14,9 +14,9 @@ import {
 import { loadRetrieverRegistry, retrieverModuleUrl } from './retriever-module.js';
 import type { RetrieverRegistryOptions } from './retrievers.js';
 import { defaultSearchWorkers, MAX_SEARCH_WORKERS, SearchPool, searchWorkerScript } from './search-pool.js';
-import { RagService } from './service.js';
+import { RagService, type ServiceWatcher, type WatchState } from './service.js';
 import { openStore } from './stores.js';
-import { indexJobScript, watchCorpus, type WatchEvent } from './watch-corpus.js';
+import { DEFAULT_WATCH_INTERVAL_MS, indexJobScript, watchCorpus, type WatchEvent } from './watch-corpus.js';
 
 export interface ResolvedServiceOptions {
   indexDir: string;
@@ -137,27 +137,36 @@ export async function openRagService(options: ServiceOptions, { loadGenerator = 
   });
 }
 
-/** The corpus watcher of a service: after each update it moves the service to the new generation. */
-function startWatcher(resolved: ResolvedServiceOptions, watch: WatchSettings, followPublished: () => Promise<boolean>): { close(): Promise<void> } {
+/** The corpus watcher of a service: after each update it moves the service to the new generation, then tells of it. */
+function startWatcher(resolved: ResolvedServiceOptions, watch: WatchSettings, followPublished: () => Promise<boolean>): ServiceWatcher {
   const { onEvent } = watch;
-  return watchCorpus({
+  const intervalMs = watch.intervalMs ?? DEFAULT_WATCH_INTERVAL_MS;
+  const state: WatchState = { interval_ms: intervalMs, updates: 0, last_update_at: null, last_failure: null };
+  const failed = (error: Error): void => {
+    state.last_failure = isRagError(error) ? formatRagError(error) : error.message;
+    onEvent?.({ type: 'failed', error });
+  };
+  const watcher = watchCorpus({
     indexDir: resolved.indexDir,
     toolVersion: watch.toolVersion,
-    ...(watch.intervalMs === undefined ? {} : { intervalMs: watch.intervalMs }),
+    intervalMs,
     retrieverSettings: resolved.retrieverSettings,
     ...(resolved.retrieverModule === undefined ? {} : { retrieverModule: resolved.retrieverModule }),
     // An update is told once the service serves it: whoever hears of it can search it.
     onEvent: (event) => {
-      if (event.type !== 'updated') return onEvent?.(event);
+      if (event.type === 'failed') return failed(event.error);
       followPublished().then(
-        () => onEvent?.(event),
-        (error: unknown) => {
+        () => {
+          state.updates++;
+          state.last_update_at = new Date().toISOString();
+          state.last_failure = null;
           onEvent?.(event);
-          onEvent?.({ type: 'failed', error: error instanceof Error ? error : new Error(String(error)) });
         },
+        (error: unknown) => failed(error instanceof Error ? error : new Error(String(error))),
       );
     },
   });
+  return { state: () => ({ ...state }), close: () => watcher.close() };
 }
 
 function retrieverSourceOf(resolved: ResolvedServiceOptions): Promise<RetrieverSource> {

@@ -110,7 +110,27 @@ export interface StatsView {
   answers: QueueState;
   /** Search worker threads (all zero when searches run on the server's own thread). */
   search_workers: SearchPoolState;
+  /** The corpus watcher's state (see `ServiceOptions.watch`); null when the index is not watched. */
+  watch: WatchState | null;
   uptime_seconds: number;
+}
+
+/** What a service's corpus watcher has done (see {@link StatsView.watch}). */
+export interface WatchState {
+  /** Milliseconds between looks at the corpus. */
+  interval_ms: number;
+  /** Updates served since the service started. */
+  updates: number;
+  /** When the last update was served (ISO 8601); null before the first. */
+  last_update_at: string | null;
+  /** Why the last look or update failed, when it did (the next look tries again); null otherwise. */
+  last_failure: string | null;
+}
+
+/** A running corpus watcher, as the service holds it. */
+export interface ServiceWatcher {
+  state(): WatchState;
+  close(): Promise<void>;
 }
 
 /** How many changed or missing files `/stats` names; the counts are always complete. */
@@ -136,7 +156,7 @@ export interface RagServiceParts {
    * Starts what keeps the index up to date while it is served (`watchCorpus`), given what
    * moves the service to a newly published generation; closed with the service.
    */
-  startWatcher?: (followPublished: () => Promise<boolean>) => { close(): Promise<void> };
+  startWatcher?: (followPublished: () => Promise<boolean>) => ServiceWatcher;
 }
 
 /** The index generation a service searches, with what reads from it. */
@@ -222,7 +242,7 @@ export class RagService {
   /** Generations moved away from, each closed when its grace timer fires (or when the service closes). */
   readonly #retired = new Map<ServedGeneration, NodeJS.Timeout>();
   #closing: Promise<void> | undefined;
-  readonly #watcher: { close(): Promise<void> } | undefined;
+  readonly #watcher: ServiceWatcher | undefined;
 
   constructor(options: RagServiceParts) {
     this.generators = options.generators;
@@ -509,6 +529,7 @@ export class RagService {
       missing_files: report.missing.slice(0, LISTED_STALE_FILES).map(outputPath),
       answers: this.queue.state(),
       search_workers: this.#current.pool?.state() ?? { workers: 0, starting: 0, restarts: 0, in_flight: 0 },
+      watch: this.#watcher?.state() ?? null,
       uptime_seconds: Math.round((Date.now() - this.#started) / 1000),
     };
   }

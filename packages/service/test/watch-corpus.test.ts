@@ -162,6 +162,35 @@ describe('a watching service', () => {
       await until(() => events.some((event) => event.type === 'updated'));
       expect((await rag.search({ query: 'wombat choreography', k: 1 })).hits[0]?.file_path).toBe('README.md');
       expect(events.filter((event) => event.type === 'failed')).toEqual([]);
+      const { watch } = await rag.stats();
+      expect(watch).toMatchObject({ interval_ms: 100, updates: 1, last_failure: null });
+      expect(Number.isNaN(Date.parse(watch!.last_update_at!))).toBe(false);
+    } finally {
+      await rag.close();
+    }
+  });
+
+  it('reports a failed update in its stats until one succeeds', async () => {
+    const rag = await service.openRagService({ indexDir, workers: 0, pathBase: corpusDir, watch: { toolVersion: 'test', intervalMs: 100 } }, { loadGenerator: false });
+    const release = await acquireIndexLock(indexDir);
+    try {
+      await appendFile(join(corpusDir, 'README.md'), '\n\nEdited while the index is locked.\n');
+      await until(async () => (await rag.stats()).watch?.last_failure !== null);
+      expect((await rag.stats()).watch).toMatchObject({ updates: 0, last_update_at: null });
+      expect((await rag.stats()).watch!.last_failure).toMatch(/Another `rag index`/);
+      await release();
+      await until(async () => (await rag.stats()).watch!.updates === 1);
+      expect((await rag.stats()).watch!.last_failure).toBeNull();
+    } finally {
+      await release().catch(() => undefined);
+      await rag.close();
+    }
+  });
+
+  it('has no watch state when not watching', async () => {
+    const rag = await service.openRagService({ indexDir, workers: 0 }, { loadGenerator: false });
+    try {
+      expect((await rag.stats()).watch).toBeNull();
     } finally {
       await rag.close();
     }

@@ -256,6 +256,16 @@ export const statsSchema = {
           description: 'Worker threads running searches (zeros when searches run on the server thread); restarts counts workers replaced after stopping.',
           properties: { workers: { type: 'integer' }, starting: { type: 'integer' }, restarts: { type: 'integer' }, in_flight: { type: 'integer' } },
         },
+        watch: {
+          type: ['object', 'null'],
+          description: 'The corpus watcher (`--watch`): milliseconds between looks, updates served, when the last one was, and why the last look or update failed if it did; null when the index is not watched.',
+          properties: {
+            interval_ms: { type: 'integer' },
+            updates: { type: 'integer' },
+            last_update_at: { type: ['string', 'null'] },
+            last_failure: { type: ['string', 'null'] },
+          },
+        },
         uptime_seconds: { type: 'integer' },
       },
     },

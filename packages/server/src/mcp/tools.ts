@@ -180,6 +180,7 @@ export function createMcpServer(service: RagService, options: McpServerOptions =
         missing_files: z.array(z.string()),
         answers: z.looseObject({}),
         search_workers: z.looseObject({}).check(z.describe('Worker threads running searches, restarts, searches in flight.')),
+        watch: z.nullable(z.looseObject({})).check(z.describe('The corpus watcher (--watch): interval, updates served, the last update and the last failure; null when not watching.')),
         uptime_seconds: z.number(),
       },
       annotations: readOnly,
