@@ -1,8 +1,8 @@
-import { cpSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { CLI, MINI_CORPUS, MINI_QUESTIONS, rag, REPO_ROOT } from './helpers.js';
 
 let work: string;
@@ -53,6 +53,32 @@ describe('rag index', () => {
     expect(result.stderr).toMatch(/Refusing to write an index into .*my-project/);
     expect(result.stderr).not.toMatch(/chunking/);
     expect(readFileSync(join(foreign, 'keep.txt'), 'utf8')).toBe('precious');
+  });
+
+  it('`--watch 1` keeps the index up to date after indexing, until SIGTERM', async () => {
+    // A copy: the test edits it.
+    const corpus = join(work, 'watched');
+    const dir = join(work, 'index-watched');
+    cpSync(join(REPO_ROOT, MINI_CORPUS), corpus, { recursive: true });
+    const child = spawn(process.execPath, [CLI, 'index', corpus, '--index_dir', dir, '--watch', '1'], { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (data: Buffer) => (stdout += data.toString()));
+    child.stderr!.on('data', (data: Buffer) => (stderr += data.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      // Bounded by the test's timeout, as every wait below.
+      while (!stderr.includes('watching the corpus every 1s')) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(stdout).toMatch(/^Indexed \d+ files into \d+ chunks/);
+      appendFileSync(join(corpus, 'README.md'), '\n\nNarwhal calibration is done at startup.\n');
+      const search = () => rag(['search', 'narwhal calibration', '--index_dir', dir, '--k', '1', '--json'], { cwd: work });
+      while ((JSON.parse(search().stdout) as { retrieved_sources: unknown[] }).retrieved_sources.length === 0) await new Promise((resolve) => setTimeout(resolve, 200));
+      expect((JSON.parse(search().stdout) as { retrieved_sources: { file_path: string }[] }).retrieved_sources[0]!.file_path).toBe('watched/README.md');
+      expect(stderr).toMatch(/watch: index updated: 0 added, 1 changed, 0 removed/);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
   });
 
   it('keeps the previous index when a rebuild fails', () => {

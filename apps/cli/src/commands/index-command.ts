@@ -5,7 +5,8 @@ import { INDEX_DIR_FLAG, STORE_FLAG, JSON_FLAG, QUIET_FLAG, showText, VERBOSE_FL
 import { ignoreDefaultIndexFolder, indexDirFrom, resolveUserPath, showLocation } from '../paths.js';
 import { garbageCollector } from '../gc.js';
 import { createProgress } from '../progress.js';
-import { createRetrieverRegistry, EMBEDDING_MODEL_FLAG } from '../retrievers.js';
+import { createRetrieverRegistry, EMBEDDING_MODEL_FLAG, retrieverSettingsFor } from '../retrievers.js';
+import { WATCH_FLAG, watchUntilStopped } from '../watch.js';
 import { VERSION } from '../version.js';
 
 /** The benchmark rejects spans over 2,000 characters; larger chunks are allowed but warned about. */
@@ -26,11 +27,12 @@ export const indexCommand: Command = {
     { name: 'no_ignore', type: 'boolean', description: 'Also index files that .gitignore and .ignore files exclude' },
     { name: 'threads', type: 'integer', metavar: 'N', min: 1, max: 64, description: 'Threads that chunk at once (more: faster on three or more idle cores, more memory)', defaultLabel: '1 on one or two cores, else the cores, at most 4' },
     { name: 'full', type: 'boolean', description: 'Rebuild from scratch instead of re-chunking only added and changed files' },
+    { ...WATCH_FLAG, description: 'After indexing, keep the index up to date: look at the corpus every SECONDS and re-index what was added, changed or removed, until Ctrl-C' },
     JSON_FLAG,
     QUIET_FLAG,
     VERBOSE_FLAG,
   ],
-  examples: ['rag index --corpus_dir datasets/mini/corpus', 'rag index .', 'cd ../shared && rag index --corpus_dir data/raw --index_dir /tmp/vllm-index', 'rag index --corpus_dir . --store postgresql://rag:secret@db.internal/rag'],
+  examples: ['rag index --corpus_dir datasets/mini/corpus', 'rag index .', 'rag index . --watch 2', 'cd ../shared && rag index --corpus_dir data/raw --index_dir /tmp/vllm-index', 'rag index --corpus_dir . --store postgresql://rag:secret@db.internal/rag'],
   async run(flags) {
     const quiet = flags.quiet === true;
     const registry = createRetrieverRegistry(flags.embedding_model as string | undefined);
@@ -107,5 +109,6 @@ export const indexCommand: Command = {
           (warnings > 0 && !quiet ? ` (${warnings} warning${warnings === 1 ? '' : 's'} above)` : ''),
       );
     }
+    if (flags.watch !== undefined) await watchUntilStopped(indexDir, flags, retrieverSettingsFor(flags.embedding_model as string | undefined), quiet);
   },
 };

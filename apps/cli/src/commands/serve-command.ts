@@ -3,15 +3,7 @@ import { INDEX_DIR_FLAG, STORE_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, type Co
 import { indexDirFrom, invocationDir, resolveUserPath } from '../paths.js';
 import { EMBEDDING_MODEL_FLAG, retrieverSettingsFor } from '../retrievers.js';
 import { RETRIEVER_FLAG } from './search-command.js';
-import { WATCH_FLAG, watchSettingsFrom } from '../watch.js';
-
-/** Resolves once SIGINT or SIGTERM arrives. */
-function untilStopped(): Promise<void> {
-  return new Promise((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
-  });
-}
+import { untilStopped, WATCH_FLAG, watchSettingsFrom } from '../watch.js';
 
 function describeWorkers(workers: number): string {
   return workers === 0 ? 'searches on the server thread' : `${workers} search worker${workers === 1 ? '' : 's'}`;
