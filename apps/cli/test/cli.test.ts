@@ -74,6 +74,8 @@ describe('rag index', () => {
       const search = () => rag(['search', 'narwhal calibration', '--index_dir', dir, '--k', '1', '--json'], { cwd: work });
       while ((JSON.parse(search().stdout) as { retrieved_sources: unknown[] }).retrieved_sources.length === 0) await new Promise((resolve) => setTimeout(resolve, 200));
       expect((JSON.parse(search().stdout) as { retrieved_sources: { file_path: string }[] }).retrieved_sources[0]!.file_path).toBe('watched/README.md');
+      // The update is published before the watching process hears of it and says so.
+      while (!stderr.includes('watch: index updated')) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(stderr).toMatch(/watch: index updated: 0 added, 1 changed, 0 removed/);
     } finally {
       child.kill('SIGTERM');

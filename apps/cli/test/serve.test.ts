@@ -101,6 +101,8 @@ it('`rag serve --watch 1` re-indexes an edited corpus and serves the edit withou
     // Bounded by the test's timeout: the watcher looks every second, the update takes a fraction of one.
     while ((await search()).length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
     expect((await search())[0]!.file_path).toBe('watched-corpus/README.md');
+    // stderr arrives through a pipe of its own, maybe after the response that shows the update.
+    while (!stderr.includes('watch: index updated')) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(stderr).toMatch(/watch: index updated: 0 added, 1 changed, 0 removed/);
   } finally {
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
