@@ -4,6 +4,13 @@
  * dotted, camelCase, PascalCase with an inner capital, UPPER_CASE) and numbers, lower-cased;
  * prose words are not facts ("The default is 16" has one fact, `16`).
  */
+/**
+ * Latin abbreviations English prose writes with inner dots ("e.g.", "i.e."), which the dotted
+ * identifier pattern would otherwise take for a name: they introduce a fact, they are not one
+ * (27 of the 801 answered questions here use one).
+ */
+const PROSE_ABBREVIATIONS: ReadonlySet<string> = new Set(['e.g', 'i.e', 'a.k.a', 'et.al', 'n.b', 'q.v', 'viz']);
+
 export function keyFacts(reference: string): string[] {
   const facts = new Set<string>();
   const add = (fact: string): void => {
@@ -20,7 +27,7 @@ export function keyFacts(reference: string): string[] {
   rest = rest.replace(/[\w.~-]*\/[\w./-]+/g, ' ');
   const identifier =
     /\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\b|\b[A-Za-z0-9]*_[A-Za-z0-9_]+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b|\b[A-Z][A-Z0-9]{2,}\b/g;
-  for (const m of rest.matchAll(identifier)) add(m[0]);
+  for (const m of rest.matchAll(identifier)) if (!PROSE_ABBREVIATIONS.has(m[0].toLowerCase())) add(m[0]);
   for (const m of rest.matchAll(/(?<![\w.])\d+(?:\.\d+)*(?:e-?\d+)?(?!\w)/gi)) add(m[0]);
   return [...facts];
 }

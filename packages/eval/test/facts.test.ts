@@ -15,6 +15,14 @@ describe('key facts of a reference answer', () => {
     expect(keyFacts('Yes, it works.')).toEqual([]);
   });
 
+  it('takes no Latin abbreviation of prose for a dotted name', () => {
+    // "e.g." introduces the example; the example is the fact.
+    expect(keyFacts('Give a mapping, e.g. `custom = mypackage.module:extract_custom`.')).toEqual(['custom = mypackage.module:extract_custom']);
+    expect(keyFacts('The prefix, i.e. PREFIX_COMMAND_VARIABLE, comes first; I.E. and E.G. alike.')).toEqual(['prefix_command_variable']);
+    // A dotted name is still one.
+    expect(keyFacts('Call e.get() or i.e2 on the module (see os.path).')).toEqual(expect.arrayContaining(['os.path']));
+  });
+
   it('counts a number only where it stands alone', () => {
     expect(countFacts('max_tokens defaults to 160', ['max_tokens', '16'])).toBe(1);
     expect(countFacts('max_tokens: Optional[int] = 16', ['max_tokens', '16'])).toBe(2);
