@@ -11,6 +11,12 @@
  */
 const PROSE_ABBREVIATIONS: ReadonlySet<string> = new Set(['e.g', 'i.e', 'a.k.a', 'et.al', 'n.b', 'q.v', 'viz']);
 
+/**
+ * A quoted string: in double quotes, or in single quotes that stand apart from words, so the
+ * apostrophes of "the model's … the parent's" enclose no string.
+ */
+const QUOTED = /"([^"\n]{2,60})"|(?<![\p{L}\p{N}])'([^'\n]{2,60})'(?![\p{L}\p{N}])/gu;
+
 export function keyFacts(reference: string): string[] {
   const facts = new Set<string>();
   const add = (fact: string): void => {
@@ -19,8 +25,8 @@ export function keyFacts(reference: string): string[] {
   };
   for (const m of reference.matchAll(/`([^`\n]+)`/g)) add(m[1]!);
   let rest = reference.replace(/`[^`\n]+`/g, ' ');
-  for (const m of rest.matchAll(/"([^"\n]{2,60})"|'([^'\n]{2,60})'/g)) add((m[1] ?? m[2])!);
-  rest = rest.replace(/"[^"\n]{2,60}"|'[^'\n]{2,60}'/g, ' ');
+  for (const m of rest.matchAll(QUOTED)) add((m[1] ?? m[2])!);
+  rest = rest.replace(QUOTED, ' ');
   for (const m of rest.matchAll(/(?<![\w-])--?[A-Za-z][\w-]*/g)) add(m[0]);
   rest = rest.replace(/(?<![\w-])--?[A-Za-z][\w-]*/g, ' ');
   for (const m of rest.matchAll(/[\w.~-]*\/[\w./-]+/g)) if (/[A-Za-z]/.test(m[0])) add(m[0]);

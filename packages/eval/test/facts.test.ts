@@ -15,6 +15,11 @@ describe('key facts of a reference answer', () => {
     expect(keyFacts('Yes, it works.')).toEqual([]);
   });
 
+  it('takes a possessive’s apostrophes for no quotes', () => {
+    expect(keyFacts("The model's eos_token_id values other than the model's own are added.")).toEqual(['eos_token_id']);
+    expect(keyFacts("Set it to 'auto' (the parent's choice).")).toEqual(['auto']);
+  });
+
   it('takes no Latin abbreviation of prose for a dotted name', () => {
     // "e.g." introduces the example; the example is the fact.
     expect(keyFacts('Give a mapping, e.g. `custom = mypackage.module:extract_custom`.')).toEqual(['custom = mypackage.module:extract_custom']);
