@@ -132,7 +132,7 @@ export async function openRagService(options: ServiceOptions, { loadGenerator = 
     staleCheckIntervalMs: resolved.staleCheckIntervalMs,
     ...(pool ? { pool } : {}),
     reopen: open,
-    followIntervalMs: resolved.followIndexMs ?? (store.kind === 'file' ? 0 : DEFAULT_FOLLOW_INDEX_MS),
+    followIntervalMs: resolved.followIndexMs ?? DEFAULT_FOLLOW_INDEX_MS,
     ...(resolved.watch ? { startWatcher: (followPublished: () => Promise<boolean>) => startWatcher(resolved, resolved.watch!, followPublished) } : {}),
   });
 }

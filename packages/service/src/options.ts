@@ -18,10 +18,10 @@ export const DEFAULT_MAX_QUEUED_ANSWERS = 8;
 /** How long a file's on-disk state is trusted before it is checked again, in milliseconds. */
 export const DEFAULT_STALE_CHECK_INTERVAL_MS = 1000;
 /**
- * How often a service over a database store checks for a newly published generation and
- * moves to it, in milliseconds: writers elsewhere (`rag index --store` on another machine)
- * update a database that several servers share, and a generation is removed two publishes
- * later. A folder index keeps the generation it opened (0) unless told otherwise.
+ * How often a service checks for a newly published generation and moves to it, in
+ * milliseconds: a `rag index` run beside a server (or on another machine, for a database
+ * several servers share) is served within this long, and the generation a server opened is
+ * removed two publishes later. A look costs one read of the index's pointer and manifest.
  */
 export const DEFAULT_FOLLOW_INDEX_MS = 5000;
 
@@ -73,7 +73,7 @@ export interface ServiceOptions {
   /**
    * Check for a newer published generation at most this often (on a request, never delaying
    * it) and switch to it, 0 … 3,600,000 ms; 0 keeps the generation opened. Default
-   * {@link DEFAULT_FOLLOW_INDEX_MS} for a `postgresql://` index, 0 for a folder.
+   * {@link DEFAULT_FOLLOW_INDEX_MS}.
    */
   followIndexMs?: number;
   /**

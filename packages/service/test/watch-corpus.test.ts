@@ -203,3 +203,19 @@ describe('a watching service', () => {
     expect(isRagError(error) && error.code).toBe('INVALID_ARGUMENT');
   });
 });
+
+describe('a service over a folder index', () => {
+  it('serves what a `rag index` beside it publishes, without watching or restarting', async () => {
+    const rag = await service.openRagService({ indexDir, workers: 0, pathBase: corpusDir }, { loadGenerator: false });
+    try {
+      expect((await rag.search({ query: 'pangolin tessellation', k: 1 })).hits).toEqual([]);
+      await appendFile(join(corpusDir, 'README.md'), '\n\nPangolin tessellation is configured here.\n');
+      await service.buildIndex({ corpusDir, indexDir, retriever: 'bm25', toolVersion: 'test', maxChunkSize: 600 });
+      // A request looks at most every DEFAULT_FOLLOW_INDEX_MS and never waits for the move: poll (bounded by the test's timeout).
+      await until(async () => (await rag.search({ query: 'pangolin tessellation', k: 1 })).hits[0]?.file_path === 'README.md');
+      expect((await rag.stats()).chunks).toBeGreaterThan(0);
+    } finally {
+      await rag.close();
+    }
+  });
+});
