@@ -16,7 +16,7 @@ import type { RetrieverRegistryOptions } from './retrievers.js';
 import { defaultSearchWorkers, MAX_SEARCH_WORKERS, SearchPool, searchWorkerScript } from './search-pool.js';
 import { RagService, type ServiceWatcher, type WatchState } from './service.js';
 import { openStore } from './stores.js';
-import { DEFAULT_WATCH_INTERVAL_MS, indexJobScript, watchCorpus, type WatchEvent } from './watch-corpus.js';
+import { DEFAULT_WATCH_INTERVAL_MS, requireIndexJobScript, watchCorpus, type WatchEvent } from './watch-corpus.js';
 
 export interface ResolvedServiceOptions {
   indexDir: string;
@@ -98,9 +98,8 @@ export async function openRagService(options: ServiceOptions, { loadGenerator = 
       hint: 'Give `retrieverModule` (a module exporting createRetrieverRegistry()) or `retrieverSettings` instead of `retrievers`, or set `workers: 0`.',
     });
   }
-  if (resolved.watch && !indexJobScript()) {
-    throw new RagError('INVALID_ARGUMENT', 'Watching the corpus needs the built update script (index-job.js beside the running code).', { hint: 'Run the built `rag` command (`pnpm build` first when working on its sources).' });
-  }
+  // Before anything is opened: a missing script must not leave a session behind.
+  if (resolved.watch) requireIndexJobScript();
   if (resolved.watch && resolved.retrievers !== undefined && resolved.retrieverModule === undefined) {
     throw new RagError('INVALID_ARGUMENT', 'Watching the corpus cannot use a retriever registry object: it cannot cross into the update process.', {
       hint: 'Give `retrieverModule` (a module exporting createRetrieverRegistry()) or `retrieverSettings` instead of `retrievers`, or do not watch.',

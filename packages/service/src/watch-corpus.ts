@@ -59,6 +59,28 @@ export function indexJobScript(): URL | undefined {
   return url.protocol === 'file:' && existsSync(fileURLToPath(url)) ? url : undefined;
 }
 
+/** {@link indexJobScript}, or `INVALID_ARGUMENT` saying how to get it. */
+export function requireIndexJobScript(): URL {
+  const script = indexJobScript();
+  if (script) return script;
+  throw new RagError('INVALID_ARGUMENT', 'Watching the corpus needs the built update script (index-job.js beside the running code).', { hint: 'Run the built `rag` command (`pnpm build` first when working on its sources).' });
+}
+
+/** What the index records of how its corpus was walked and chunked (absent keys: the defaults). */
+type RecordedChunking = Pick<NonNullable<IndexJobRequest['build']>, 'maxChunkSize' | 'maxFileBytes' | 'maxLineLength' | 'ignoredDirs' | 'ignoreFiles'>;
+
+/** The walk and chunking settings `manifest` records, only those it has. */
+function recordedChunking(manifest: IndexManifest): RecordedChunking {
+  const recorded = manifest.chunking as RecordedChunking;
+  const out: RecordedChunking = {};
+  if (recorded.maxChunkSize !== undefined) out.maxChunkSize = recorded.maxChunkSize;
+  if (recorded.maxFileBytes !== undefined) out.maxFileBytes = recorded.maxFileBytes;
+  if (recorded.maxLineLength !== undefined) out.maxLineLength = recorded.maxLineLength;
+  if (recorded.ignoredDirs !== undefined) out.ignoredDirs = recorded.ignoredDirs;
+  if (recorded.ignoreFiles !== undefined) out.ignoreFiles = recorded.ignoreFiles;
+  return out;
+}
+
 /** What a file was when last looked at: its record without its text. */
 function recordOf(file: WalkedFile | FileRecord): FileRecord {
   const record: FileRecord = { file_path: file.file_path, sha256: file.sha256, bytes: file.bytes, length: file.length, language: file.language };
@@ -78,14 +100,7 @@ function differs(walked: readonly WalkedFile[], known: ReadonlyMap<string, FileR
 
 /** The update `manifest`'s index asks for: its corpus, chunking and retriever, as recorded. */
 function updateOf(manifest: IndexManifest, indexDir: string, toolVersion: string): IndexJobRequest['build'] {
-  const chunking = manifest.chunking as { maxChunkSize?: number; maxFileBytes?: number; maxLineLength?: number; ignoredDirs?: string[]; ignoreFiles?: boolean };
-  const build: IndexJobRequest['build'] = { corpusDir: manifest.corpusDir, corpusDirAsGiven: manifest.corpusDirAsGiven, indexDir, retriever: manifest.retrievers[0]!.name, toolVersion };
-  if (chunking.maxChunkSize !== undefined) build.maxChunkSize = chunking.maxChunkSize;
-  if (chunking.maxFileBytes !== undefined) build.maxFileBytes = chunking.maxFileBytes;
-  if (chunking.maxLineLength !== undefined) build.maxLineLength = chunking.maxLineLength;
-  if (chunking.ignoredDirs !== undefined) build.ignoredDirs = chunking.ignoredDirs;
-  if (chunking.ignoreFiles !== undefined) build.ignoreFiles = chunking.ignoreFiles;
-  return build;
+  return { corpusDir: manifest.corpusDir, corpusDirAsGiven: manifest.corpusDirAsGiven, indexDir, retriever: manifest.retrievers[0]!.name, toolVersion, ...recordedChunking(manifest) };
 }
 
 /**
@@ -102,10 +117,7 @@ export function watchCorpus(options: WatchCorpusOptions): CorpusWatcher {
   if (!Number.isInteger(intervalMs) || intervalMs < 100 || intervalMs > 3_600_000) {
     throw new RagError('INVALID_ARGUMENT', `The watch interval must be a whole number of milliseconds from 100 to 3,600,000, got ${intervalMs}.`, { hint: 'Pass a number of seconds from 1 to 3600 to --watch.' });
   }
-  const script = indexJobScript();
-  if (!script) {
-    throw new RagError('INVALID_ARGUMENT', 'Watching the corpus needs the built update script (index-job.js beside the running code).', { hint: 'Run the built `rag` command (`pnpm build` first when working on its sources).' });
-  }
+  const script = requireIndexJobScript();
   const store: IndexStore = openStore(options.indexDir);
   let known: Map<string, FileRecord> | undefined;
   // Looks run one after another: each waits for the one before it.
@@ -117,12 +129,9 @@ export function watchCorpus(options: WatchCorpusOptions): CorpusWatcher {
   async function look(): Promise<BuildIndexReport | undefined> {
     const { manifest } = await store.open();
     const before = (known ??= new Map(manifest.files.map((file) => [file.file_path, recordOf(file)])));
-    const chunking = manifest.chunking as { maxFileBytes?: number; maxLineLength?: number; ignoredDirs?: string[]; ignoreFiles?: boolean };
+    const { maxChunkSize: _chunkSize, ...walkSettings } = recordedChunking(manifest);
     const walked = await walkCorpus(manifest.corpusDir, {
-      ...(chunking.maxFileBytes === undefined ? {} : { maxFileBytes: chunking.maxFileBytes }),
-      ...(chunking.maxLineLength === undefined ? {} : { maxLineLength: chunking.maxLineLength }),
-      ...(chunking.ignoredDirs === undefined ? {} : { ignoredDirs: chunking.ignoredDirs }),
-      ...(chunking.ignoreFiles === undefined ? {} : { ignoreFiles: chunking.ignoreFiles }),
+      ...walkSettings,
       // A file whose signature is the one last seen is taken as it was, unread.
       unchanged: (path, stat) => {
         const record = before.get(path);
@@ -146,7 +155,7 @@ export function watchCorpus(options: WatchCorpusOptions): CorpusWatcher {
 
   function update(request: IndexJobRequest): Promise<{ report: BuildIndexReport; warnings: string[] }> {
     return new Promise((resolve, reject) => {
-      const child = fork(fileURLToPath(script!), [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv: [], serialization: 'advanced' });
+      const child = fork(fileURLToPath(script), [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv: [], serialization: 'advanced' });
       job = child;
       let stderr = '';
       let answered = false;
