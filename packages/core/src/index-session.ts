@@ -7,7 +7,7 @@ import { retrieverDir, verifyRetrieverFiles, type GenerationPin, type IndexManif
 import type { IndexFileReader } from './shared-files.js';
 import { createFileStore, type IndexStore } from './store.js';
 import type { RetrieverRegistry, Retriever } from './retriever.js';
-import type { Chunk } from './types.js';
+import type { Chunk, Hit } from './types.js';
 
 /** Where retriever factories come from: a `RetrieverRegistry`, or anything that looks up a factory by name. */
 export type RetrieverSource = Pick<RetrieverRegistry, 'get'>;
@@ -70,6 +70,13 @@ export interface IndexSession {
   outputPath(fileInCorpus: string): string;
   /** The best `k` hits for `query`; with `scope`, only chunks in it (see `SearchOptions.scope`, {@link scopeOf}). */
   search(query: string, k: number, retriever?: string, scope?: Uint8Array): Promise<SessionHit[]>;
+  /**
+   * Retriever hits (of this generation's chunks) as {@link search} gives them, ranked in the
+   * order given, without fetching their texts: for hits found elsewhere (a search worker) or
+   * for a caller that reads no text (a search's view). A hit's `chunk.text` is readable once
+   * {@link prefetchTexts} has fetched the texts of its chunks (at once for a folder's index).
+   */
+  hitsOf(hits: readonly Hit[]): SessionHit[];
   /**
    * The scope of the chunks whose file matches `globs` (see `compilePathGlobs`: .gitignore
    * syntax, relative to the indexed folder, `!` to leave out), for {@link search}. The last
@@ -220,6 +227,11 @@ export async function openIndexSession(source: string | IndexStore, options: Ind
   const outputPath = createOutputPathMapper(index.manifest.corpusDir, options.pathBase ?? process.cwd());
   // The scopes of the latest globs asked (see `scopeOf`), least recently used first.
   const scopes = new Map<string, Uint8Array>();
+  const hitsOf = (hits: readonly Hit[]): SessionHit[] =>
+    hits.map((hit, i) => {
+      const chunk = chunkOfHit(hit, index.chunks);
+      return { rank: i + 1, score: hit.score, chunk, file_path: outputPath(chunk.file_path), alsoSymbols: otherSymbolsOf(hit, index.chunks) };
+    });
   return {
     indexDir,
     store,
@@ -233,11 +245,9 @@ export async function openIndexSession(source: string | IndexStore, options: Ind
       const hits = await (await retriever(name)).search(query, scope === undefined ? { k } : { k, scope });
       // Callers read the hits' texts: a store that fetches texts over the network does it now, at once.
       await prefetchTexts?.(hits.flatMap(chunkIdsOf));
-      return hits.map((hit, i) => {
-        const chunk = chunkOfHit(hit, index.chunks);
-        return { rank: i + 1, score: hit.score, chunk, file_path: outputPath(chunk.file_path), alsoSymbols: otherSymbolsOf(hit, index.chunks) };
-      });
+      return hitsOf(hits);
     },
+    hitsOf,
     async prefetchTexts(ids) {
       await prefetchTexts?.(ids);
     },

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/index.js';
 import { defaultSearchWorkers, MAX_K } from '@rag/service';
+import { SHARED_SCHEMAS } from '../src/http/schemas.js';
 import { buildIndex, getJson, makeTempDir, MINI_CORPUS, PORT_QUESTION, postJson, REPO_ROOT, startTestServer } from './helpers.js';
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
@@ -88,6 +89,44 @@ describe('POST /search', () => {
     expect(body.retrieved_sources).toEqual(
       body.hits.map((h: Record<string, unknown>) => ({ file_path: h.file_path, first_character_index: h.first_character_index, last_character_index: h.last_character_index })),
     );
+  });
+
+  it('writes its body with the keys in the order of the documented SearchResult schema, as JSON', async () => {
+    interface Schema {
+      properties?: Record<string, Schema>;
+      items?: Schema;
+      $ref?: string;
+    }
+    const byId = new Map<string, Schema>(SHARED_SCHEMAS.map((schema) => [schema.$id, schema as unknown as Schema]));
+    const resolveRef = (schema: Schema): Schema => (schema.$ref ? byId.get(schema.$ref.replace(/#$/, ''))! : schema);
+    // The keys present, in the schema's order; recursively for objects and arrays of objects.
+    const checkOrder = (value: unknown, schema: Schema, at: string): void => {
+      if (Array.isArray(value)) return;
+      const properties = schema.properties ?? {};
+      const keys = Object.keys(value as object);
+      expect(keys, at).toEqual(Object.keys(properties).filter((key) => keys.includes(key)));
+      for (const key of keys) {
+        const property = resolveRef(properties[key]!);
+        const field = (value as Record<string, unknown>)[key];
+        if (Array.isArray(field) && property.items) for (const [i, item] of field.entries()) if (typeof item === 'object') checkOrder(item, resolveRef(property.items), `${at}.${key}[${i}]`);
+        if (field !== null && typeof field === 'object' && !Array.isArray(field)) checkOrder(field, property, `${at}.${key}`);
+      }
+    };
+    const bodies = [
+      { query: PORT_QUESTION, k: 5 },
+      { query: PORT_QUESTION, k: 5, globs: ['docs/', '*.py'] },
+      { query: PORT_QUESTION, globs: ['nowhere/'] },
+    ];
+    for (const request of bodies) {
+      const response = await fetch(`${server.url}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) });
+      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      const body = JSON.parse(await response.text()) as { hits: { also_symbols?: string[] }[] };
+      checkOrder(body, byId.get('SearchResult')!, 'SearchResult');
+    }
+    // What the order check saw: a hit with also_symbols (the last key of a hit), globs and no_matches.
+    const first = await postJson(`${server.url}/search`, { query: PORT_QUESTION, k: 1 });
+    expect(Object.keys(first.body.hits[0]).at(-1)).toBe('also_symbols');
   });
 
   it('defaults k to 10 (fewer when fewer chunks match)', async () => {

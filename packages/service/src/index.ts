@@ -18,14 +18,13 @@ export {
   type AnswerRequest,
   type AnswerView,
   type CitedSourceView,
-  type HitView,
   type RagServiceParts,
   type SearchRequest,
-  type SearchView,
   type ServiceWatcher,
   type StatsView,
   type WatchState,
 } from './service.js';
+export { serializeSearchView, type HitView, type SearchView } from './search-view.js';
 export { createDefaultRetrieverRegistry, DEFAULT_RETRIEVER, embeddingSettingsFor, type RetrieverRegistryOptions } from './retrievers.js';
 export { describeNoMatches, findStaleFiles, noMatchesReason, openSearchSession, searchSources, toMinimalSource, type RankedSource, type SearchSession, type SearchSessionOptions } from './search.js';
 export { CorpusReader, type SpanRequest, type SpanText } from './corpus-reader.js';

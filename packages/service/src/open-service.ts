@@ -198,6 +198,8 @@ async function openPooled(resolved: ResolvedServiceOptions, script: URL, store: 
     files: shared.files(),
     retriever: session.defaultRetriever,
     retrieverSettings: resolved.retrieverSettings,
+    pathBase: resolved.pathBase,
+    staleCheckIntervalMs: resolved.staleCheckIntervalMs,
   };
   if (resolved.retrieverModule !== undefined) data.retrieverModule = retrieverModuleUrl(resolved.retrieverModule);
   const pool = await SearchPool.start({

@@ -114,6 +114,15 @@ export class SearchPool {
   }
 
   /**
+   * {@link search}, answered with the search's view as JSON text (`serializeSearchView`: the
+   * worker builds the view, marking stale hits by its own staleness tracker) or, when it
+   * found nothing, with the empty hits (the caller says why); `undefined` when no worker is running.
+   */
+  searchView(query: string, k: number, retriever: string, globs?: readonly string[]): Promise<string | Hit[]> | undefined {
+    return this.#ask<string | Hit[]>((id) => (globs === undefined ? { id, query, k, retriever, view: true } : { id, query, k, retriever, globs: [...globs], view: true }));
+  }
+
+  /**
    * `Retriever.unindexedWords` from a worker (resolving to `undefined` when the retriever
    * cannot tell), or `undefined` when no worker is running.
    */
@@ -172,6 +181,7 @@ export class SearchPool {
           if (!pending) return;
           slot.pending.delete(message.id);
           if (message.type === 'hits') pending.resolve(message.hits as never);
+          else if (message.type === 'view') pending.resolve(message.json as never);
           else if (message.type === 'words') pending.resolve(message.words as never);
           else pending.reject(deserializeError(message.error));
         }

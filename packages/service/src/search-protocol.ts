@@ -13,6 +13,10 @@ export interface SearchWorkerData {
   retrieverSettings: RetrieverRegistryOptions;
   /** A module whose `createRetrieverRegistry()` replaces the default registry. */
   retrieverModule?: string;
+  /** What output paths are relative to (the service's `pathBase`): a worker's views name files as the service does. */
+  pathBase: string;
+  /** How long a worker trusts a file's stat when it marks hits stale (the service's `staleCheckIntervalMs`). */
+  staleCheckIntervalMs: number;
 }
 
 export interface SearchRequestMessage {
@@ -22,6 +26,11 @@ export interface SearchRequestMessage {
   retriever: string;
   /** Only chunks of the files these globs match (see `IndexSession.scopeOf`); absent for every chunk. */
   globs?: string[];
+  /**
+   * Answer with the search's view serialized (`serializeSearchView`) instead of the hits;
+   * a search that found nothing is still answered with its (empty) hits.
+   */
+  view?: true;
 }
 
 /** Asks for the query's words the index never holds (`Retriever.unindexedWords`). */
@@ -55,6 +64,8 @@ export type SearchWorkerMessage =
   | { type: 'ready' }
   | { type: 'failed'; error: SerializedError }
   | { type: 'hits'; id: number; hits: Hit[] }
+  /** A search's view as JSON text (asked with `view`). */
+  | { type: 'view'; id: number; json: string }
   /** `words` left out: the retriever cannot tell (it has no `unindexedWords`, or `rareWords`). */
   | { type: 'words'; id: number; words?: string[] }
   | { type: 'error'; id: number; error: SerializedError };

@@ -2,10 +2,11 @@
 // includes it): opens the main thread's generation of the index over the files it shared,
 // then answers search requests one message at a time.
 import { parentPort, workerData } from 'node:worker_threads';
-import { openIndexSession, readerOverSharedFiles } from '@rag/core';
+import { openIndexSession, readerOverSharedFiles, StalenessTracker, type Hit, type IndexSession } from '@rag/core';
 import { loadRetrieverRegistry } from './retriever-module.js';
 import { openStore } from './stores.js';
-import { serializeError, type SearchWorkerData, type SearchWorkerMessage, type SearchWorkerRequest } from './search-protocol.js';
+import { serializeError, type SearchRequestMessage, type SearchWorkerData, type SearchWorkerMessage, type SearchWorkerRequest } from './search-protocol.js';
+import { searchViewOf, serializeSearchView, viewHits } from './search-view.js';
 
 const port = parentPort!;
 const data = workerData as SearchWorkerData;
@@ -16,11 +17,14 @@ try {
   const session = await openIndexSession(store, {
     retrievers: await loadRetrieverRegistry(data.retrieverModule, data.retrieverSettings),
     retriever: data.retriever,
+    pathBase: data.pathBase,
     pin: data.pin,
     readFile: readerOverSharedFiles(data.files, store.readFile),
     // The main thread hashed these very bytes before sharing them.
     filesVerified: true,
   });
+  // This worker's own record of which files changed since indexing, for the views it builds.
+  const tracker = new StalenessTracker(session.manifest.corpusDir, session.manifest.files, data.staleCheckIntervalMs);
   // Retrievers this worker has searched with: the ones to free when it is asked to close.
   const used = new Set<string>();
   port.on('message', (request: SearchWorkerRequest) => {
@@ -42,10 +46,8 @@ try {
     session
       .retriever(request.retriever)
       .then((retriever) => retriever.search(request.query, request.globs === undefined ? { k: request.k } : { k: request.k, scope: session.scopeOf(request.globs) }))
-      .then(
-        (hits) => post({ type: 'hits', id: request.id, hits }),
-        (error: unknown) => post({ type: 'error', id: request.id, error: serializeError(error) }),
-      );
+      .then((hits) => (request.view && hits.length > 0 ? answerWithView(session, tracker, request, hits) : post({ type: 'hits', id: request.id, hits })))
+      .catch((error: unknown) => post({ type: 'error', id: request.id, error: serializeError(error) }));
   });
   post({ type: 'ready' });
 
@@ -62,4 +64,10 @@ try {
   }
 } catch (error) {
   post({ type: 'failed', error: serializeError(error) });
+}
+
+/** Posts the view of `hits` (found for `request`), serialized here so that the serving thread only forwards it. */
+async function answerWithView(session: IndexSession, tracker: StalenessTracker, request: SearchRequestMessage, hits: Hit[]): Promise<void> {
+  const views = await viewHits(session.hitsOf(hits), tracker);
+  post({ type: 'view', id: request.id, json: serializeSearchView(searchViewOf(request.query, request.retriever, views, undefined, request.globs)) });
 }

@@ -1,4 +1,4 @@
-import { chunkIdsOf, chunkOfHit, compilePathGlobs, otherSymbolsOf, RagError, scopeSize, type Chunk, type Source } from '@rag/core';
+import { chunkIdsOf, compilePathGlobs, RagError, scopeSize, type Chunk, type Source } from '@rag/core';
 import { toSourceForAnswer, type AnswerResult } from '@rag/generation';
 import { AnswerQueue, type QueueState, type Release } from './answer-queue.js';
 import { CorpusReader, type SpanRequest, type SpanText } from './corpus-reader.js';
@@ -8,6 +8,7 @@ import type { SearchPool, SearchPoolState } from './search-pool.js';
 import { DEFAULT_ANSWER_K, DEFAULT_SEARCH_K, MAX_K, MAX_QUERY_LENGTH } from './options.js';
 import { noMatchesInScope, noMatchesReason } from './search.js';
 import { StalenessTracker } from '@rag/core';
+import { searchViewOf, serializeSearchView, viewHits, type SearchView } from './search-view.js';
 
 export interface SearchRequest {
   query: string;
@@ -20,32 +21,6 @@ export interface SearchRequest {
    * folder; `!` leaves out; see `compilePathGlobs` of @rag/core). None or `[]`: every file.
    */
   globs?: readonly string[] | undefined;
-}
-
-/** One search result with its exact citation. */
-export interface HitView extends Source {
-  rank: number;
-  /** 1-based, inclusive. */
-  lines: { start: number; end: number };
-  symbol: string;
-  kind: string;
-  score: number;
-  /** True when the file changed on disk since indexing: the span may no longer hold this text. */
-  stale: boolean;
-  /** The other definitions the span holds when it joins neighbouring chunks (`NotFound` beside `HTTPError.handle`); absent for none. */
-  also_symbols?: string[];
-}
-
-export interface SearchView {
-  question: string;
-  retriever: string;
-  /** The hits in the benchmark's three-field form. */
-  retrieved_sources: Source[];
-  hits: HitView[];
-  /** When nothing matched: why, in a sentence (see `noMatchesReason`); absent otherwise or when the retriever cannot tell. */
-  no_matches?: string;
-  /** The globs the search was limited to, as asked; absent for a search of every file. */
-  globs?: string[];
 }
 
 export interface AnswerRequest {
@@ -326,6 +301,27 @@ export class RagService {
     return (await this.#search(question, k, request.retriever ?? this.session.defaultRetriever, this.#checkGlobs(request.globs))).view;
   }
 
+  /**
+   * {@link search}'s view as JSON text, its keys in the order the HTTP API documents. With
+   * search workers, the worker that searched builds and serializes the view, so this thread
+   * only forwards the text: less of its time per request, which is what bounds the requests
+   * a server answers once every core runs searches.
+   */
+  async searchJson(request: SearchRequest): Promise<string> {
+    this.#follow();
+    const question = checkQuery(request.query);
+    const k = checkK(request.k, DEFAULT_SEARCH_K);
+    const retriever = request.retriever ?? this.session.defaultRetriever;
+    const globs = this.#checkGlobs(request.globs);
+    const served = this.#current;
+    const fromPool = served.pool?.searchView(question, k, retriever, globs);
+    if (!fromPool) return serializeSearchView((await this.#search(question, k, retriever, globs)).view);
+    const answer = await fromPool;
+    // A worker answers with hits when it found none: why nothing matched is asked here.
+    if (typeof answer === 'string') return answer;
+    return serializeSearchView((await this.#viewOf(served, question, retriever, globs, served.session.hitsOf(answer))).view);
+  }
+
   /** {@link search}, plus each hit's text as it was indexed (for agents, who want it in one call). */
   async searchWithText(request: SearchRequest): Promise<{ view: SearchView; texts: string[] }> {
     this.#follow();
@@ -350,35 +346,13 @@ export class RagService {
   async #search(question: string, k: number, retriever: string, globs?: readonly string[]): Promise<{ view: SearchView; chunks: Chunk[] }> {
     // One generation from start to end, even if the service moves to another meanwhile.
     const served = this.#current;
-    const hits = await this.#searchHits(served, question, k, retriever, globs);
-    const views: HitView[] = [];
-    for (const hit of hits) {
-      // Most hits' files were checked a moment ago: no await (and no microtask) for those.
-      const known = served.tracker.state(hit.chunk.file_path);
-      const state = typeof known === 'string' ? known : await known;
-      views.push({
-        rank: hit.rank,
-        file_path: hit.file_path,
-        first_character_index: hit.chunk.first_character_index,
-        last_character_index: hit.chunk.last_character_index,
-        lines: { start: hit.chunk.start_line, end: hit.chunk.end_line },
-        symbol: hit.chunk.symbol,
-        kind: hit.chunk.kind,
-        score: hit.score,
-        stale: state !== 'fresh',
-        ...(hit.alsoSymbols && hit.alsoSymbols.length > 0 ? { also_symbols: hit.alsoSymbols } : {}),
-      });
-    }
+    return this.#viewOf(served, question, retriever, globs, await this.#searchHits(served, question, k, retriever, globs));
+  }
+
+  async #viewOf(served: ServedGeneration, question: string, retriever: string, globs: readonly string[] | undefined, hits: SessionHit[]): Promise<{ view: SearchView; chunks: Chunk[] }> {
+    const views = await viewHits(hits, served.tracker);
     const why = views.length === 0 ? await this.#whyNoMatches(served, question, retriever, globs) : undefined;
-    const view: SearchView = {
-      question,
-      retriever,
-      retrieved_sources: views.map((v) => ({ file_path: v.file_path, first_character_index: v.first_character_index, last_character_index: v.last_character_index })),
-      hits: views,
-      ...(why === undefined ? {} : { no_matches: why }),
-      ...(globs === undefined ? {} : { globs: [...globs] }),
-    };
-    return { view, chunks: hits.map((h) => h.chunk) };
+    return { view: searchViewOf(question, retriever, views, why, globs), chunks: hits.map((h) => h.chunk) };
   }
 
   /** Through a worker when the pool has one running, else on this thread; the same hits either way. */
@@ -386,13 +360,9 @@ export class RagService {
     const { session, pool } = served;
     const fromPool = pool?.search(question, k, retriever, globs);
     if (!fromPool) return session.search(question, k, retriever, globs === undefined ? undefined : session.scopeOf(globs));
-    const { chunks, outputPath } = session;
     const hits = await fromPool;
     await session.prefetchTexts(hits.flatMap(chunkIdsOf));
-    return hits.map((hit, i) => {
-      const chunk = chunkOfHit(hit, chunks);
-      return { rank: i + 1, score: hit.score, chunk, file_path: outputPath(chunk.file_path), alsoSymbols: otherSymbolsOf(hit, chunks) };
-    });
+    return session.hitsOf(hits);
   }
 
   /**

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { appendFile, cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,6 +62,64 @@ describe('search workers', () => {
         expect(got).toEqual(expected);
         expect(got.every((view) => view.hits.length > 0)).toBe(true);
       }
+    } finally {
+      await pooled.close();
+      await inThread.close();
+    }
+  });
+
+  it('serialize a view in the worker that searched: the JSON text the calling thread writes, byte for byte', async () => {
+    const pooled = await service.openRagService({ indexDir, generator: 'extractive', workers: 2, pathBase: REPO_ROOT });
+    const inThread = await service.openRagService({ indexDir, generator: 'extractive', workers: 0, pathBase: REPO_ROOT });
+    try {
+      const requests: Service.SearchRequest[] = [
+        ...questions.map((query) => ({ query, k: 10 })),
+        ...questions.map((query) => ({ query, k: 3, retriever: 'hybrid' })),
+        ...questions.map((query) => ({ query, k: 10, globs: ['docs/', '!*.rst'] })),
+        // Nothing matches: the worker hands back no view, and this thread says why.
+        { query: 'zyxwvut qwertyuiop', k: 5 },
+        { query: questions[0]!, k: 5, globs: ['no-such-folder/'] },
+      ];
+      const got = await Promise.all(requests.map((request) => pooled.searchJson(request)));
+      const expected = await Promise.all(requests.map(async (request) => JSON.stringify(await inThread.search(request))));
+      expect(got).toEqual(expected);
+      expect(await inThread.searchJson(requests[0]!)).toBe(expected[0]);
+      const empty = JSON.parse(got.at(-2)!) as Service.SearchView;
+      expect(empty.hits).toEqual([]);
+      expect(empty.no_matches).toMatch(/zyxwvut/);
+      expect((JSON.parse(got.at(-1)!) as Service.SearchView).no_matches).toMatch(/no-such-folder/);
+    } finally {
+      await pooled.close();
+      await inThread.close();
+    }
+  });
+
+  it('mark the hits of a file changed since indexing stale in the views they build, as the calling thread does', async () => {
+    const copy = join(work, 'corpus-copy');
+    await cp(CORPUS, copy, { recursive: true });
+    const copied = await chunkCorpus(copy);
+    const staleIndex = join(work, 'index-stale');
+    const built = await service.createDefaultRetrieverRegistry().get('bm25').build(copied.chunks);
+    await writeIndex(staleIndex, {
+      manifest: { toolVersion: 'test', createdAt: new Date().toISOString(), corpusDir: copy, corpusDirAsGiven: copy, chunking: {}, files: copied.files },
+      chunks: copied.chunks,
+      retrievers: [{ entry: { name: 'bm25', settings: {}, builtAt: new Date().toISOString() }, save: (dir: string) => built.save(dir) }],
+    });
+    const options = { indexDir: staleIndex, generator: 'extractive', pathBase: work, staleCheckIntervalMs: 0 };
+    const pooled = await service.openRagService({ ...options, workers: 1 });
+    const inThread = await service.openRagService({ ...options, workers: 0 });
+    try {
+      const request = { query: 'What is the default port of the development server?', k: 10 };
+      const before = JSON.parse(await pooled.searchJson(request)) as Service.SearchView;
+      expect(before.hits.length).toBeGreaterThan(0);
+      expect(before.hits.some((hit) => hit.stale)).toBe(false);
+      const changed = before.hits[0]!.file_path;
+      await appendFile(join(work, changed), '\n# edited after indexing\n');
+      const after = await pooled.searchJson(request);
+      const view = JSON.parse(after) as Service.SearchView;
+      expect(view.hits.filter((hit) => hit.stale).map((hit) => hit.file_path)).toEqual(view.hits.filter((hit) => hit.file_path === changed).map((hit) => hit.file_path));
+      expect(view.hits[0]!.stale).toBe(true);
+      expect(after).toBe(JSON.stringify(await inThread.search(request)));
     } finally {
       await pooled.close();
       await inThread.close();
