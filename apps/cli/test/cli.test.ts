@@ -68,7 +68,7 @@ describe('rag index', () => {
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
       // Bounded by the test's timeout, as every wait below.
-      while (!stderr.includes('watching the corpus every 1s')) await new Promise((resolve) => setTimeout(resolve, 50));
+      while (!stderr.includes('watching the corpus for changes')) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(stdout).toMatch(/^Indexed \d+ files into \d+ chunks/);
       appendFileSync(join(corpus, 'README.md'), '\n\nNarwhal calibration is done at startup.\n');
       const search = () => rag(['search', 'narwhal calibration', '--index_dir', dir, '--k', '1', '--json'], { cwd: work });
@@ -81,6 +81,14 @@ describe('rag index', () => {
       child.kill('SIGTERM');
     }
     expect(await exited).toBe(0);
+  });
+
+  it('`--watch_poll` needs `--watch`, and refuses before indexing anything', () => {
+    const dir = join(work, 'index-poll-only');
+    const result = rag(['index', '--corpus_dir', MINI_CORPUS, '--index_dir', dir, '--watch_poll']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/--watch_poll only changes how --watch looks/);
+    expect(existsSync(dir)).toBe(false);
   });
 
   it('keeps the previous index when a rebuild fails', () => {

@@ -117,6 +117,9 @@ it('`rag serve --watch` takes 1 to 3600 seconds', () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/--watch/);
   }
+  const pollOnly = rag(['serve', '--index_dir', indexDir, '--watch_poll']);
+  expect(pollOnly.status).toBe(2);
+  expect(pollOnly.stderr).toMatch(/--watch_poll only changes how --watch looks/);
 });
 
 describe('`rag serve` opens every built-in retriever’s index', () => {

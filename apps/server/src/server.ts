@@ -9,14 +9,16 @@ import { describeWatchEvent, embeddingSettingsFor, DEFAULT_MAX_CONCURRENT_ANSWER
 const USAGE = `Usage:
   rag-server [serve] [--index_dir DIR | --store URL] [--port ${DEFAULT_PORT}] [--host ${DEFAULT_HOST}] [--retriever NAME]
              [--generator NAME] [--model_dir DIR] [--max_concurrent_answers ${DEFAULT_MAX_CONCURRENT_ANSWERS}]
-             [--max_queued_answers ${DEFAULT_MAX_QUEUED_ANSWERS}] [--embedding_model NAME|DIR] [--workers N] [--watch SECONDS] [--log]
-  rag-server mcp [--index_dir DIR | --store URL] [--retriever NAME] [--embedding_model NAME|DIR] [--watch SECONDS]
+             [--max_queued_answers ${DEFAULT_MAX_QUEUED_ANSWERS}] [--embedding_model NAME|DIR] [--workers N] [--watch SECONDS [--watch_poll]] [--log]
+  rag-server mcp [--index_dir DIR | --store URL] [--retriever NAME] [--embedding_model NAME|DIR] [--watch SECONDS [--watch_poll]]
 
 --index_dir defaults to $RAG_INDEX_DIR, else ./.rag/index; --store reads an index kept in
 PostgreSQL (postgresql://user:password@host:port/db[?schema=name]). --workers: threads running
 searches over one shared copy of the index (default one per core; 0 = the server thread).
---watch: every SECONDS (1 … 3600) look at the indexed corpus and re-index what was added,
-changed or removed, in a child process; the new index is served at once.`;
+--watch: re-index what is added, changed or removed in the indexed corpus (in a child process)
+as soon as the file system reports it, and serve the new index at once; look at the whole corpus
+every SECONDS (1 … 3600) when it cannot report changes, else once a minute for what it missed.
+--watch_poll: look every SECONDS only (a network file system does not report remote changes).`;
 
 const OPTIONS = {
   index_dir: { type: 'string' },
@@ -31,6 +33,7 @@ const OPTIONS = {
   max_queued_answers: { type: 'string' },
   workers: { type: 'string' },
   watch: { type: 'string' },
+  watch_poll: { type: 'boolean' },
   log: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -47,8 +50,9 @@ function integer(name: string, raw: string | undefined): number | undefined {
 }
 
 /** `--watch SECONDS`: the service's watch settings, each update and each new failure a line on stderr. */
-function watchSettings(raw: string | undefined): WatchSettings | undefined {
+function watchSettings(raw: string | undefined, poll: boolean): WatchSettings | undefined {
   const seconds = integer('watch', raw);
+  if (poll && seconds === undefined) throw new RagError('INVALID_ARGUMENT', '--watch_poll only changes how --watch looks at the corpus.', { hint: 'Add --watch SECONDS, or leave --watch_poll out.' });
   if (seconds === undefined) return undefined;
   if (seconds < 1 || seconds > 3600) throw new RagError('INVALID_ARGUMENT', `--watch must be from 1 to 3600 seconds, got ${seconds}.`);
   let lastFailure = '';
@@ -56,12 +60,13 @@ function watchSettings(raw: string | undefined): WatchSettings | undefined {
     // The server is a build of the same tool: its version is what its updates record.
     toolVersion: SERVER_VERSION,
     intervalMs: seconds * 1000,
+    events: !poll,
     onEvent: (event) => {
       const line = describeWatchEvent(event);
       if (event.type === 'updated') lastFailure = '';
       else if (line === lastFailure) return;
       else lastFailure = line;
-      process.stderr.write(`${event.type === 'failed' ? 'warning: ' : ''}watch: ${line}\n`);
+      process.stderr.write(`${event.type === 'updated' ? '' : 'warning: '}watch: ${line}\n`);
     },
   };
 }
@@ -83,7 +88,7 @@ async function main(argv: string[]): Promise<void> {
   }
   const indexDir = values.store ?? resolve(values.index_dir ?? process.env.RAG_INDEX_DIR ?? '.rag/index');
   const retrieverSettings = { embedding: embeddingSettingsFor(values.embedding_model, process.cwd()) };
-  const watch = watchSettings(values.watch);
+  const watch = watchSettings(values.watch, values.watch_poll === true);
   if (mode === 'mcp') {
     const mcp = await serveMcpOverStdio({ indexDir, retrieverSettings, ...(values.retriever ? { retriever: values.retriever } : {}), ...(watch ? { watch } : {}) });
     process.stderr.write(`rag MCP server on stdio (index ${redactLocation(indexDir)})\n`);

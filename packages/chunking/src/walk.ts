@@ -54,6 +54,11 @@ export interface WalkOptions {
   /** Called once per skipped file (binary, not UTF-8, unreadable, link outside). Default: silent. */
   onWarning?: (message: string) => void;
   /**
+   * Told the absolute path of every folder the walk lists (the root first; not the folders
+   * it skips): where a file it would index can appear, which a watcher watches. Default: none.
+   */
+  onFolder?: (absolutePath: string) => void;
+  /**
    * Files larger than this many bytes are skipped with a warning: one huge log or data file
    * would otherwise swamp the index and every search. 0 includes every size. Integer ≥ 0.
    * Default {@link DEFAULT_MAX_FILE_BYTES} (2 MB).
@@ -202,6 +207,7 @@ async function listCandidates(
   ignored: ReadonlySet<string>,
   useIgnoreFiles: boolean,
   warn: (message: string) => void,
+  onFolder?: (absolutePath: string) => void,
 ): Promise<Candidate[]> {
   const candidates: (Candidate & { real: string; linked: boolean })[] = [];
   const visited = new Set<string>();
@@ -218,6 +224,7 @@ async function listCandidates(
       warn(`Skipped folder ${base || '.'}: ${(error as Error).message}`);
       return;
     }
+    onFolder?.(dir);
     const names = new Set(entries.map((entry) => entry.name));
     const own = useIgnoreFiles ? readIgnoreRules(dir, base, names) : undefined;
     const stack = own ? [...parentStack, own] : parentStack;
@@ -395,7 +402,7 @@ export async function walkCorpus(dir: string, options: WalkOptions = {}): Promis
   const warn = options.onWarning ?? (() => undefined);
   const root = await openRoot(dir);
   const map = extensionMap(extensions);
-  const candidates = await listCandidates(root, map, stubMap(options.stubs ?? DEFAULT_STUBS), new Set(options.ignoredDirs ?? DEFAULT_IGNORED_DIRS), options.ignoreFiles ?? true, warn);
+  const candidates = await listCandidates(root, map, stubMap(options.stubs ?? DEFAULT_STUBS), new Set(options.ignoredDirs ?? DEFAULT_IGNORED_DIRS), options.ignoreFiles ?? true, warn, options.onFolder);
   const limits = readLimits(options);
   const read: WalkedFile[] = [];
   for (let index = 0; index < candidates.length; index++) {

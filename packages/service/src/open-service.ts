@@ -56,6 +56,7 @@ export const SERVICE_OPTIONS_SCHEMA = v.strictObject({
     v.strictObject({
       toolVersion: v.string().check(v.minLength(1)),
       intervalMs: v.optional(integerIn(100, 3_600_000)),
+      events: v.optional(v.boolean()),
       onEvent: v.optional(v.custom<(event: WatchEvent) => void>((f) => typeof f === 'function', 'a function')),
     }),
   ),
@@ -149,11 +150,13 @@ function startWatcher(resolved: ResolvedServiceOptions, watch: WatchSettings, fo
     indexDir: resolved.indexDir,
     toolVersion: watch.toolVersion,
     intervalMs,
+    ...(watch.events === undefined ? {} : { events: watch.events }),
     retrieverSettings: resolved.retrieverSettings,
     ...(resolved.retrieverModule === undefined ? {} : { retrieverModule: resolved.retrieverModule }),
     // An update is told once the service serves it: whoever hears of it can search it.
     onEvent: (event) => {
       if (event.type === 'failed') return failed(event.error);
+      if (event.type === 'polling') return onEvent?.(event);
       followPublished().then(
         () => {
           state.updates++;

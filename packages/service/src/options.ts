@@ -78,9 +78,10 @@ export interface ServiceOptions {
   followIndexMs?: number;
   /**
    * Keep the index up to date with its corpus while it is served (`watchCorpus`): look at
-   * the corpus the index records every `intervalMs` (100 … 3,600,000; default
-   * `DEFAULT_WATCH_INTERVAL_MS`), update the index in a child process when a file was added,
-   * changed or removed, and serve the new generation at once. `toolVersion` is recorded in
+   * the corpus the index records when the file system reports a change in it (`events`,
+   * default true; see `WatchCorpusOptions.events`) or every `intervalMs` (100 … 3,600,000;
+   * default `DEFAULT_WATCH_INTERVAL_MS`) when it cannot, update the index in a child process
+   * when a file was added, changed or removed, and serve the new generation at once. `toolVersion` is recorded in
    * what the updates write; `onEvent` hears of each update and failure. Needs the default
    * registry or a `retrieverModule` (a registry object cannot cross into the update
    * process). Default: not watched.
@@ -92,5 +93,6 @@ export interface ServiceOptions {
 export interface WatchSettings {
   toolVersion: string;
   intervalMs?: number;
+  events?: boolean;
   onEvent?: (event: WatchEvent) => void;
 }

@@ -13,11 +13,24 @@ import { formatRagError, isRagError, RagError, type FileRecord, type IndexManife
 import type { BuildIndexReport } from './build-index.js';
 import type { IndexJobMessage, IndexJobRequest } from './index-job-protocol.js';
 import type { RetrieverRegistryOptions } from './retrievers.js';
+import { FolderWatches } from './folder-watches.js';
 import { deserializeError } from './search-protocol.js';
 import { openStore } from './stores.js';
 
 /** How often a watcher looks at the corpus when not told: a walk that stats every file (~40 ms for vLLM's 1,965 files). */
 export const DEFAULT_WATCH_INTERVAL_MS = 2_000;
+/**
+ * While the file system reports changes in the corpus's folders (see `WatchCorpusOptions.events`),
+ * the clock starts a look only this often (or every `intervalMs`, if longer): for a change the
+ * reports missed. A walk of a large tree every 2 s would otherwise cost a core's worth of stats.
+ */
+export const WATCH_SAFETY_LOOK_MS = 60_000;
+/**
+ * How long after a reported change its look starts: an editor's save, a checkout or a
+ * formatter run writes several files in a burst, which one look then takes whole. Reports
+ * during the wait do not push the look back, so a file written without pause cannot starve it.
+ */
+export const WATCH_SETTLE_MS = 200;
 /** Bytes of an update process's stderr kept for the message when it dies without answering. */
 const STDERR_TAIL_BYTES = 2_000;
 
@@ -26,8 +39,21 @@ export interface WatchCorpusOptions {
   indexDir: string;
   /** Version of the tool writing the updates (see `BuildIndexOptions.toolVersion`). */
   toolVersion: string;
-  /** Milliseconds between the end of one look and the start of the next, 100 … 3,600,000. Default {@link DEFAULT_WATCH_INTERVAL_MS}. */
+  /**
+   * Milliseconds between the end of one look and the start of the next, 100 … 3,600,000,
+   * when the file system does not report changes (`events` false, or watching failed);
+   * after a failed look or update, the wait before trying again. Default {@link DEFAULT_WATCH_INTERVAL_MS}.
+   */
   intervalMs?: number;
+  /**
+   * Look when the file system reports a change in a folder the walk lists (`fs.watch`:
+   * inotify on Linux, FSEvents on macOS), {@link WATCH_SETTLE_MS} after it, and by the clock
+   * only every `max(intervalMs, WATCH_SAFETY_LOOK_MS)`: changes are taken sooner and an idle
+   * corpus costs no walks. When the folders cannot be watched (the inotify watch limit), the
+   * watcher looks every `intervalMs` instead. Set `false` on a network file system, whose
+   * changes made on another machine are not reported. Default `true`.
+   */
+  events?: boolean;
   /** Settings of the default retriever registry the update builds with (plain data: it crosses into the update process). */
   retrieverSettings?: RetrieverRegistryOptions;
   /** A module whose `createRetrieverRegistry()` replaces the default registry (see `ServiceOptions.retrieverModule`). */
@@ -40,7 +66,9 @@ export type WatchEvent =
   /** The corpus changed and the index was updated (`report.mode` is `incremental` or `full`). */
   | { type: 'updated'; report: BuildIndexReport; warnings: string[] }
   /** A look or an update failed (a busy index, a removed corpus, …); the next look tries again. */
-  | { type: 'failed'; error: Error };
+  | { type: 'failed'; error: Error }
+  /** The file system cannot report changes in the corpus's folders (`reason`): from now on the watcher looks every `intervalMs`. */
+  | { type: 'polling'; reason: string; intervalMs: number };
 
 export interface CorpusWatcher {
   /**
@@ -105,7 +133,8 @@ function updateOf(manifest: IndexManifest, indexDir: string, toolVersion: string
 
 /**
  * Starts watching the corpus of the index in `options.indexDir`: the first look is one
- * interval from now. Each look walks the corpus the published manifest records (with its
+ * interval from now ({@link WATCH_SETTLE_MS} with `events`, to start watching the folders
+ * it lists). Each look walks the corpus the published manifest records (with its
  * walk settings), reading only files whose stat signature differs from the last look's,
  * and compares them with the last look (at first, the manifest's records): a touched file
  * with the same bytes is no change. A change starts one update (`buildIndex`, incremental,
@@ -124,14 +153,25 @@ export function watchCorpus(options: WatchCorpusOptions): CorpusWatcher {
   let chain: Promise<unknown> = Promise.resolve();
   let job: ChildProcess | undefined;
   let timer: NodeJS.Timeout | undefined;
+  /** When the timer fires (performance.now()), while it is set. */
+  let timerAt = Number.POSITIVE_INFINITY;
   let closed = false;
+  /** A look runs (started by the clock or by a change report). */
+  let looking = false;
+  /** A change was reported while a look ran: another look follows it. */
+  let changedMeanwhile = false;
+  const watches = options.events === false ? undefined : new FolderWatches(changeReported, (reason) => options.onEvent?.({ type: 'polling', reason, intervalMs }));
+  /** The folders the latest walk listed (watched after the look that made it). */
+  let folders = new Set<string>();
 
   async function look(): Promise<BuildIndexReport | undefined> {
     const { manifest } = await store.open();
     const before = (known ??= new Map(manifest.files.map((file) => [file.file_path, recordOf(file)])));
     const { maxChunkSize: _chunkSize, ...walkSettings } = recordedChunking(manifest);
+    const listed = new Set<string>();
     const walked = await walkCorpus(manifest.corpusDir, {
       ...walkSettings,
+      onFolder: (folder) => listed.add(folder),
       // A file whose signature is the one last seen is taken as it was, unread.
       unchanged: (path, stat) => {
         const record = before.get(path);
@@ -140,6 +180,7 @@ export function watchCorpus(options: WatchCorpusOptions): CorpusWatcher {
       // Skipped files are the update's to report.
       onWarning: () => undefined,
     });
+    folders = listed;
     const now = new Map(walked.map((file) => [file.file_path, recordOf(file)]));
     if (!differs(walked, before)) {
       // Same bytes everywhere; newly settled signatures spare the next look a read.
@@ -188,19 +229,44 @@ export function watchCorpus(options: WatchCorpusOptions): CorpusWatcher {
     return next;
   }
 
-  function schedule(): void {
+  /** Sets the timer to start a look in `delayMs` (an earlier one already set stays). */
+  function lookIn(delayMs: number, replace = false): void {
     if (closed) return;
+    const at = performance.now() + delayMs;
+    if (timer && !replace && timerAt <= at) return;
+    if (timer) clearTimeout(timer);
+    timerAt = at;
     timer = setTimeout(() => {
-      check()
-        .catch((error: unknown) => {
+      timer = undefined;
+      timerAt = Number.POSITIVE_INFINITY;
+      looking = true;
+      changedMeanwhile = false;
+      check().then(
+        () => {
+          looking = false;
+          watches?.set(folders);
+          lookIn(changedMeanwhile ? WATCH_SETTLE_MS : watches?.active ? Math.max(intervalMs, WATCH_SAFETY_LOOK_MS) : intervalMs, true);
+        },
+        (error: unknown) => {
+          looking = false;
           if (!closed) options.onEvent?.({ type: 'failed', error: isRagError(error) || error instanceof Error ? error : new Error(String(error)) });
-        })
-        .finally(schedule);
-    }, intervalMs);
+          // Tried again by the clock (a busy index frees itself; a change report may come sooner).
+          lookIn(intervalMs, true);
+        },
+      );
+    }, delayMs);
     // A watcher alone does not keep a process alive: its server or session does.
     timer.unref();
   }
-  schedule();
+
+  /** A change the file system reported in a watched folder: look soon (after the look in progress, if one runs). */
+  function changeReported(): void {
+    if (closed) return;
+    if (looking) changedMeanwhile = true;
+    else lookIn(WATCH_SETTLE_MS);
+  }
+
+  lookIn(watches ? Math.min(intervalMs, WATCH_SETTLE_MS) : intervalMs);
 
   return {
     check,
@@ -208,6 +274,7 @@ export function watchCorpus(options: WatchCorpusOptions): CorpusWatcher {
       if (closed) return;
       closed = true;
       if (timer) clearTimeout(timer);
+      watches?.close();
       job?.kill('SIGTERM');
       await chain;
       await store.close();
@@ -218,6 +285,7 @@ export function watchCorpus(options: WatchCorpusOptions): CorpusWatcher {
 /** A log line for `event`: what an update did, or why a look or an update failed. */
 export function describeWatchEvent(event: WatchEvent): string {
   if (event.type === 'failed') return `the index was not updated: ${isRagError(event.error) ? formatRagError(event.error) : event.error.message}`;
+  if (event.type === 'polling') return `the corpus's folders cannot be watched (${event.reason}); looking every ${event.intervalMs / 1000}s instead`;
   const { files, chunks, seconds, mode, reason } = event.report;
   const what = mode === 'full' ? `rebuilt${reason ? ` (${reason})` : ''}` : `${files.added} added, ${files.changed} changed, ${files.removed} removed`;
   return `index updated: ${what}; ${files.total} files, ${chunks} chunks in ${seconds.total}s`;

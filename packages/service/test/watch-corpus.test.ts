@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { appendFile, cp, mkdtemp, rm, unlink, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, mkdtemp, rm, unlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,7 @@ import type * as Service from '../src/index.js';
 const dist = new URL('../dist/index.js', import.meta.url);
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const MINI = join(REPO_ROOT, 'datasets', 'mini', 'corpus');
-/** Long enough that a watcher under test never looks by itself: the test calls `check()`. */
+/** Long enough that a watcher under test never looks by the clock: the test calls `check()` (with `events: false`). */
 const NEVER = 3_600_000;
 
 let service: typeof Service;
@@ -55,7 +55,7 @@ afterEach(() => rm(work, { recursive: true, force: true }));
 
 describe('watchCorpus', () => {
   it('updates the index when a file’s bytes change, not when it is only touched', async () => {
-    const watcher = service.watchCorpus({ indexDir, toolVersion: 'test', intervalMs: NEVER });
+    const watcher = service.watchCorpus({ indexDir, toolVersion: 'test', intervalMs: NEVER, events: false });
     try {
       expect(await watcher.check()).toBeUndefined();
       const readme = join(corpusDir, 'README.md');
@@ -76,7 +76,7 @@ describe('watchCorpus', () => {
   });
 
   it('takes added and removed files, with the walk and chunking settings the index records', async () => {
-    const watcher = service.watchCorpus({ indexDir, toolVersion: 'test', intervalMs: NEVER });
+    const watcher = service.watchCorpus({ indexDir, toolVersion: 'test', intervalMs: NEVER, events: false });
     try {
       const page = join(corpusDir, 'docs', 'quokka.md');
       await writeFile(page, '# Quokka herding\n\nQuokka herding needs a permit from the island council.\n');
@@ -95,7 +95,7 @@ describe('watchCorpus', () => {
   });
 
   it('leaves the index as a full build of the same corpus would be', async () => {
-    const watcher = service.watchCorpus({ indexDir, toolVersion: 'test', intervalMs: NEVER });
+    const watcher = service.watchCorpus({ indexDir, toolVersion: 'test', intervalMs: NEVER, events: false });
     try {
       await appendFile(join(corpusDir, 'README.md'), '\n\nA sentence about retries and back-off added by an editor.\n');
       await writeFile(join(corpusDir, 'docs', 'extra.md'), '# Extra\n\nRetries back off exponentially up to a minute.\n');
@@ -112,7 +112,7 @@ describe('watchCorpus', () => {
 
   it('tells a busy index to onEvent and tries again at the next look', async () => {
     const events: Service.WatchEvent[] = [];
-    const watcher = service.watchCorpus({ indexDir, toolVersion: 'test', intervalMs: NEVER, onEvent: (event) => events.push(event) });
+    const watcher = service.watchCorpus({ indexDir, toolVersion: 'test', intervalMs: NEVER, events: false, onEvent: (event) => events.push(event) });
     const release = await acquireIndexLock(indexDir);
     try {
       await appendFile(join(corpusDir, 'README.md'), '\n\nWritten while another writer holds the lock.\n');
@@ -130,7 +130,7 @@ describe('watchCorpus', () => {
 
   it('looks by itself every intervalMs and stops when closed', async () => {
     const events: Service.WatchEvent[] = [];
-    const watcher = service.watchCorpus({ indexDir, toolVersion: 'test', intervalMs: 100, onEvent: (event) => events.push(event) });
+    const watcher = service.watchCorpus({ indexDir, toolVersion: 'test', intervalMs: 100, events: false, onEvent: (event) => events.push(event) });
     try {
       await appendFile(join(corpusDir, 'README.md'), '\n\nNoticed without being asked.\n');
       await until(() => events.some((event) => event.type === 'updated'));
@@ -140,6 +140,35 @@ describe('watchCorpus', () => {
     }
     const closed = await watcher.check().catch((error: unknown) => error);
     expect(isRagError(closed) && closed.code).toBe('CANCELLED');
+  });
+
+  it('looks when the file system reports a change, in folders that appear after it started too, with no look by the clock', async () => {
+    const events: Service.WatchEvent[] = [];
+    // The clock would look once an hour: every update below comes from a change report.
+    const watcher = service.watchCorpus({ indexDir, toolVersion: 'test', intervalMs: NEVER, onEvent: (event) => events.push(event) });
+    const updates = (): Service.WatchEvent[] => events.filter((event) => event.type === 'updated');
+    try {
+      // The first look (right away) lists the folders to watch; nothing has changed yet.
+      await new Promise((r) => setTimeout(r, 500));
+      await appendFile(join(corpusDir, 'tinyserve', 'app.py'), '\n# Reported by the file system.\n');
+      await until(() => updates().length === 1);
+      expect(updates()[0]).toMatchObject({ report: { files: { added: 0, changed: 1, removed: 0 } } });
+      // A folder made now: its parent's watch reports it, and the look that takes its file watches it.
+      await mkdir(join(corpusDir, 'notes'));
+      await writeFile(join(corpusDir, 'notes', 'first.md'), '# First\n\nA note in a new folder.\n');
+      await until(() => updates().length === 2);
+      expect(updates()[1]).toMatchObject({ report: { files: { added: 1 } } });
+      await writeFile(join(corpusDir, 'notes', 'second.md'), '# Second\n\nAnother note there.\n');
+      await until(() => updates().length === 3);
+      expect(updates()[2]).toMatchObject({ report: { files: { added: 1 } } });
+      expect(events.filter((event) => event.type === 'failed')).toEqual([]);
+    } finally {
+      await watcher.close();
+    }
+  }, 60_000);
+
+  it('says in one line when it falls back to looking by the clock', () => {
+    expect(service.describeWatchEvent({ type: 'polling', reason: 'ENOSPC: the limit is reached', intervalMs: 2000 })).toBe("the corpus's folders cannot be watched (ENOSPC: the limit is reached); looking every 2s instead");
   });
 
   it('refuses an interval outside 100 ms … 1 hour', () => {

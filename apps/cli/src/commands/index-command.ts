@@ -6,7 +6,7 @@ import { ignoreDefaultIndexFolder, indexDirFrom, resolveUserPath, showLocation }
 import { garbageCollector } from '../gc.js';
 import { createProgress } from '../progress.js';
 import { createRetrieverRegistry, EMBEDDING_MODEL_FLAG, retrieverSettingsFor } from '../retrievers.js';
-import { WATCH_FLAG, watchUntilStopped } from '../watch.js';
+import { pollsOnly, WATCH_FLAG, WATCH_POLL_FLAG, watchUntilStopped } from '../watch.js';
 import { VERSION } from '../version.js';
 
 /** The benchmark rejects spans over 2,000 characters; larger chunks are allowed but warned about. */
@@ -27,7 +27,8 @@ export const indexCommand: Command = {
     { name: 'no_ignore', type: 'boolean', description: 'Also index files that .gitignore and .ignore files exclude' },
     { name: 'threads', type: 'integer', metavar: 'N', min: 1, max: 64, description: 'Threads that chunk at once (more: faster on three or more idle cores, more memory)', defaultLabel: '1 on one or two cores, else the cores, at most 4' },
     { name: 'full', type: 'boolean', description: 'Rebuild from scratch instead of re-chunking only added and changed files' },
-    { ...WATCH_FLAG, description: 'After indexing, keep the index up to date: look at the corpus every SECONDS and re-index what was added, changed or removed, until Ctrl-C' },
+    { ...WATCH_FLAG, description: 'After indexing, keep the index up to date until Ctrl-C: re-index what is added, changed or removed as soon as the file system reports it; look at the whole corpus every SECONDS when it cannot, else once a minute' },
+    WATCH_POLL_FLAG,
     JSON_FLAG,
     QUIET_FLAG,
     VERBOSE_FLAG,
@@ -35,6 +36,7 @@ export const indexCommand: Command = {
   examples: ['rag index --corpus_dir datasets/mini/corpus', 'rag index .', 'rag index . --watch 2', 'cd ../shared && rag index --corpus_dir data/raw --index_dir /tmp/vllm-index', 'rag index --corpus_dir . --store postgresql://rag:secret@db.internal/rag'],
   async run(flags) {
     const quiet = flags.quiet === true;
+    pollsOnly(flags);
     const registry = createRetrieverRegistry(flags.embedding_model as string | undefined);
     const retrieverName = (flags.retriever as string | undefined) ?? DEFAULT_RETRIEVER;
     const factory = registry.get(retrieverName);

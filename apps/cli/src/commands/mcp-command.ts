@@ -1,7 +1,7 @@
 import { INDEX_DIR_FLAG, STORE_FLAG, VERBOSE_FLAG, type Command } from '../command.js';
 import { indexDirFrom, invocationDir } from '../paths.js';
 import { EMBEDDING_MODEL_FLAG, retrieverSettingsFor } from '../retrievers.js';
-import { WATCH_FLAG, watchSettingsFrom } from '../watch.js';
+import { WATCH_FLAG, WATCH_POLL_FLAG, watchSettingsFrom } from '../watch.js';
 import { RETRIEVER_FLAG } from './search-command.js';
 
 export const mcpCommand: Command = {
@@ -12,6 +12,7 @@ export const mcpCommand: Command = {
     RETRIEVER_FLAG,
     EMBEDDING_MODEL_FLAG,
     WATCH_FLAG,
+    WATCH_POLL_FLAG,
     { name: 'show_paths', type: 'boolean', description: "Show this machine's absolute paths in tool errors and index_stats (hidden by default)" },
     VERBOSE_FLAG,
   ],

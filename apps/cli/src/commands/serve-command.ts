@@ -3,7 +3,7 @@ import { INDEX_DIR_FLAG, STORE_FLAG, QUIET_FLAG, VERBOSE_FLAG, writeErr, type Co
 import { indexDirFrom, invocationDir, resolveUserPath } from '../paths.js';
 import { EMBEDDING_MODEL_FLAG, retrieverSettingsFor } from '../retrievers.js';
 import { RETRIEVER_FLAG } from './search-command.js';
-import { untilStopped, WATCH_FLAG, watchSettingsFrom } from '../watch.js';
+import { untilStopped, WATCH_FLAG, WATCH_POLL_FLAG, watchSettingsFrom } from '../watch.js';
 
 function describeWorkers(workers: number): string {
   return workers === 0 ? 'searches on the server thread' : `${workers} search worker${workers === 1 ? '' : 's'}`;
@@ -24,6 +24,7 @@ export const serveCommand: Command = {
     { name: 'max_queued_answers', type: 'integer', metavar: 'N', min: 0, max: 10_000, description: 'Answer requests that may wait; more get 503', defaultLabel: '8' },
     { name: 'workers', type: 'integer', metavar: 'N', min: 0, max: 64, description: 'Worker threads running searches over one shared copy of the index; 0 searches on the server thread', defaultLabel: 'one per core' },
     WATCH_FLAG,
+    WATCH_POLL_FLAG,
     { name: 'log', type: 'boolean', description: 'Log every request to stderr' },
     { name: 'show_paths', type: 'boolean', description: "Show this machine's absolute paths in error messages and /stats (hidden from clients by default)" },
     QUIET_FLAG,
