@@ -36,5 +36,5 @@ export { GeneratorPool } from './generator-pool.js';
 export { defaultSearchWorkers, MAX_SEARCH_WORKERS, SearchPool, searchWorkerScript, type SearchPoolOptions, type SearchPoolState } from './search-pool.js';
 export type { SearchWorkerData } from './search-protocol.js';
 export { buildIndex, MAX_UNRECORDED_SIGNATURES_SHARE, type BuildIndexOptions, type BuildIndexReport } from './build-index.js';
-export { DEFAULT_WATCH_INTERVAL_MS, WATCH_SAFETY_LOOK_MS, WATCH_SETTLE_MS, describeWatchEvent, indexJobScript, watchCorpus, type CorpusWatcher, type WatchCorpusOptions, type WatchEvent } from './watch-corpus.js';
+export { DEFAULT_WATCH_INTERVAL_MS, WATCH_SAFETY_LOOK_MS, WATCH_SETTLE_MS, WATCH_UPDATE_GAP_MS, describeWatchEvent, indexJobScript, watchCorpus, type CorpusWatcher, type WatchCorpusOptions, type WatchEvent } from './watch-corpus.js';
 export { isPostgresUrl, openStore, redactLocation, type OpenStoreOptions } from './stores.js';

@@ -31,6 +31,12 @@ export const WATCH_SAFETY_LOOK_MS = 60_000;
  * during the wait do not push the look back, so a file written without pause cannot starve it.
  */
 export const WATCH_SETTLE_MS = 200;
+/**
+ * Reported changes start updates at least this far apart (or `intervalMs`, if shorter): a
+ * file the walk indexes that is written without pause (an editor's autosave, a growing
+ * `.txt`) then costs what looking by the clock every 2 s did, not an update running all the time.
+ */
+export const WATCH_UPDATE_GAP_MS = 2_000;
 /** Bytes of an update process's stderr kept for the message when it dies without answering. */
 const STDERR_TAIL_BYTES = 2_000;
 
@@ -47,9 +53,10 @@ export interface WatchCorpusOptions {
   intervalMs?: number;
   /**
    * Look when the file system reports a change in a folder the walk lists (`fs.watch`:
-   * inotify on Linux, FSEvents on macOS), {@link WATCH_SETTLE_MS} after it, and by the clock
-   * only every `max(intervalMs, WATCH_SAFETY_LOOK_MS)`: changes are taken sooner and an idle
-   * corpus costs no walks. When the folders cannot be watched (the inotify watch limit), the
+   * inotify on Linux, FSEvents on macOS), {@link WATCH_SETTLE_MS} after it (or later, so that
+   * updates keep {@link WATCH_UPDATE_GAP_MS} apart: a file written without pause does not keep
+   * an update running), and by the clock only every `max(intervalMs, WATCH_SAFETY_LOOK_MS)`: changes
+   * are taken sooner and an idle corpus costs no walks. When the folders cannot be watched (the inotify watch limit), the
    * watcher looks every `intervalMs` instead. Set `false` on a network file system, whose
    * changes made on another machine are not reported. Default `true`.
    */
@@ -163,6 +170,10 @@ export function watchCorpus(options: WatchCorpusOptions): CorpusWatcher {
   const watches = options.events === false ? undefined : new FolderWatches(changeReported, (reason) => options.onEvent?.({ type: 'polling', reason, intervalMs }));
   /** The folders the latest walk listed (watched after the look that made it). */
   let folders = new Set<string>();
+  /** When the latest update ended (performance.now()). */
+  let updatedAt = Number.NEGATIVE_INFINITY;
+  /** The wait before a look at a reported change: the settle time, or longer so that updates keep {@link WATCH_UPDATE_GAP_MS} (or `intervalMs`, if shorter) apart. */
+  const reportedChangeDelay = (): number => Math.max(WATCH_SETTLE_MS, updatedAt + Math.min(intervalMs, WATCH_UPDATE_GAP_MS) - performance.now());
 
   async function look(): Promise<BuildIndexReport | undefined> {
     const { manifest } = await store.open();
@@ -242,10 +253,11 @@ export function watchCorpus(options: WatchCorpusOptions): CorpusWatcher {
       looking = true;
       changedMeanwhile = false;
       check().then(
-        () => {
+        (report) => {
           looking = false;
+          if (report) updatedAt = performance.now();
           watches?.set(folders);
-          lookIn(changedMeanwhile ? WATCH_SETTLE_MS : watches?.active ? Math.max(intervalMs, WATCH_SAFETY_LOOK_MS) : intervalMs, true);
+          lookIn(changedMeanwhile ? reportedChangeDelay() : watches?.active ? Math.max(intervalMs, WATCH_SAFETY_LOOK_MS) : intervalMs, true);
         },
         (error: unknown) => {
           looking = false;
@@ -263,7 +275,7 @@ export function watchCorpus(options: WatchCorpusOptions): CorpusWatcher {
   function changeReported(): void {
     if (closed) return;
     if (looking) changedMeanwhile = true;
-    else lookIn(WATCH_SETTLE_MS);
+    else lookIn(reportedChangeDelay());
   }
 
   lookIn(watches ? Math.min(intervalMs, WATCH_SETTLE_MS) : intervalMs);
