@@ -1,4 +1,4 @@
-import { watch, type FSWatcher } from 'node:fs';
+import { statSync, watch, type FSWatcher } from 'node:fs';
 import { extname } from 'node:path';
 import { DEFAULT_EXTENSIONS } from '@rag/chunking';
 
@@ -33,7 +33,8 @@ const CANNOT_WATCH = new Set(['ENOSPC', 'EMFILE', 'ENFILE', 'ENOSYS', 'ENOTSUP',
 export class FolderWatches {
   readonly #onChange: () => void;
   readonly #onFailure: (reason: string) => void;
-  readonly #watchers = new Map<string, FSWatcher>();
+  /** Each watched folder's watch and the folder it watches (`identityOf`: a folder removed and made again is another). */
+  readonly #watchers = new Map<string, { watcher: FSWatcher; identity: string }>();
   #failed = false;
 
   readonly #watchFolder: typeof watch;
@@ -55,19 +56,23 @@ export class FolderWatches {
 
   /**
    * Watches exactly `folders` (absolute paths) from now on: new ones are watched, ones no
-   * longer listed are let go. A folder gone before it could be watched is left out (its
-   * parent's watch reports it). Does nothing once watching has failed.
+   * longer listed are let go, and one removed and made again since it was watched (a watch
+   * follows the folder it was opened on, which is gone) is watched anew. A folder gone before
+   * it could be watched is left out (its parent's watch reports it). Does nothing once
+   * watching has failed.
    */
   set(folders: ReadonlySet<string>): void {
     if (this.#failed) return;
-    for (const [folder, watcher] of this.#watchers) {
-      if (!folders.has(folder)) {
+    for (const [folder, { watcher, identity }] of this.#watchers) {
+      if (!folders.has(folder) || identityOf(folder) !== identity) {
         watcher.close();
         this.#watchers.delete(folder);
       }
     }
     for (const folder of folders) {
       if (this.#watchers.has(folder)) continue;
+      const identity = identityOf(folder);
+      if (identity === undefined) continue;
       let watcher: FSWatcher;
       try {
         // Not persistent: the watches keep no process alive; the server or session does.
@@ -85,16 +90,16 @@ export class FolderWatches {
       // A watched folder removed or renamed: its parent's watch tells of it; the next set() lets it go.
       watcher.on('error', () => {
         watcher.close();
-        if (this.#watchers.get(folder) === watcher) this.#watchers.delete(folder);
+        if (this.#watchers.get(folder)?.watcher === watcher) this.#watchers.delete(folder);
         this.#onChange();
       });
-      this.#watchers.set(folder, watcher);
+      this.#watchers.set(folder, { watcher, identity });
     }
   }
 
   /** Stops every watch. */
   close(): void {
-    for (const watcher of this.#watchers.values()) watcher.close();
+    for (const { watcher } of this.#watchers.values()) watcher.close();
     this.#watchers.clear();
   }
 
@@ -102,5 +107,19 @@ export class FolderWatches {
     this.#failed = true;
     this.close();
     this.#onFailure(reason);
+  }
+}
+
+/**
+ * Which folder is at `folder` now: its inode and birth time (a file system reuses a freed
+ * inode number at once, so a folder removed and made again often has the old one), or
+ * undefined when none is there.
+ */
+function identityOf(folder: string): string | undefined {
+  try {
+    const stats = statSync(folder, { bigint: true, throwIfNoEntry: false });
+    return stats === undefined ? undefined : `${stats.ino}:${stats.birthtimeNs}`;
+  } catch {
+    return undefined;
   }
 }

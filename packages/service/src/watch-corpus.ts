@@ -48,7 +48,8 @@ export interface WatchCorpusOptions {
   /**
    * Milliseconds between the end of one look and the start of the next, 100 … 3,600,000,
    * when the file system does not report changes (`events` false, or watching failed);
-   * after a failed look or update, the wait before trying again. Default {@link DEFAULT_WATCH_INTERVAL_MS}.
+   * after a failed look or update, the wait before trying again (at most
+   * {@link WATCH_UPDATE_GAP_MS} while changes are reported). Default {@link DEFAULT_WATCH_INTERVAL_MS}.
    */
   intervalMs?: number;
   /**
@@ -168,8 +169,6 @@ export function watchCorpus(options: WatchCorpusOptions): CorpusWatcher {
   /** A change was reported while a look ran: another look follows it. */
   let changedMeanwhile = false;
   const watches = options.events === false ? undefined : new FolderWatches(changeReported, (reason) => options.onEvent?.({ type: 'polling', reason, intervalMs }));
-  /** The folders the latest walk listed (watched after the look that made it). */
-  let folders = new Set<string>();
   /** When the latest update ended (performance.now()). */
   let updatedAt = Number.NEGATIVE_INFINITY;
   /** The wait before a look at a reported change: the settle time, or longer so that updates keep {@link WATCH_UPDATE_GAP_MS} (or `intervalMs`, if shorter) apart. */
@@ -191,7 +190,8 @@ export function watchCorpus(options: WatchCorpusOptions): CorpusWatcher {
       // Skipped files are the update's to report.
       onWarning: () => undefined,
     });
-    folders = listed;
+    // Watched before any update: a file written in a new folder while the update runs is reported.
+    watches?.set(listed);
     const now = new Map(walked.map((file) => [file.file_path, recordOf(file)]));
     if (!differs(walked, before)) {
       // Same bytes everywhere; newly settled signatures spare the next look a read.
@@ -256,14 +256,14 @@ export function watchCorpus(options: WatchCorpusOptions): CorpusWatcher {
         (report) => {
           looking = false;
           if (report) updatedAt = performance.now();
-          watches?.set(folders);
           lookIn(changedMeanwhile ? reportedChangeDelay() : watches?.active ? Math.max(intervalMs, WATCH_SAFETY_LOOK_MS) : intervalMs, true);
         },
         (error: unknown) => {
           looking = false;
           if (!closed) options.onEvent?.({ type: 'failed', error: isRagError(error) || error instanceof Error ? error : new Error(String(error)) });
-          // Tried again by the clock (a busy index frees itself; a change report may come sooner).
-          lookIn(intervalMs, true);
+          // Tried again by the clock (a busy index frees itself): while changes are reported, as
+          // soon as another update may start, since the change that failed may be reported no more.
+          lookIn(watches?.active ? Math.min(intervalMs, WATCH_UPDATE_GAP_MS) : intervalMs, true);
         },
       );
     }, delayMs);

@@ -85,4 +85,24 @@ describe('FolderWatches', () => {
     expect(opened).toHaveLength(2);
     expect(reasons).toHaveLength(1);
   });
+
+  it('watches a folder removed and made again under the same path anew (its old watch saw the old folder)', async () => {
+    const folder = join(work, 'regenerated');
+    await mkdir(folder);
+    let changes = 0;
+    const watches = new FolderWatches(() => changes++);
+    try {
+      watches.set(new Set([folder]));
+      await rm(folder, { recursive: true });
+      await mkdir(folder);
+      // The walk after the report lists the same path: set() sees another folder there.
+      await until(() => changes > 0);
+      watches.set(new Set([folder]));
+      const before = changes;
+      await writeFile(join(folder, 'generated.py'), 'x = 1\n');
+      await until(() => changes > before);
+    } finally {
+      watches.close();
+    }
+  }, 30_000);
 });
