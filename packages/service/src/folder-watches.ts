@@ -35,9 +35,8 @@ export class FolderWatches {
   readonly #onFailure: (reason: string) => void;
   /** Each watched folder's watch and the folder it watches (`identityOf`: a folder removed and made again is another). */
   readonly #watchers = new Map<string, { watcher: FSWatcher; identity: string }>();
-  #failed = false;
-
   readonly #watchFolder: typeof watch;
+  #failed = false;
 
   /**
    * `onFailure` hears, once, why the folders cannot be watched (then none are);
