@@ -7,7 +7,7 @@ describe('withoutPaths', () => {
       index_dir: '/srv/rag/index',
       corpus_dir: '/srv/code',
       files: 3,
-      watch: { interval_ms: 2000, updates: 0, last_update_at: null, last_failure: 'The corpus folder /srv/code is gone.\nhint: Check the path.' },
+      watch: { interval_ms: 2000, change_reports: true, updates: 0, last_update_at: null, last_failure: 'The corpus folder /srv/code is gone.\nhint: Check the path.' },
     };
     const shown = withoutPaths(stats);
     expect(shown).not.toHaveProperty('index_dir');

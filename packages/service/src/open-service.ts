@@ -141,7 +141,7 @@ export async function openRagService(options: ServiceOptions, { loadGenerator = 
 function startWatcher(resolved: ResolvedServiceOptions, watch: WatchSettings, followPublished: () => Promise<boolean>): ServiceWatcher {
   const { onEvent } = watch;
   const intervalMs = watch.intervalMs ?? DEFAULT_WATCH_INTERVAL_MS;
-  const state: WatchState = { interval_ms: intervalMs, updates: 0, last_update_at: null, last_failure: null };
+  const state: Omit<WatchState, 'change_reports'> = { interval_ms: intervalMs, updates: 0, last_update_at: null, last_failure: null };
   const failed = (error: Error): void => {
     state.last_failure = isRagError(error) ? formatRagError(error) : error.message;
     onEvent?.({ type: 'failed', error });
@@ -168,7 +168,7 @@ function startWatcher(resolved: ResolvedServiceOptions, watch: WatchSettings, fo
       );
     },
   });
-  return { state: () => ({ ...state }), close: () => watcher.close() };
+  return { state: () => ({ ...state, change_reports: watcher.reportsChanges() }), close: () => watcher.close() };
 }
 
 function retrieverSourceOf(resolved: ResolvedServiceOptions): Promise<RetrieverSource> {

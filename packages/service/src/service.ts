@@ -92,8 +92,14 @@ export interface StatsView {
 
 /** What a service's corpus watcher has done (see {@link StatsView.watch}). */
 export interface WatchState {
-  /** Milliseconds between looks at the corpus. */
+  /** Milliseconds between looks at the corpus by the clock (see {@link change_reports}). */
   interval_ms: number;
+  /**
+   * True while the file system reports changes in the corpus's folders and looks start on
+   * them (the clock then looks once a minute); false when the watcher looks by the clock only
+   * (`--watch_poll`, folders that cannot be watched, or before its first look).
+   */
+  change_reports: boolean;
   /** Updates served since the service started. */
   updates: number;
   /** When the last update was served (ISO 8601); null before the first. */

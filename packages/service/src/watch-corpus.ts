@@ -85,6 +85,8 @@ export interface CorpusWatcher {
    * nothing changed. Rejects when the look or the update fails.
    */
   check(): Promise<BuildIndexReport | undefined>;
+  /** Whether the file system reports changes in the corpus's folders now (looks start on them); false when looking by the clock only. */
+  reportsChanges(): boolean;
   /** Stops looking; an update in progress is stopped too (the index keeps its published generation). */
   close(): Promise<void>;
 }
@@ -282,6 +284,7 @@ export function watchCorpus(options: WatchCorpusOptions): CorpusWatcher {
 
   return {
     check,
+    reportsChanges: () => !closed && watches?.active === true,
     async close() {
       if (closed) return;
       closed = true;

@@ -134,6 +134,7 @@ describe('watchCorpus', () => {
     try {
       await appendFile(join(corpusDir, 'README.md'), '\n\nNoticed without being asked.\n');
       await until(() => events.some((event) => event.type === 'updated'));
+      expect(watcher.reportsChanges()).toBe(false);
       expect(service.describeWatchEvent(events.find((event) => event.type === 'updated')!)).toMatch(/^index updated: 0 added, 1 changed, 0 removed; \d+ files, \d+ chunks in [\d.]+s$/);
     } finally {
       await watcher.close();
@@ -152,6 +153,7 @@ describe('watchCorpus', () => {
       await new Promise((r) => setTimeout(r, 500));
       await appendFile(join(corpusDir, 'tinyserve', 'app.py'), '\n# Reported by the file system.\n');
       await until(() => updates().length === 1);
+      expect(watcher.reportsChanges()).toBe(true);
       expect(updates()[0]).toMatchObject({ report: { files: { added: 0, changed: 1, removed: 0 } } });
       // A folder made now: its parent's watch reports it, and the look that takes its file watches it.
       await mkdir(join(corpusDir, 'notes'));
@@ -192,7 +194,8 @@ describe('a watching service', () => {
       expect((await rag.search({ query: 'wombat choreography', k: 1 })).hits[0]?.file_path).toBe('README.md');
       expect(events.filter((event) => event.type === 'failed')).toEqual([]);
       const { watch } = await rag.stats();
-      expect(watch).toMatchObject({ interval_ms: 100, updates: 1, last_failure: null });
+      // Looks start on the file system's change reports (the default), the clock's only once a minute.
+      expect(watch).toMatchObject({ interval_ms: 100, change_reports: true, updates: 1, last_failure: null });
       expect(Number.isNaN(Date.parse(watch!.last_update_at!))).toBe(false);
     } finally {
       await rag.close();

@@ -258,9 +258,11 @@ export const statsSchema = {
         },
         watch: {
           type: ['object', 'null'],
-          description: 'The corpus watcher (`--watch`): milliseconds between looks, updates served, when the last one was, and why the last look or update failed if it did; null when the index is not watched.',
+          description:
+            'The corpus watcher (`--watch`): milliseconds between looks by the clock, whether looks start on the file system\'s change reports (false: by the clock only), updates served, when the last one was, and why the last look or update failed if it did; null when the index is not watched.',
           properties: {
             interval_ms: { type: 'integer' },
+            change_reports: { type: 'boolean' },
             updates: { type: 'integer' },
             last_update_at: { type: ['string', 'null'] },
             last_failure: { type: ['string', 'null'] },
