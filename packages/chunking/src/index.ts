@@ -15,7 +15,7 @@ export {
 export type { ChunkerOptions, PythonReader, ResolvedChunkerOptions } from './options.js';
 export { createChunker, chunkText } from './chunker.js';
 export type { Chunker } from './chunker.js';
-export { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_LENGTH, readUnreadFile, SETTLED_MS, walkCorpus } from './walk.js';
+export { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_LENGTH, readUnreadFile, SETTLED_MS, unchangedByRecords, walkCorpus } from './walk.js';
 export { MAX_MARKDOWN_NESTING } from './nesting.js';
 export type { CorpusFile, UnreadFile, WalkedFile, WalkOptions } from './walk.js';
 export { chunkCorpus } from './corpus.js';

@@ -71,6 +71,17 @@ export interface WalkOptions {
   maxLineLength?: number;
 }
 
+/**
+ * A {@link WalkOptions.unchanged} that vouches for a file whose stat signature is the one
+ * `records` holds for it (a record without one vouches for nothing).
+ */
+export function unchangedByRecords(records: ReadonlyMap<string, FileRecord>): NonNullable<WalkOptions['unchanged']> {
+  return (filePath, stat) => {
+    const record = records.get(filePath);
+    return record?.stat !== undefined && record.stat === stat ? record : undefined;
+  };
+}
+
 /** Default {@link WalkOptions.maxFileBytes}: hand-written source and docs are far smaller. */
 export const DEFAULT_MAX_FILE_BYTES = 2_000_000;
 /**

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { CHUNKER_REVISION, chunkCorpus, DEFAULT_IGNORED_DIRS, DEFAULT_MAX_CHUNK_SIZE, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_LENGTH, walkCorpus, type WalkedFile, type WalkOptions } from '@rag/chunking';
+import { CHUNKER_REVISION, chunkCorpus, DEFAULT_IGNORED_DIRS, DEFAULT_MAX_CHUNK_SIZE, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_LENGTH, unchangedByRecords, walkCorpus, type WalkedFile, type WalkOptions } from '@rag/chunking';
 import { isRagError, linkOrCopyTree, OffsetMap, sliceCodePoints, retrieverDir, verifyRetrieverFiles, type WriteIndexInput, type Chunk, type FileRecord, type IndexStore, type IndexManifest, type LoadedIndex, type PreviousBuild, type ProgressFn, type RetrieverFactory, type RetrieverRegistry } from '@rag/core';
 import { createDefaultRetrieverRegistry } from './retrievers.js';
 import { openStore } from './stores.js';
@@ -230,10 +230,7 @@ async function lookBeforeLoading(
   const files = await walkCorpus(options.corpusDir, {
     ...walkOptions,
     onWarning: (message) => warnings.push(message),
-    unchanged: (path, stat) => {
-      const record = records.get(path);
-      return record?.stat !== undefined && record.stat === stat ? record : undefined;
-    },
+    unchanged: unchangedByRecords(records),
   });
   const walked = { files, generation: manifest.generation, warnings };
   if (!sameFiles(files, manifest.files) || !(await isKeptWhole(store, manifest, opened.dir, factory))) return { walked };

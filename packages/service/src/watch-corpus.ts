@@ -8,7 +8,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { walkCorpus, type WalkedFile } from '@rag/chunking';
+import { unchangedByRecords, walkCorpus, type WalkedFile } from '@rag/chunking';
 import { formatRagError, isRagError, RagError, type FileRecord, type IndexManifest, type IndexStore } from '@rag/core';
 import type { BuildIndexReport } from './build-index.js';
 import type { IndexJobMessage, IndexJobRequest } from './index-job-protocol.js';
@@ -185,10 +185,7 @@ export function watchCorpus(options: WatchCorpusOptions): CorpusWatcher {
       ...walkSettings,
       onFolder: (folder) => listed.add(folder),
       // A file whose signature is the one last seen is taken as it was, unread.
-      unchanged: (path, stat) => {
-        const record = before.get(path);
-        return record?.stat !== undefined && record.stat === stat ? record : undefined;
-      },
+      unchanged: unchangedByRecords(before),
       // Skipped files are the update's to report.
       onWarning: () => undefined,
     });
