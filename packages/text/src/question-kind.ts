@@ -16,6 +16,15 @@ export interface QuestionKindRule {
   kind: Exclude<AnswerKind, 'explain'>;
   /** Matched against the question; the first rule that matches decides. */
   question: RegExp;
+  /**
+   * Words of which `question` cannot match without one (lowercase, ASCII): a question that
+   * holds none of them skips the rule. Why: V8 compiles a pattern on its first use in a
+   * process, and these patterns cost 0.1–1.7 ms each to compile, most of a one-shot
+   * search's time in this module; the check is what a question that the rule cannot match
+   * costs instead. Absent: the rule is always tried. Must hold for every question the
+   * pattern matches (a property test compares against the patterns alone).
+   */
+  requires?: readonly string[];
 }
 
 /** Who would choose a value, in "unless I change it", "when you do not pick one". */
@@ -32,16 +41,19 @@ const GIVEN = '(given|set|specified|provided|passed|requested|named|chosen|confi
 export const QUESTION_KIND_RULES: readonly QuestionKindRule[] = Object.freeze([
   {
     kind: 'default',
+    requires: ['default', 'omitted', 'absent', 'missing', 'not'],
     question: /\bdefaults?\b|\bdefault(ed)? (value|setting)\b|\bwhen (it is |they are )?(omitted|absent|missing|not (given|set|specified|provided|passed))\b|\bif (it is |they are )?(omitted|absent|missing|not (given|set|specified|provided|passed))\b/i,
   },
   {
     kind: 'how',
+    requires: ['how', 'steps', 'command', 'what'],
     question:
       /^\s*how (do|can|should|would|could) (i|we|you|one|users?)\b|^\s*how to\b|\b(steps|command|commands) (to|for)\b|^\s*what (do|should|must|can) (i|we|you|one) (add|put|write|run|set|use|pass|call|install|type|change)\b/i,
   },
-  { kind: 'error', question: /\b(exceptions?|errors?|raises?|raised|throws?|thrown|fails?|failure|rejected|refused)\b/i },
+  { kind: 'error', requires: ['exception', 'error', 'raise', 'throw', 'fail', 'rejected', 'refused'], question: /\b(exceptions?|errors?|raises?|raised|throws?|thrown|fails?|failure|rejected|refused)\b/i },
   {
     kind: 'where',
+    requires: ['where', 'which'],
     question: /^\s*where\b|\bin which (file|module|class|function|method|package)\b|\bwhich (file|module|class|function|method) (defines|implements|contains|handles|holds|sets)\b/i,
   },
   { kind: 'yesno', question: /^\s*(is|are|can|could|does|do|did|should|may|will|must|has|have)\b/i },
@@ -51,6 +63,7 @@ export const QUESTION_KIND_RULES: readonly QuestionKindRule[] = Object.freeze([
     // <things> …" and "What three <things> …": several things are asked for. Not "What flag
     // do I …" (singular) nor "What should you do".
     kind: 'list',
+    requires: ['supported', 'available', 'allowed', 'accepted', 'valid', 'possible', 'order', 'list', 'name', 'which', 'what'],
     question:
       /\b(supported|available|allowed|accepted|valid|possible)\b|\bin (what|which) order\b|^\s*(list|name)\b|^\s*(which|what)\s+(\w+\s+){0,2}(options|values|formats|types|kinds|modes|backends|methods|platforms|architectures|flags|variables|fields|parameters|arguments|strings|answers|versions)\b|^\s*(which|what)\s+(\w+\s+){0,2}\w+[^\Ws]s\s+(are|were|have|do)\b|^\s*what are (all |some of )?the (\w+\s+){0,4}\w+[^\Ws]s\b|^\s*what (two|three|four|five|six|seven|eight|nine|ten|\d+)\s/i,
   },
@@ -60,6 +73,8 @@ export const QUESTION_KIND_RULES: readonly QuestionKindRule[] = Object.freeze([
     // change it", "when you do not pick one", "is assumed".
     // After the place, how-to and list forms, which say more about the answer's shape.
     kind: 'default',
+    // 'no' is in "none", "nothing", "not"; "n't" in "don't".
+    requires: ['no', 'neither', 'unless', "n't", 'assumed'],
     question: new RegExp(
       [
         `\\b(none|nothing|no(\\s+[\\w-]+){1,3})\\s+(is|are|was|were)\\s+${GIVEN}\\b`,
@@ -74,6 +89,7 @@ export const QUESTION_KIND_RULES: readonly QuestionKindRule[] = Object.freeze([
   },
   {
     kind: 'value',
+    requires: ['what', 'how'],
     question: /^\s*what (is|are) the (\w+\s+){0,3}(value|size|number|length|limit|type|unit|name|format|path|port|version|timeout|rate|width|threshold|shape)s?\b|^\s*what (value|size|number|length|limit|timeout|threshold) (is|does|do|was)\b|\bhow (many|much|long|large|big|often|wide)\b/i,
   },
   {
@@ -83,6 +99,7 @@ export const QUESTION_KIND_RULES: readonly QuestionKindRule[] = Object.freeze([
     // line. Last, so that
     // an error, a default, a list or a value asked that way keeps its more telling form.
     kind: 'consequence',
+    requires: ['what', 'when'],
     question: /^\s*what happens\b|^\s*what (does|do|will|would|is)\b.{0,80}\b(do|return|returned|give|yield|print|produce)\b.{0,60}\b(when|if|unless)\b|^\s*when (does|do|did|is|are|was|were|will|would|can|could|should|must|may)\b/i,
   },
   {
@@ -90,6 +107,7 @@ export const QUESTION_KIND_RULES: readonly QuestionKindRule[] = Object.freeze([
     // whether a cached template is stale?": the answer is the computation or the check — the
     // line that returns or assigns the computed value — not the sentences around it.
     kind: 'mechanism',
+    requires: ['how'],
     question:
       /^\s*how (is|are|was|were)\b.{0,100}\b(computed|calculated|derived|determined|resolved|evaluated|adjusted|decided|chosen|picked|built|generated|formed|turned into|converted|estimated|counted|measured|detected|normali[sz]ed|encoded|decoded|parsed|named|split|matched|compared|sorted|ordered|rounded|truncated|hashed|signed|escaped|validated|checked)\b|^\s*how (does|do|did|can)\b.{0,100}\b(decide|determine|compute|calculate|derive|tell|figure out|detect|find|pick|choose|know|resolve|check|recogni[sz]e|work out|estimate|count|measure|compare|match)\b/i,
   },
@@ -105,7 +123,11 @@ export const LEADING_CLAUSE = /^\s*(in|with|for|using|on|inside|within|from|unde
 /** The kind of answer `question` asks for; `explain` when no rule matches. */
 export function detectAnswerKind(question: string): AnswerKind {
   const asked = question.replace(LEADING_CLAUSE, '');
-  for (const rule of QUESTION_KIND_RULES) if (rule.question.test(asked)) return rule.kind;
+  const lower = asked.toLowerCase();
+  for (const rule of QUESTION_KIND_RULES) {
+    if (rule.requires && !rule.requires.some((word) => lower.includes(word))) continue;
+    if (rule.question.test(asked)) return rule.kind;
+  }
   return 'explain';
 }
 

@@ -1,5 +1,50 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { codeCarriesKind, detectAnswerKind } from '../src/index.js';
+import { codeCarriesKind, detectAnswerKind, QUESTION_KIND_RULES, type AnswerKind } from '../src/index.js';
+import { LEADING_CLAUSE } from '../src/question-kind.js';
+
+/** The kind the patterns alone give, every rule tried: what the `requires` words must never change. */
+function kindByPatterns(question: string): AnswerKind {
+  const asked = question.replace(LEADING_CLAUSE, '');
+  for (const rule of QUESTION_KIND_RULES) if (rule.question.test(asked)) return rule.kind;
+  return 'explain';
+}
+
+/** The development questions of this repository: real wording, every kind. */
+function developmentQuestions(): string[] {
+  const dir = join(import.meta.dirname, '../../../datasets/dev');
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .flatMap((name) => (JSON.parse(readFileSync(join(dir, name), 'utf8')) as { rag_questions: { question: string }[] }).rag_questions.map((q) => q.question));
+}
+
+/** Question pieces that meet every rule's pattern somewhere, in upper and lower case. */
+const PIECES = [
+  'What', 'what', 'WHAT', 'How', 'how', 'Which', 'which', 'Where', 'When', 'Is', 'Does', 'Can', 'List', 'Name', 'In click, ', 'During training, ',
+  ' is', ' are', ' does', ' do', ' I', ' you', ' the', ' default', ' DEFAULT', ' value', ' values', ' options', ' formats', ' timeout', ' many', ' long',
+  ' error', ' exception', ' raised', ' fails', ' rejected', ' supported', ' available', ' order', ' in which order', ' in which file', ' defines',
+  ' none', ' nothing', ' no', ' neither', ' not', " don't", ' unless', ' otherwise', ' assumed', ' given', ' set', ' passed', ' omitted', ' missing',
+  ' happens', ' return', ' returned', ' if', ' when', ' computed', ' derived', ' decide', ' tell', ' steps to', ' command for', ' change', ' pick',
+  ' names', ' gives', ' headers', ' characters', ' three', ' İS', ' ſet', ' K', '?', ',', ' ',
+];
+
+describe('QUESTION_KIND_RULES requires', () => {
+  it('never changes the kind of a development question', () => {
+    const questions = developmentQuestions();
+    expect(questions.length).toBeGreaterThan(500);
+    for (const question of questions) expect(detectAnswerKind(question), question).toBe(kindByPatterns(question));
+  });
+
+  it('never changes the kind of any question made of the patterns\' words', () => {
+    const question = fc.array(fc.constantFrom(...PIECES), { maxLength: 14 }).map((pieces) => pieces.join(''));
+    fc.assert(
+      fc.property(question, (q) => detectAnswerKind(q) === kindByPatterns(q)),
+      { numRuns: 3000 },
+    );
+  });
+});
 
 describe('detectAnswerKind', () => {
   it.each([
