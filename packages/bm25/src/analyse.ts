@@ -1,6 +1,7 @@
 import type { Chunk } from '@rag/core';
 import { SegmentExpander } from '@rag/text/internals';
 import type { Bm25IndexData } from './build.js';
+import type { PostingSource } from './postings.js';
 import { fieldTexts, FILE_LOCAL_FIELDS } from './fields.js';
 import { FIELD_NAMES, type Bm25Options } from './options.js';
 import { ensureSize, Int32Buffer, TermInterner, TermTranslator } from './term-interner.js';
@@ -37,16 +38,20 @@ export class ChunkAnalysis {
   readonly #touched = new Int32Buffer();
   readonly #termIds = new Int32Buffer();
   readonly #old: Bm25IndexData | undefined;
+  readonly #sequenceOf: (doc: number) => Uint32Array;
 
   /**
    * `capacity`: chunks that will be analysed. `old`: the previous build copied chunks come
    * from. `expected(size)`: how many entries to reserve for an array the previous build held
    * `size` of (a re-index builds about what it held), or undefined to grow from small.
+   * `oldPostings`: where the previous build's term sequences are read (an index made of a
+   * base and an overlay holds them in two places); default `old`'s own arrays.
    */
-  constructor(options: Bm25Options, capacity: number, old?: Bm25IndexData, expected: (size: number | undefined) => number | undefined = () => undefined) {
+  constructor(options: Bm25Options, capacity: number, old?: Bm25IndexData, expected: (size: number | undefined) => number | undefined = () => undefined, oldPostings?: PostingSource) {
     this.interner = new TermInterner(new SegmentExpander(options.tokenizer, { memoize: true }));
     this.translator = old ? new TermTranslator(old.dictionary, this.interner) : undefined;
     this.#old = old;
+    this.#sequenceOf = oldPostings ? (doc) => oldPostings.sequence(doc) : (doc) => old!.sequences.terms.subarray(old!.sequences.offsets[doc], old!.sequences.offsets[doc + 1]);
     this.pairs = FIELD_NAMES.map((_, f) => ({
       termIds: new Int32Buffer(expected(old?.fields[f]!.docs.length)),
       tfs: new Int32Buffer(expected(old?.fields[f]!.docs.length)),
@@ -70,7 +75,8 @@ export class ChunkAnalysis {
     const termIds = this.#termIds;
     // A copied chunk's file-local fields are taken over term by term; only texts are built for the rest.
     const texts = source < 0 ? fieldTexts(chunk, context, anchor) : undefined;
-    let at = source < 0 ? 0 : old!.sequences.offsets[source]!;
+    const entries = source < 0 ? undefined : this.#sequenceOf(source);
+    let at = 0;
     for (let f = 0; f < FIELD_NAMES.length; f++) {
       const field = this.pairs[f]!;
       termIds.length = 0;
@@ -78,7 +84,7 @@ export class ChunkAnalysis {
         interner.appendTermIds(texts![f]!, termIds, this.sequence);
       } else {
         const length = old!.fields[f]!.lengths[source]!;
-        if (FILE_LOCAL_FIELDS[f]) this.translator!.append(old!.sequences.terms, at, at + length, termIds, this.sequence);
+        if (FILE_LOCAL_FIELDS[f]) this.translator!.append(entries!, at, at + length, termIds, this.sequence);
         else interner.appendTermIds(anchor ?? '', termIds, this.sequence); // the one field that is not file-local
         at += length;
       }

@@ -36,6 +36,12 @@ export interface Bm25IndexData {
   /** Hashes of each chunk's anchor text (see `hashAnchorTexts`), empty in a paged index. */
   anchorHashes: Uint32Array;
   chunkFingerprint: string;
+  /**
+   * Set on an index made of a base file and an overlay (`composeIndex`): its term ids are the
+   * base's and then the overlay's, not one sorted order, and its lists and sequences are read
+   * through its `CompositePostings`; it is saved as the two files.
+   */
+  composite?: true;
 }
 
 /**

@@ -51,6 +51,8 @@ export interface PagedIndex {
   /** The index with empty `docs`, `tfs` and `sequences.terms`: those are read through `postings`. */
   data: Bm25IndexData;
   postings: PagedPostings;
+  /** The file's payload checksum (what an overlay names its base by). */
+  payloadChecksum: number;
 }
 
 /** Figures of a paged index, for benchmarks and logs. */
@@ -80,7 +82,7 @@ function copyAs(bytes: Uint8Array, type: SectionType): Uint8Array | Uint16Array 
 }
 
 /** `bytes` viewed as `type` where aligned (no copy: what a store hands back is the caller's), else copied. */
-function viewAs(bytes: Uint8Array, type: SectionType): Uint8Array | Uint16Array | Uint32Array {
+export function viewAs(bytes: Uint8Array, type: SectionType): Uint8Array | Uint16Array | Uint32Array {
   if (bytes.byteOffset % BYTES[type] !== 0) return copyAs(bytes, type);
   if (type === 'u8') return bytes;
   const length = bytes.byteLength / BYTES[type];
@@ -548,5 +550,5 @@ export async function openPagedIndex(ranges: FileRanges, label: string, cacheByt
     namesAt: sectionEntry(header, 'features.names', 'u32', size, label).offset,
   };
   const postings = new PagedPostings(ranges, label, { docCount: data.docCount, termCount: data.dictionary.size, fields: layouts, sequenceOffsets: data.sequences.offsets, sequencesAt, deferred, fieldLengths: data.fields.map((field) => field.lengths) }, cacheBytes);
-  return { data, postings };
+  return { data, postings, payloadChecksum: header.payloadChecksum };
 }

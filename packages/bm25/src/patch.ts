@@ -72,7 +72,7 @@ export function patchIndexData(chunks: readonly Chunk[], options: Bm25Options, p
  * The table-header context (see `tableHeaderContexts`) of each chunk in `wanted`: a context
  * depends on the chunk's own file only, so only the files of those chunks are read.
  */
-function contextsOf(chunks: readonly Chunk[], wanted: readonly number[]): Map<number, string> {
+export function contextsOf(chunks: readonly Chunk[], wanted: readonly number[]): Map<number, string> {
   const contexts = new Map<number, string>();
   let i = 0;
   while (i < wanted.length) {
@@ -87,17 +87,20 @@ function contextsOf(chunks: readonly Chunk[], wanted: readonly number[]): Map<nu
   return contexts;
 }
 
-/** What the previous chunks no kept chunk copies held: per previous term, chunks and per-field postings. */
-function countRemoved(old: Bm25IndexData, newDocOf: Int32Array): { docFrequencies: Int32Array; postings: Int32Array[] } {
+/**
+ * What the previous chunks no kept chunk copies held: per previous term, chunks and per-field
+ * postings. `sequenceOf`: where a previous chunk's term sequence is read (default `old`'s arrays).
+ */
+export function countRemoved(old: Bm25IndexData, newDocOf: Int32Array, sequenceOf?: (doc: number) => Uint32Array): { docFrequencies: Int32Array; postings: Int32Array[] } {
   const termCount = old.dictionary.size;
   const docFrequencies = new Int32Array(termCount);
   const postings = FIELD_NAMES.map(() => new Int32Array(termCount));
   const lastDoc = new Int32Array(termCount).fill(-1);
   const lastField = new Int32Array(termCount).fill(-1);
-  const entries = old.sequences.terms;
   for (let o = 0; o < old.docCount; o++) {
     if (newDocOf[o]! >= 0) continue;
-    let at = old.sequences.offsets[o]!;
+    const entries = sequenceOf ? sequenceOf(o) : old.sequences.terms;
+    let at = sequenceOf ? 0 : old.sequences.offsets[o]!;
     for (let f = 0; f < FIELD_NAMES.length; f++) {
       const end = at + old.fields[f]!.lengths[o]!;
       const stamp = o * FIELD_NAMES.length + f;

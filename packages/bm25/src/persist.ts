@@ -57,7 +57,7 @@ export const HEADER_PROBE_BYTES = 16 << 10;
 const ALIGN = 8;
 
 export type SectionType = 'u8' | 'u16' | 'u32';
-type SectionArray = Uint8Array | Uint16Array | Uint32Array;
+export type SectionArray = Uint8Array | Uint16Array | Uint32Array;
 
 export interface SectionEntry {
   type: SectionType;
@@ -67,7 +67,7 @@ export interface SectionEntry {
   length: number;
 }
 
-export interface Bm25FileHeader {
+export interface Bm25FileHeader extends SectionLayout {
   format: typeof BM25_FORMAT;
   version: number;
   littleEndian: true;
@@ -76,11 +76,6 @@ export interface Bm25FileHeader {
   termCount: number;
   fields: readonly string[];
   chunkFingerprint: string;
-  /** First byte after the header padding; the checksum covers [payloadOffset, end). */
-  payloadOffset: number;
-  payloadBytes: number;
-  payloadChecksum: number;
-  sections: Record<string, SectionEntry>;
 }
 
 export const BYTES: Record<SectionType, number> = { u8: 1, u16: 2, u32: 4 };
@@ -114,7 +109,11 @@ function namedSections(data: Bm25IndexData): [string, SectionArray][] {
 
 /** Serialises an index into the single-file format above. */
 export function encodeIndex(data: Bm25IndexData): Uint8Array {
-  const parts = encodeIndexParts(data);
+  return joinParts(encodeIndexParts(data));
+}
+
+/** `parts` copied one after another into one buffer. */
+export function joinParts(parts: readonly Uint8Array[]): Uint8Array {
   const file = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
   let at = 0;
   for (const part of parts) {
@@ -130,42 +129,58 @@ export function encodeIndex(data: Bm25IndexData): Uint8Array {
  * Writing them in turn gives the same file without one buffer holding it all.
  */
 export function encodeIndexParts(data: Bm25IndexData): Uint8Array[] {
-  const sections = namedSections(data);
+  if (data.composite) {
+    throw new RagError('INVALID_ARGUMENT', 'An index made of a base file and an overlay is saved as the two files, not as one.', {
+      hint: 'Save it through Bm25Retriever.save, which writes the overlay next to its base.',
+    });
+  }
+  return encodeSectionParts(
+    MAGIC,
+    {
+      format: BM25_FORMAT,
+      version: BM25_FORMAT_VERSION,
+      littleEndian: true,
+      options: data.options,
+      docCount: data.docCount,
+      termCount: data.dictionary.size,
+      fields: FIELD_NAMES,
+      chunkFingerprint: data.chunkFingerprint,
+    },
+    namedSections(data),
+  );
+}
+
+/**
+ * A file of this module's layout: `magic`, the byte length of the header, the header
+ * (`fields`, then `payloadBytes`, `payloadOffset`, `payloadChecksum` and where each section
+ * lies) padded to 8 bytes, then the sections in order, each padded to 8 bytes, as parts.
+ */
+export function encodeSectionParts(magic: Uint8Array, fields: Record<string, unknown>, sections: readonly [string, SectionArray][]): Uint8Array[] {
   const relative: Record<string, SectionEntry> = {};
   let payloadBytes = 0;
   for (const [name, array] of sections) {
     relative[name] = { type: typeOf(array), offset: payloadBytes, length: array.length };
     payloadBytes = alignUp(payloadBytes + array.byteLength);
   }
-  const header: Omit<Bm25FileHeader, 'sections' | 'payloadOffset' | 'payloadChecksum'> = {
-    format: BM25_FORMAT,
-    version: BM25_FORMAT_VERSION,
-    littleEndian: true,
-    options: data.options,
-    docCount: data.docCount,
-    termCount: data.dictionary.size,
-    fields: FIELD_NAMES,
-    chunkFingerprint: data.chunkFingerprint,
-    payloadBytes,
-  };
+  const header = { ...fields, payloadBytes };
   // The checksum is taken section by section, so the payload is assembled once, in the file.
   const payloadChecksum = checksumSections(sections);
   // The header's own length moves the payload, and the payload offsets live in the
   // header: iterate until the padded header size is stable (twice at most in practice).
-  let payloadOffset = alignUp(MAGIC.length + 4);
+  let payloadOffset = alignUp(magic.length + 4);
   let headerBytes: Uint8Array;
   for (;;) {
     const absolute: Record<string, SectionEntry> = {};
     for (const [name, entry] of Object.entries(relative)) absolute[name] = { ...entry, offset: entry.offset + payloadOffset };
     headerBytes = new TextEncoder().encode(JSON.stringify({ ...header, payloadOffset, payloadChecksum, sections: absolute }));
-    const needed = alignUp(MAGIC.length + 4 + headerBytes.length);
+    const needed = alignUp(magic.length + 4 + headerBytes.length);
     if (needed === payloadOffset) break;
     payloadOffset = needed;
   }
   const prefix = new Uint8Array(payloadOffset);
-  prefix.set(MAGIC, 0);
-  new DataView(prefix.buffer).setUint32(MAGIC.length, headerBytes.length, true);
-  prefix.set(headerBytes, MAGIC.length + 4);
+  prefix.set(magic, 0);
+  new DataView(prefix.buffer).setUint32(magic.length, headerBytes.length, true);
+  prefix.set(headerBytes, magic.length + 4);
   const parts: Uint8Array[] = [prefix];
   for (const [, array] of sections) {
     parts.push(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
@@ -202,19 +217,35 @@ export function corrupt(label: string, what: string, cause?: unknown): RagError 
   });
 }
 
-export function readHeader(bytes: Uint8Array, label: string): Bm25FileHeader {
-  if (bytes.length < MAGIC.length + 4 || MAGIC.some((byte, i) => bytes[i] !== byte)) {
-    throw corrupt(label, 'it does not start with the bm25 file signature');
+/** Where a file of this module's layout keeps its sections (see `encodeSectionParts`). */
+export interface SectionLayout {
+  /** First byte after the header padding; the checksum covers [payloadOffset, end). */
+  payloadOffset: number;
+  payloadBytes: number;
+  payloadChecksum: number;
+  sections: Record<string, SectionEntry>;
+}
+
+/** The JSON header of a file that starts with `magic` (a `what` in errors), its fields unchecked. */
+export function parseHeader<T>(bytes: Uint8Array, magic: Uint8Array, label: string, what: string): Partial<T> {
+  if (bytes.length < magic.length + 4 || magic.some((byte, i) => bytes[i] !== byte)) {
+    throw corrupt(label, `it does not start with the ${what} signature`);
   }
-  const headerLength = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(MAGIC.length, true);
-  if (MAGIC.length + 4 + headerLength > bytes.length) throw corrupt(label, 'its header is cut short');
-  let header: Partial<Bm25FileHeader>;
+  const headerLength = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(magic.length, true);
+  if (magic.length + 4 + headerLength > bytes.length) throw corrupt(label, 'its header is cut short');
+  let header: unknown;
   try {
-    header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(MAGIC.length + 4, MAGIC.length + 4 + headerLength)));
+    header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(magic.length + 4, magic.length + 4 + headerLength)));
   } catch (error) {
     throw corrupt(label, 'its header is not valid JSON', error);
   }
-  if (typeof header !== 'object' || header === null || header.format !== BM25_FORMAT) {
+  if (typeof header !== 'object' || header === null) throw corrupt(label, 'its header is not a JSON object');
+  return header as Partial<T>;
+}
+
+export function readHeader(bytes: Uint8Array, label: string): Bm25FileHeader {
+  const header = parseHeader<Bm25FileHeader>(bytes, MAGIC, label, 'bm25 file');
+  if (header.format !== BM25_FORMAT) {
     throw corrupt(label, `its header does not say "format": "${BM25_FORMAT}"`);
   }
   if (header.version !== BM25_FORMAT_VERSION) {
@@ -263,12 +294,12 @@ export interface SectionSource {
 }
 
 /** Typed-array views of the sections, checked against the file's bounds and checksum. */
-class SectionReader implements SectionSource {
+export class SectionReader implements SectionSource {
   readonly #bytes: Uint8Array;
-  readonly #header: Bm25FileHeader;
+  readonly #header: SectionLayout;
   readonly #label: string;
 
-  constructor(bytes: Uint8Array, header: Bm25FileHeader, label: string, verifyChecksum: boolean) {
+  constructor(bytes: Uint8Array, header: SectionLayout, label: string, verifyChecksum: boolean) {
     // Views need the buffer aligned; Node's pooled small buffers may not be.
     this.#bytes = bytes.byteOffset % ALIGN === 0 ? bytes : bytes.slice();
     this.#header = header;
@@ -299,7 +330,7 @@ class SectionReader implements SectionSource {
 }
 
 /** Section `name`'s header entry, checked to be of `type`, aligned, and inside a file of `size` bytes. */
-export function sectionEntry(header: Bm25FileHeader, name: string, type: SectionType, size: number, label: string): SectionEntry {
+export function sectionEntry(header: SectionLayout, name: string, type: SectionType, size: number, label: string): SectionEntry {
   const entry = header.sections?.[name];
   if (!entry || entry.type !== type || !Number.isInteger(entry.offset) || !Number.isInteger(entry.length) || entry.length < 0 || entry.offset % ALIGN !== 0) {
     throw corrupt(label, `section ${name} is missing or malformed`);

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -15,14 +15,20 @@ import {
   type ProgressFn,
   type Retriever,
   type RetrieverFactory,
+  type SaveContext,
   type SearchOptions,
 } from '@rag/core';
 import { Bm25Index, type FirstStageOptions } from './bm25-index.js';
 import { fingerprintChunks } from './checksum.js';
-import { resolveBm25Options, type Bm25Settings } from './options.js';
-import type { ReusableBuild } from './build.js';
+import { resolveBm25Options, type Bm25Options, type Bm25Settings } from './options.js';
+import type { Bm25IndexData, ReusableBuild } from './build.js';
+import { composeIndex } from './composite.js';
+import type { LayeredFiles } from './overlay.js';
+import { BASE_FILE_NAME, checkOverlayBase, decodeOverlay, encodeOverlayParts, OVERLAY_FILE_NAME, readOverlayHeader } from './overlay-file.js';
+import { openPreviousIndex, updateAsOverlay } from './update.js';
 import { openPagedIndex } from './paged.js';
-import { BM25_FILE_NAME, decodeIndex, encodeIndexParts, HEADER_PROBE_BYTES, MAGIC, readHeader } from './persist.js';
+import { BM25_FILE_NAME, corrupt, decodeIndex, encodeIndexParts, HEADER_PROBE_BYTES, MAGIC, readHeader } from './persist.js';
+import { arrayPostings, type PostingSource } from './postings.js';
 import { Reranker } from './rerank/reranker.js';
 
 function checkK(options: SearchOptions): number {
@@ -76,11 +82,16 @@ export class Bm25Retriever implements Retriever {
   readonly #prefetchTexts: ((ids: readonly number[]) => Promise<void>) | undefined;
   /** Releases of the last searches' fetched lists (a paged index only; see `KEPT_SEARCHES`). */
   readonly #kept: (() => void)[] = [];
+  readonly #layered: LayeredFiles | undefined;
 
-  /** `prefetchTexts`: see `LoadContext.prefetchTexts` (the second stage reads candidates' texts). */
-  constructor(index: Bm25Index, chunks?: readonly Chunk[], prefetchTexts?: (ids: readonly number[]) => Promise<void>) {
+  /**
+   * `prefetchTexts`: see `LoadContext.prefetchTexts` (the second stage reads candidates'
+   * texts). `layered`: for an index made of a base and an overlay, what `save` writes.
+   */
+  constructor(index: Bm25Index, chunks?: readonly Chunk[], prefetchTexts?: (ids: readonly number[]) => Promise<void>, layered?: LayeredFiles) {
     this.index = index;
     this.#prefetchTexts = prefetchTexts;
+    this.#layered = layered;
     if (chunks !== undefined && chunks.length !== index.docCount) {
       throw new RagError('INVALID_ARGUMENT', `The bm25 index has ${index.docCount} chunks but ${chunks.length} were given.`, {
         hint: 'Pass the chunks the index was built over.',
@@ -180,7 +191,18 @@ export class Bm25Retriever implements Retriever {
     return this.reranker.explain(scope.text, chunkId, first, top, scope.projects);
   }
 
-  async save(dir: string): Promise<void> {
+  /**
+   * Writes `bm25.bin`; an index made of a base and an overlay writes `bm25-overlay.bin` and
+   * puts its base next to it as `bm25-base.bin`, linked where the store can (`SaveContext.linkFile`).
+   */
+  async save(dir: string, context?: SaveContext): Promise<void> {
+    const layered = this.#layered;
+    if (layered) {
+      await writeFileAtomic(join(dir, OVERLAY_FILE_NAME), encodeOverlayParts(layered.overlay));
+      const target = join(dir, BASE_FILE_NAME);
+      if (!(await context?.linkFile?.(layered.base.path, target))) await writeFileAtomic(target, await layered.base.read());
+      return;
+    }
     if (this.index.postings.prefetch) {
       throw new RagError('INVALID_ARGUMENT', 'A bm25 index read in pages cannot be saved: its posting lists are in the store it was read from.', {
         hint: 'Build the retriever from the chunks (`rag index`) to save it.',
@@ -203,58 +225,81 @@ export function createBm25Retriever(chunks: readonly Chunk[], settings: Bm25Sett
  * The previous build's index when it can be taken over for `settings`: same options, built
  * over exactly `previous.chunks`. Anything else (another format, other options, a damaged
  * file) gives undefined and the build analyses every chunk, as without a previous build;
- * `onNotice` is told why.
+ * `onNotice` is told why. A previous build made of a base and an overlay is given as its base
+ * held whole, each new chunk the copy of a base chunk or of none.
  */
 export async function readReusableBuild(previous: PreviousBuild, settings: Bm25Settings, onNotice?: (message: string) => void): Promise<ReusableBuild | undefined> {
-  const refit = (why: string): undefined => {
-    onNotice?.(`the previous bm25 index was not reused, so every chunk was analysed again: ${why}`);
-    return undefined;
-  };
-  try {
-    // A file the store has just verified is not hashed again, nor matched to its chunks (see `PreviousBuild.verified`).
-    const verified = previous.verified === true;
-    const data = decodeIndex(await (previous.readFile ?? readFile)(join(previous.dir, BM25_FILE_NAME)), BM25_FILE_NAME, { checksum: !verified });
-    if (!isDeepStrictEqual(data.options, resolveBm25Options(settings))) return refit('it was built with other settings.');
-    if (!verified && data.chunkFingerprint !== fingerprintChunks(previous.chunks)) return refit('it was built over other chunks.');
-    return { data, sourceOf: previous.sourceOf };
-  } catch (error) {
-    // Another format version (INDEX_INCOMPATIBLE) or a damaged file: its message says which.
-    return refit(error instanceof Error ? error.message : String(error));
-  }
+  const stored = await openPreviousIndex(previous, resolveBm25Options(settings), onNotice);
+  return stored ? await stored.wholeBase() : undefined;
 }
 
 /** Loads a retriever saved by `Bm25Retriever.save` from `dir`, checking it matches `chunks`. */
 export async function loadBm25Retriever(dir: string, chunks: readonly Chunk[], context: LoadContext = {}): Promise<Bm25Retriever> {
+  const layered = context.files ? !context.files.includes(BM25_FILE_NAME) && context.files.includes(OVERLAY_FILE_NAME) : !existsSync(join(dir, BM25_FILE_NAME)) && existsSync(join(dir, OVERLAY_FILE_NAME));
+  if (layered) return loadLayered(dir, chunks, context);
   const path = join(dir, BM25_FILE_NAME);
   // A store that serves the file in checked pages: keep the dictionary and norms, fetch lists per search.
   const ranges = context.openRanges?.(path);
   if (ranges) {
     const paged = await openPagedIndex(ranges, path);
-    if (paged.data.docCount !== chunks.length) {
-      throw new RagError('INDEX_CORRUPT', `The bm25 index ${path} has ${paged.data.docCount} chunks where the index has ${chunks.length}.`, {
-        hint: 'Rebuild the index with `rag index --corpus_dir <dir>`.',
-      });
-    }
+    checkChunkCount(paged.data.docCount, chunks.length, path);
     return new Bm25Retriever(new Bm25Index(paged.data, paged.postings), chunks, context.prefetchTexts);
   }
-  let bytes: Uint8Array;
+  const bytes = await readWhole(path, context);
+  // Inside an index the store has just checked this file's sha256: the payload checksum would hash it twice.
+  const data = decodeIndex(bytes, path, { checksum: context.verified !== true });
+  // The store wrote this file with these chunks in one generation; elsewhere, check.
+  checkFingerprint(data.chunkFingerprint, chunks, path, context);
+  return new Bm25Retriever(new Bm25Index(data), chunks, context.prefetchTexts);
+}
+
+/** A base and its overlay: the base read in pages where the store serves it so, the overlay (a few MB) whole. */
+async function loadLayered(dir: string, chunks: readonly Chunk[], context: LoadContext): Promise<Bm25Retriever> {
+  const basePath = join(dir, BASE_FILE_NAME);
+  const overlayPath = join(dir, OVERLAY_FILE_NAME);
+  const overlay = decodeOverlay(await readWhole(overlayPath, context), overlayPath, { checksum: context.verified !== true });
+  const ranges = context.openRanges?.(basePath);
+  let base: { data: Bm25IndexData; postings: PostingSource; payloadChecksum: number };
+  if (ranges) {
+    base = await openPagedIndex(ranges, basePath);
+  } else {
+    const bytes = await readWhole(basePath, context);
+    const data = decodeIndex(bytes, basePath, { checksum: context.verified !== true });
+    base = { data, postings: arrayPostings(data), payloadChecksum: readHeader(bytes, basePath).payloadChecksum };
+  }
+  checkOverlayBase(overlay, base.data, base.payloadChecksum, overlayPath);
+  const { data, postings } = composeIndex(base.data, base.postings, overlay);
+  checkChunkCount(data.docCount, chunks.length, overlayPath);
+  checkFingerprint(data.chunkFingerprint, chunks, overlayPath, context);
+  return new Bm25Retriever(new Bm25Index(data, postings), chunks, context.prefetchTexts, { overlay, base: { path: basePath, read: () => readWhole(basePath, context) } });
+}
+
+async function readWhole(path: string, context: LoadContext): Promise<Uint8Array> {
   try {
-    bytes = await (context.readFile ?? readFile)(path);
+    return await (context.readFile ?? readFile)(path);
   } catch (error) {
     throw new RagError('INDEX_CORRUPT', `The bm25 index file ${path} is missing or unreadable.`, {
       hint: 'Rebuild the index with `rag index --corpus_dir <dir>`.',
       cause: error,
     });
   }
-  // Inside an index the store has just checked this file's sha256: the payload checksum would hash it twice.
-  const data = decodeIndex(bytes, path, { checksum: context.verified !== true });
-  // The store wrote this file with these chunks in one generation; elsewhere, check.
-  if (context.verified !== true && data.chunkFingerprint !== fingerprintChunks(chunks)) {
+}
+
+function checkChunkCount(indexed: number, given: number, path: string): void {
+  if (indexed !== given) {
+    throw new RagError('INDEX_CORRUPT', `The bm25 index ${path} has ${indexed} chunks where the index has ${given}.`, {
+      hint: 'Rebuild the index with `rag index --corpus_dir <dir>`.',
+    });
+  }
+}
+
+/** The store wrote the index with these chunks in one generation (`LoadContext.verified`); elsewhere, check. */
+function checkFingerprint(fingerprint: string, chunks: readonly Chunk[], path: string, context: LoadContext): void {
+  if (context.verified !== true && fingerprint !== fingerprintChunks(chunks)) {
     throw new RagError('INDEX_CORRUPT', `The bm25 index ${path} was built over other chunks than the ${chunks.length} it is loaded with.`, {
       hint: 'Rebuild the index with `rag index --corpus_dir <dir>`.',
     });
   }
-  return new Bm25Retriever(new Bm25Index(data), chunks, context.prefetchTexts);
 }
 
 export const bm25RetrieverFactory: RetrieverFactory = {
@@ -262,14 +307,29 @@ export const bm25RetrieverFactory: RetrieverFactory = {
   description: 'Code-aware BM25F over chunk text, file path and symbol (lexical, no model).',
   async build(chunks: readonly Chunk[], context: BuildContext = {}): Promise<Retriever> {
     const settings = (context.settings ?? {}) as Bm25Settings;
-    const previous = context.previous ? await readReusableBuild(context.previous, settings, context.onNotice) : undefined;
-    return createBm25Retriever(chunks, settings, context.onProgress, previous, context.collectGarbage);
+    if (!context.previous) return createBm25Retriever(chunks, settings, context.onProgress, undefined, context.collectGarbage);
+    const options = resolveBm25Options(settings);
+    const stored = await openPreviousIndex(context.previous, options, context.onNotice);
+    const updated = stored ? await updateAsOverlay(chunks, options, stored) : undefined;
+    if (updated) {
+      context.onProgress?.({ phase: 'fit', done: chunks.length, total: chunks.length });
+      return new Bm25Retriever(updated.index, chunks, undefined, updated.files);
+    }
+    // No overlay (it would hold too much of the index): a whole index, taken over from the base.
+    return createBm25Retriever(chunks, settings, context.onProgress, stored ? await stored.wholeBase() : undefined, context.collectGarbage);
   },
   load: loadBm25Retriever,
   async isCurrent(previous: CurrentBuildCheck, context: Pick<BuildContext, 'settings'> = {}): Promise<boolean> {
     try {
-      const header = readHeader(readHead(join(previous.dir, BM25_FILE_NAME)), BM25_FILE_NAME);
-      return header.docCount === previous.chunkCount && isDeepStrictEqual(resolveBm25Options(header.options), resolveBm25Options(context.settings ?? {}));
+      const wanted = resolveBm25Options(context.settings ?? {});
+      if (existsSync(join(previous.dir, BM25_FILE_NAME))) {
+        const header = readHeader(readHead(join(previous.dir, BM25_FILE_NAME)), BM25_FILE_NAME);
+        return header.docCount === previous.chunkCount && isDeepStrictEqual(resolveBm25Options(header.options), wanted);
+      }
+      // A base and an overlay: the overlay counts the chunks, the base holds the options.
+      const overlay = readOverlayHeader(readHead(join(previous.dir, OVERLAY_FILE_NAME)), OVERLAY_FILE_NAME);
+      const base = readHeader(readHead(join(previous.dir, BASE_FILE_NAME)), BASE_FILE_NAME);
+      return overlay.docCount === previous.chunkCount && overlay.base.payloadChecksum === base.payloadChecksum && isDeepStrictEqual(resolveBm25Options(base.options), wanted);
     } catch {
       return false;
     }

@@ -106,6 +106,14 @@ export interface IndexSession {
   close(): void;
 }
 
+/** The files the manifest records in retriever `name`'s folder, by their names there. */
+function recordedFiles(manifest: IndexManifest, name: string): string[] {
+  const prefix = `retrievers/${name}/`;
+  return Object.keys(manifest.checksums ?? {})
+    .filter((file) => file.startsWith(prefix))
+    .map((file) => file.slice(prefix.length));
+}
+
 function toPosix(path: string): string {
   return sep === '/' ? path : path.split(sep).join('/');
 }
@@ -206,6 +214,7 @@ export async function openIndexSession(source: string | IndexStore, options: Ind
       .then(() =>
         registry.get(name).load(retrieverDir(index.dir, name), index.chunks, {
           verified: true,
+          files: recordedFiles(index.manifest, name),
           readFile: load,
           ...(prefetchTexts ? { prefetchTexts } : {}),
           ...(vectorSearch ? { vectorSearch } : {}),

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { copyFile, link, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { randomHex } from './crypto.js';
 import { RagError } from './errors.js';
@@ -108,6 +108,12 @@ export interface WriteIndexInput {
    * texts as bytes ignores it.
    */
   previousTexts?: { texts: TextStore; sourceOf: (i: number) => number; checksums: IndexChecksums };
+  /**
+   * The generation an update starts from (its folder and its manifest's checksums): a
+   * retriever may link its files into the new one (`SaveContext.linkFile`), which then
+   * records their checksums instead of hashing them again.
+   */
+  previousGeneration?: { dir: string; checksums: IndexChecksums };
   /** Each retriever writes its own state into the directory it is given. */
   retrievers: { entry: RetrieverEntry; save: (dir: string, context?: SaveContext) => Promise<void> }[];
 }
@@ -260,15 +266,16 @@ export async function writeIndex(dir: string, input: WriteIndexInput, options: W
     } as const;
     await writeFileAtomic(join(staging, CHUNKS_FILE), encodeChunkTable(input.chunks, base.files));
     const linked = await writeChunkTexts(dir, staging, generation, input);
+    // A linked segment is the previous generation's file: its recorded checksums hold.
+    const carried = Object.fromEntries(linked.map((name) => [name, input.previousTexts!.checksums[name]!]));
+    const context = input.previousGeneration ? { linkFile: linkFromGeneration(dir, input.previousGeneration, staging, carried) } : {};
     for (const retriever of input.retrievers) {
       const target = retrieverDir(staging, retriever.entry.name);
       await mkdir(target, { recursive: true });
-      await retriever.save(target);
+      await retriever.save(target, context);
     }
     await step('staged');
-    // A linked segment is the previous generation's file: its recorded checksums hold.
-    const carried = Object.fromEntries(linked.map((name) => [name, input.previousTexts!.checksums[name]!]));
-    const manifest: IndexManifest = { ...base, checksums: { ...(await checksumTree(staging, [MANIFEST_FILE, ...linked])), ...carried } };
+    const manifest: IndexManifest = { ...base, checksums: { ...(await checksumTree(staging, [MANIFEST_FILE, ...Object.keys(carried)])), ...carried } };
     const manifestText = JSON.stringify(manifest, null, 1);
     await writeFileAtomic(join(staging, MANIFEST_FILE), manifestText);
     await step('checksummed');
@@ -290,6 +297,28 @@ export async function writeIndex(dir: string, input: WriteIndexInput, options: W
   } finally {
     await release();
   }
+}
+
+const toPosix = (path: string): string => path.split(sep).join('/');
+
+/**
+ * `SaveContext.linkFile` for a write into `staging` that starts from `previous`: links a file
+ * the previous manifest records and notes its checksums in `carried` (by its path in the new
+ * generation).
+ */
+function linkFromGeneration(indexDir: string, previous: { dir: string; checksums: IndexChecksums }, staging: string, carried: IndexChecksums): (source: string, target: string) => Promise<boolean> {
+  return async (source, target) => {
+    const file = toPosix(relative(previous.dir, source));
+    const sum = previous.checksums[file];
+    const placed = toPosix(relative(staging, target));
+    if (!sum || placed.startsWith('../')) return false;
+    // As for text segments: a damaged file is INDEX_CORRUPT now (the update rebuilds), not
+    // damage carried into every later generation under its old checksum.
+    await verifyChecksums(indexDir, previous.dir, { [file]: sum }, '', undefined, { quick: true });
+    await link(source, target).catch(() => copyFile(source, target));
+    carried[placed] = sum;
+    return true;
+  };
 }
 
 /**

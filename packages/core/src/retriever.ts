@@ -76,6 +76,15 @@ export interface SaveContext {
    * as PostgreSQL with pgvector); undefined when the store keeps only files.
    */
   vectors?: (dir: string, set: VectorSet) => void;
+  /**
+   * Puts `source`, a file of the previous generation's build (inside `PreviousBuild.dir`), at
+   * `target` without writing its bytes again (a hard link, or a copy where the file system
+   * refuses one), its recorded checksums carried over once its CRC-32 is checked
+   * (`INDEX_CORRUPT` if damaged). Resolves false, doing nothing, for a file the previous
+   * generation does not record; undefined when the store keeps no files to link (a
+   * database): then write the bytes.
+   */
+  linkFile?: (source: string, target: string) => Promise<boolean>;
 }
 
 /** Nearest-vector search run by a store (pgvector's HNSW index) instead of in memory. */
@@ -128,6 +137,12 @@ export interface PreviousBuild {
   sourceOf: Int32Array;
   /** How to read the files in `dir` (the index store hands its reader, which returns the bytes it verified). Default: from the disk. */
   readFile?: IndexFileReader;
+  /**
+   * Parts of a file of `dir` as the store serves them, each page checked as it is read (see
+   * `LoadContext.openRanges`), or undefined for a file to be read whole with `readFile`: the
+   * store does not verify such a file up front, so an update reads of it only what it needs.
+   */
+  openRanges?: (path: string) => FileRanges | undefined;
   /**
    * The index store checked the files in `dir` against its manifest (the bytes `readFile`
    * returns, when given) and `chunks` are the ones that generation was written with: a
@@ -217,6 +232,12 @@ export interface LoadContext {
    * then hashed whole, as any other file is).
    */
   openRanges?: (path: string) => FileRanges | undefined;
+  /**
+   * The files of `dir` the index records (names inside it), when the store knows them: a
+   * retriever whose layout varies (bm25: one file, or a base and an overlay) learns from this
+   * which it wrote, rather than from what happens to be there. Default: look in `dir`.
+   */
+  files?: readonly string[];
 }
 
 /** Retriever factories by name. An unknown name is an error that lists the valid ones. */

@@ -19,6 +19,7 @@ import {
   writeIndex,
   type Chunk,
   type FileRecord,
+  type SaveContext,
   type WriteIndexInput,
 } from '../src/index.js';
 import { rejection } from './helpers.js';
@@ -45,7 +46,7 @@ const chunks: Chunk[] = [
 ];
 
 /** A retriever that saves one file, so the test can see its directory was made and kept. */
-function input(state = 'state-1', save?: (dir: string) => Promise<void>): WriteIndexInput {
+function input(state = 'state-1', save?: (dir: string, context?: SaveContext) => Promise<void>): WriteIndexInput {
   return {
     manifest: {
       toolVersion: '0.1.0',
@@ -154,6 +155,43 @@ describe('an update links the text segments of the generation before', () => {
     expect((await stat(join(now, 'texts.bin'))).ino).not.toBe((await stat(join(previous.dir, 'texts.bin'))).ino);
     expect(written.checksums['texts.bin']).not.toEqual(previous.manifest.checksums['texts.bin']);
     expect((await readIndex(dir)).chunks.map((c) => c.text)).toEqual(['def serve():\n    return 2', chunks[1]!.text, 'serve(2)']);
+  });
+});
+
+describe('a retriever linking a file of the generation before (SaveContext.linkFile)', () => {
+  it('gets the same file, its recorded checksums carried over; a file the generation before does not record is not linked', async () => {
+    await writeIndex(dir, input('kept state'));
+    const before = await openIndex(dir);
+    const from = join(retrieverDir(before.dir, 'fake'), 'state.txt');
+    const results: boolean[] = [];
+    const written = await writeIndex(dir, {
+      ...input('unused', async (target, context) => {
+        results.push(await context!.linkFile!(from, join(target, 'state.txt')));
+        results.push(await context!.linkFile!(join(before.dir, 'elsewhere.txt'), join(target, 'other.txt')));
+        await writeFile(join(target, 'own.txt'), 'written anew');
+      }),
+      previousGeneration: { dir: before.dir, checksums: before.manifest.checksums },
+    });
+    expect(results).toEqual([true, false]);
+    const now = await generationDir();
+    expect((await stat(join(retrieverDir(now, 'fake'), 'state.txt'))).ino).toBe((await stat(from)).ino);
+    expect(written.checksums['retrievers/fake/state.txt']).toEqual(before.manifest.checksums['retrievers/fake/state.txt']);
+    expect(written.checksums['retrievers/fake/own.txt']?.size).toBe('written anew'.length);
+    expect(await verifyIndex(dir)).toMatchObject({ generation: written.generation });
+  });
+
+  it('refuses a damaged file with INDEX_CORRUPT (the update then rebuilds) instead of carrying the damage on', async () => {
+    await writeIndex(dir, input('kept state'));
+    const before = await openIndex(dir);
+    const from = join(retrieverDir(before.dir, 'fake'), 'state.txt');
+    await writeFile(from, 'kept stätē');
+    const error = await rejection(() =>
+      writeIndex(dir, { ...input('unused', async (target, context) => void (await context!.linkFile!(from, join(target, 'state.txt')))), previousGeneration: { dir: before.dir, checksums: before.manifest.checksums } }),
+    );
+    expect(error.code).toBe('INDEX_CORRUPT');
+    expect(error.message).toContain('state.txt');
+    // The published generation is still the one before.
+    expect((await openIndex(dir)).manifest.generation).toBe(before.manifest.generation);
   });
 });
 

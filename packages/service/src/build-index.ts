@@ -1,6 +1,7 @@
+import { join, relative, sep } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { CHUNKER_REVISION, chunkCorpus, DEFAULT_IGNORED_DIRS, DEFAULT_MAX_CHUNK_SIZE, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_LENGTH, unchangedByRecords, walkCorpus, type WalkedFile, type WalkOptions } from '@rag/chunking';
-import { isRagError, linkOrCopyTree, OffsetMap, sliceCodePoints, retrieverDir, verifyRetrieverFiles, type WriteIndexInput, type Chunk, type FileRecord, type IndexStore, type IndexManifest, type LoadedIndex, type PreviousBuild, type ProgressFn, type RetrieverFactory, type RetrieverRegistry } from '@rag/core';
+import { isRagError, linkOrCopyTree, OffsetMap, PAGED_FILE_MIN_BYTES, sliceCodePoints, retrieverDir, verifyChecksums, verifyRetrieverFiles, type WriteIndexInput, type Chunk, type FileRecord, type IndexStore, type IndexManifest, type LoadedIndex, type PreviousBuild, type ProgressFn, type RetrieverFactory, type RetrieverRegistry } from '@rag/core';
 import { createDefaultRetrieverRegistry } from './retrievers.js';
 import { openStore } from './stores.js';
 
@@ -118,7 +119,8 @@ function copiedChunks(old: LoadedIndex, chunks: readonly Chunk[], reusedFiles: R
 /**
  * The old generation's build of retriever `name`, for the factory to take over what it
  * computed for unchanged files (`sourceOf`, see `copiedChunks`). Undefined when the old
- * files do not verify (then everything is computed).
+ * files do not verify (then everything is computed). Files the store serves in checked
+ * pages are not verified up front: the factory reads what it needs of them through the pages.
  */
 async function describePreviousBuild(store: IndexStore, old: LoadedIndex, name: string, sourceOf: Int32Array): Promise<PreviousBuild | undefined> {
   if (!old.manifest.retrievers.some((entry) => entry.name === name)) return undefined;
@@ -130,12 +132,21 @@ async function describePreviousBuild(store: IndexStore, old: LoadedIndex, name: 
     if (!bytes) read.set(path, (bytes = source(path)));
     return bytes;
   };
+  const fileRanges = store.fileRanges?.bind(store);
+  const paged = fileRanges ? (file: string): boolean => fileRanges(join(old.dir, file)) !== undefined : undefined;
   try {
-    await verifyRetrieverFiles(old, name, readFile);
+    await verifyRetrieverFiles(old, name, readFile, paged);
   } catch {
     return undefined;
   }
-  return { dir: retrieverDir(old.dir, name), chunks: old.chunks, sourceOf, readFile, verified: true };
+  // A paged file a factory reads whole after all is hashed then, before it gets the bytes.
+  const readChecked = async (path: string): Promise<Uint8Array> => {
+    const file = relative(old.dir, path).split(sep).join('/');
+    const sum = old.manifest.checksums[file];
+    if (paged?.(file) && sum) await verifyChecksums(store.location, old.dir, { [file]: sum }, '', readFile);
+    return readFile(path);
+  };
+  return { dir: retrieverDir(old.dir, name), chunks: old.chunks, sourceOf, readFile: readChecked, ...(fileRanges ? { openRanges: fileRanges } : {}), verified: true };
 }
 
 /**
@@ -321,7 +332,9 @@ async function buildOnce(options: BuildIndexOptions): Promise<BuildIndexReport> 
   const ignoreFiles = options.ignoreFiles ?? true;
   const chunking = { revision: CHUNKER_REVISION, maxChunkSize, maxFileBytes, maxLineLength, ignoredDirs, ignoreFiles };
   const factory = (options.retrievers ?? createDefaultRetrieverRegistry()).get(options.retriever);
-  const store = openStore(options.indexDir);
+  // Large retriever files offered in checked pages: an update reads of its previous build
+  // only what it needs (a bm25 overlay reads a fifth of its base).
+  const store = openStore(options.indexDir, { pagedFromBytes: PAGED_FILE_MIN_BYTES });
   const walkOptions: WalkOptions = {
     maxFileBytes,
     maxLineLength,
@@ -451,6 +464,7 @@ async function buildOnce(options: BuildIndexOptions): Promise<BuildIndexReport> 
       },
       chunks: corpus.chunks,
       ...(old && sourceOf ? { previousTexts: { texts: old.texts, sourceOf: (i: number) => sourceOf[i]!, checksums: old.manifest.checksums } } : {}),
+      ...(old ? { previousGeneration: { dir: old.dir, checksums: old.manifest.checksums } } : {}),
       retrievers: [built],
     });
     const finished = performance.now();

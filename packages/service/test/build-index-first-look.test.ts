@@ -74,9 +74,10 @@ describe('an update looks at the manifest and the corpus before loading the old 
     await writeFile(join(corpus, 'docs', 'added.md'), '# Added\n\nA page added later.\n');
     expect((await buildIndex(options)).mode).toBe('incremental');
     expect(skipped()).toHaveLength(1);
-    // A damaged index is found by the first look's check and rebuilt from a walk of its own: still one warning.
+    // A damaged index is found by the first look's check and rebuilt from a walk of its own:
+    // still one warning. (The update wrote its bm25 index as an overlay on the first build's.)
     const { dir } = await readIndex(indexDir).then((index) => (index.texts.close(), index));
-    const bm25 = join(dir, 'retrievers', 'bm25', 'bm25.bin');
+    const bm25 = join(dir, 'retrievers', 'bm25', 'bm25-overlay.bin');
     const bytes = await readFile(bm25);
     bytes[bytes.length - 5]! ^= 0x01;
     await writeFile(bm25, bytes);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHUNKER_REVISION, SETTLED_MS } from '@rag/chunking';
-import { readIndex, readManifest, RetrieverRegistry, TEXT_SEGMENT_LIMITS, type RetrieverFactory } from '@rag/core';
+import { readIndex, readManifest, RetrieverRegistry, TEXT_SEGMENT_LIMITS, verifyIndex, type RetrieverFactory } from '@rag/core';
 import { bm25RetrieverFactory } from '@rag/bm25';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex, MAX_UNRECORDED_SIGNATURES_SHARE, openSearchSession, searchSources } from '../src/index.js';
@@ -276,6 +276,85 @@ describe('incremental indexing', () => {
     expect(own).toContain('A new closing paragraph.');
     expect(own.length).toBe(editedTexts.join('').length);
     await expectSameAsFullRebuild(corpus, indexDir, 'linked-full');
+  });
+
+  it('writes a small change to bm25 as an overlay on the first build\'s file (linked, not copied), and searches exactly as a full rebuild does', async () => {
+    const corpus = join(work, 'overlay-corpus');
+    await cp(MINI, corpus, { recursive: true });
+    // Enough modules that one changed file is a small part of the index (see OVERLAY_MAX_SHARE).
+    for (let i = 0; i < 40; i++) {
+      await writeFile(join(corpus, `tinyserve/module_${i}.py`), `"""Module ${i} of the helpers."""\n\nLIMIT_${i} = ${i * 7}\n\n\ndef helper_${i}(value, retries=${i % 5}):\n    """Retry helper ${i}: tries ${i % 5} times."""\n    return value * ${i}\n`);
+    }
+    const indexDir = join(work, 'overlay');
+    await buildIndex({ corpusDir: corpus, indexDir, retriever: 'bm25', toolVersion: 'test' });
+    const first = await readIndex(indexDir);
+    first.texts.close();
+    const baseInode = (await stat(join(first.dir, 'retrievers', 'bm25', 'bm25.bin'))).ino;
+    const rounds: [string, () => Promise<void>][] = [
+      ['an edit', () => writeFile(join(corpus, 'tinyserve/module_3.py'), `"""Module 3, rewritten."""\n\ndef overlay_helper(limit=21):\n    """The overlay round's helper."""\n    return limit\n`)],
+      ['a new page naming a function', () => writeFile(join(corpus, 'docs/overlay.md'), '# Overlay\n\nCall `helper_5` to retry a value five times.\n')],
+      ['a deleted module', () => rm(join(corpus, 'tinyserve/module_7.py'))],
+    ];
+    for (const [name, change] of rounds) {
+      await change();
+      const report = await buildIndex({ corpusDir: corpus, indexDir, retriever: 'bm25', toolVersion: 'test' });
+      expect(report.mode, name).toBe('incremental');
+      const after = await readIndex(indexDir);
+      after.texts.close();
+      const files = Object.keys(after.manifest.checksums).filter((file) => file.startsWith('retrievers/bm25/'));
+      expect(files.sort(), name).toEqual(['retrievers/bm25/bm25-base.bin', 'retrievers/bm25/bm25-overlay.bin']);
+      // The first build's file, the same inode; its checksums carried over, not computed again.
+      expect((await stat(join(after.dir, 'retrievers', 'bm25', 'bm25-base.bin'))).ino, name).toBe(baseInode);
+      expect(after.manifest.checksums['retrievers/bm25/bm25-base.bin']).toEqual(first.manifest.checksums['retrievers/bm25/bm25.bin']);
+      await expectSameAsFullRebuild(corpus, indexDir, `overlay-full-${rounds.findIndex(([n]) => n === name)}`);
+    }
+    expect((await verifyIndex(indexDir)).files).toBeGreaterThan(4);
+
+    // Damage to either file is INDEX_CORRUPT naming it, for `rag verify` and for a search, never a wrong hit.
+    const damages: [string, (path: string) => Promise<void>][] = [
+      ['flipped', async (path) => {
+        const bytes = await readFile(path);
+        bytes[Math.floor(bytes.length / 2)]! ^= 0x01;
+        await writeFile(path, bytes);
+      }],
+      ['truncated', async (path) => writeFile(path, (await readFile(path)).subarray(0, 100))],
+      ['deleted', (path) => rm(path)],
+    ];
+    for (const file of ['bm25-base.bin', 'bm25-overlay.bin']) {
+      for (const [how, damage] of damages) {
+        const copy = join(work, `overlay-${file}-${how}`);
+        await cp(indexDir, copy, { recursive: true });
+        const { dir } = await readIndex(copy).then((index) => (index.texts.close(), index));
+        await damage(join(dir, 'retrievers', 'bm25', file));
+        await expect(verifyIndex(copy), `${file} ${how}`).rejects.toMatchObject({ code: 'INDEX_CORRUPT', message: expect.stringContaining(file) });
+        const search = async (): Promise<unknown> => searchSources(await openSearchSession(copy, { pathBase: work }), 'retry helper', 5);
+        await expect(search(), `${file} ${how}`).rejects.toMatchObject({ code: 'INDEX_CORRUPT', message: expect.stringContaining(file) });
+      }
+    }
+  });
+
+  it('never carries a damaged bm25 file into the next generation: the update analyses every chunk again', async () => {
+    const corpus = join(work, 'overlay-damaged-corpus');
+    await cp(MINI, corpus, { recursive: true });
+    for (let i = 0; i < 40; i++) await writeFile(join(corpus, `tinyserve/module_${i}.py`), `def helper_${i}(value):\n    """Helper ${i}."""\n    return value * ${i}\n`);
+    const indexDir = join(work, 'overlay-damaged');
+    await buildIndex({ corpusDir: corpus, indexDir, retriever: 'bm25', toolVersion: 'test' });
+    const { dir } = await readIndex(indexDir).then((index) => (index.texts.close(), index));
+    // A byte in the last page: the update reads the base's statistics, not its last lists.
+    const base = join(dir, 'retrievers', 'bm25', 'bm25.bin');
+    const bytes = await readFile(base);
+    bytes[bytes.length - 9]! ^= 0x01;
+    await writeFile(base, bytes);
+    await writeFile(join(corpus, 'tinyserve/module_1.py'), 'def helper_1(value):\n    """Helper one, edited."""\n    return value\n');
+    const report = await buildIndex({ corpusDir: corpus, indexDir, retriever: 'bm25', toolVersion: 'test' });
+    // A file read whole is verified before the update uses it (one served in pages, page by
+    // page, and whole before it is linked: see the index store's tests of linkFile).
+    expect(report.mode).not.toBe('unchanged');
+    const after = await readIndex(indexDir);
+    after.texts.close();
+    expect(Object.keys(after.manifest.checksums).filter((file) => file.startsWith('retrievers/bm25/'))).toEqual(['retrievers/bm25/bm25.bin']);
+    await verifyIndex(indexDir);
+    await expectSameAsFullRebuild(corpus, indexDir, 'overlay-damaged-full');
   });
 
   it('says when the retriever could not reuse its previous build, and why (its file was of another format)', async () => {

@@ -1,0 +1,198 @@
+import { checkChunkFeatures } from './chunk-features.js';
+import { NOT_KEPT } from './composite.js';
+import { TermDictionary } from './dictionary.js';
+import { FIELD_NAMES } from './options.js';
+import type { OverlayData } from './overlay.js';
+import { BM25_FORMAT_VERSION, corrupt, encodeSectionParts, parseHeader, SectionReader, type SectionArray, type SectionLayout } from './persist.js';
+import { RagError } from '@rag/core';
+import { TERM_ID_MASK } from './term-interner.js';
+
+/**
+ * On-disk layout of `bm25-overlay.bin`: the container of `bm25.bin` (magic, JSON header,
+ * sections aligned to 8 bytes, an FNV-1a checksum of the payload; see `persist.ts`) with its
+ * own magic and header. The header names the base it goes with (chunk and term counts, the
+ * base file's payload checksum) and the `bm25.bin` format version its terms were analysed
+ * with; the sections are `OverlayData`'s arrays.
+ */
+export const OVERLAY_FORMAT = 'rag-bm25-overlay';
+/** Bumped when the overlay's layout or the meaning of a stored number changes. */
+export const OVERLAY_FORMAT_VERSION = 1;
+/** File names inside a retriever directory: an index written whole is `bm25.bin`; one written as an overlay is these two. */
+export const BASE_FILE_NAME = 'bm25-base.bin';
+export const OVERLAY_FILE_NAME = 'bm25-overlay.bin';
+
+const MAGIC = new TextEncoder().encode('RAGBMOV\n');
+
+export interface OverlayFileHeader extends SectionLayout {
+  format: typeof OVERLAY_FORMAT;
+  version: number;
+  /** The `bm25.bin` format version (the analysis of text) the overlay's terms come from. */
+  bm25Version: number;
+  littleEndian: true;
+  base: OverlayData['base'];
+  docCount: number;
+  termCount: number;
+  fields: readonly string[];
+  chunkFingerprint: string;
+}
+
+function namedSections(overlay: OverlayData): [string, SectionArray][] {
+  const sections: [string, SectionArray][] = [
+    ['keptFrom', overlay.keptFrom],
+    ['fresh.vocabulary', overlay.fresh.bytes],
+    ['fresh.termOffsets', overlay.fresh.offsets],
+    ['docFrequencies', overlay.docFrequencies],
+    ['touched', overlay.touched],
+  ];
+  FIELD_NAMES.forEach((name, f) => {
+    const field = overlay.fields[f]!;
+    const list = overlay.lists[f]!;
+    sections.push([`${name}.offsets`, field.offsets], [`${name}.lengths`, field.lengths], [`${name}.list.offsets`, list.offsets], [`${name}.list.docs`, list.docs], [`${name}.list.tfs`, list.tfs]);
+  });
+  const { features } = overlay;
+  sections.push(['sequences.offsets', overlay.sequences.offsets], ['sequences.terms', overlay.sequences.terms]);
+  sections.push(['features.evidence', features.evidence], ['features.types', features.types], ['features.descriptions', features.descriptions], ['features.nameOffsets', features.nameOffsets], ['features.names', features.names]);
+  sections.push(['anchors.hashes', overlay.anchorHashes]);
+  return sections;
+}
+
+/** The overlay file's bytes, as consecutive parts (see `encodeSectionParts`). */
+export function encodeOverlayParts(overlay: OverlayData): Uint8Array[] {
+  return encodeSectionParts(
+    MAGIC,
+    {
+      format: OVERLAY_FORMAT,
+      version: OVERLAY_FORMAT_VERSION,
+      bm25Version: BM25_FORMAT_VERSION,
+      littleEndian: true,
+      base: overlay.base,
+      docCount: overlay.docCount,
+      termCount: overlay.docFrequencies.length,
+      fields: FIELD_NAMES,
+      chunkFingerprint: overlay.chunkFingerprint,
+    },
+    namedSections(overlay),
+  );
+}
+
+/** The header of an overlay file, its format and version checked. */
+export function readOverlayHeader(bytes: Uint8Array, label: string): OverlayFileHeader {
+  const header = parseHeader<OverlayFileHeader>(bytes, MAGIC, label, 'bm25 overlay');
+  if (header.format !== OVERLAY_FORMAT) throw corrupt(label, `its header does not say "format": "${OVERLAY_FORMAT}"`);
+  if (header.version !== OVERLAY_FORMAT_VERSION || header.bm25Version !== BM25_FORMAT_VERSION) {
+    throw new RagError('INDEX_INCOMPATIBLE', `The bm25 overlay ${label} has format version ${String(header.version)} (terms of version ${String(header.bm25Version)}); this version of @rag/bm25 reads ${OVERLAY_FORMAT_VERSION} (${BM25_FORMAT_VERSION}).`, {
+      hint: 'Rebuild the index with `rag index --corpus_dir <dir> --full`.',
+    });
+  }
+  if (header.littleEndian !== true || new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) {
+    throw new RagError('INDEX_INCOMPATIBLE', `The bm25 overlay ${label} is little-endian and this machine is not.`, { hint: 'Rebuild the index on this machine.' });
+  }
+  const counts = [header.docCount, header.termCount, header.base?.docCount, header.base?.termCount, header.base?.payloadChecksum];
+  if (!counts.every((n) => Number.isInteger(n) && n! >= 0) || JSON.stringify(header.fields) !== JSON.stringify(FIELD_NAMES)) {
+    throw corrupt(label, 'its header has invalid counts or fields');
+  }
+  return header as OverlayFileHeader;
+}
+
+const ascending = (values: Uint32Array): boolean => values.every((v, i) => i === 0 || values[i - 1]! <= v);
+const below = (values: Uint32Array, limit: number): boolean => values.every((v) => v < limit);
+
+/**
+ * Reads an overlay written by `encodeOverlayParts`, every structural check made: counts,
+ * which chunks it holds, list bounds against the lists, lists in chunk order and inside the
+ * overlay's own chunks, sequences as long as their chunks' fields, names and terms in range.
+ * `checksum: false` only where the store has just verified the file another way.
+ */
+export function decodeOverlay(bytes: Uint8Array, label: string, { checksum = true }: { checksum?: boolean } = {}): OverlayData {
+  const header = readOverlayHeader(bytes, label);
+  const reader = new SectionReader(bytes, header, label, checksum);
+  const { docCount, termCount } = header;
+  const bad = (what: string): RagError => corrupt(label, what);
+
+  const keptFrom = reader.read('keptFrom', 'u32');
+  if (keptFrom.length !== docCount) throw bad('it does not list every chunk');
+  let own = 0;
+  let last = -1;
+  for (const from of keptFrom) {
+    if (from === NOT_KEPT) own++;
+    else if (from >= header.base.docCount || from <= last) throw bad('its chunks kept from the base are out of range or order');
+    else last = from;
+  }
+  const freshOffsets = reader.read('fresh.termOffsets', 'u32');
+  const freshBytes = reader.read('fresh.vocabulary', 'u8');
+  const freshCount = freshOffsets.length - 1;
+  if (freshCount < 0 || freshOffsets[0] !== 0 || freshOffsets[freshCount] !== freshBytes.length || !ascending(freshOffsets) || header.base.termCount + freshCount !== termCount) {
+    throw bad('its new terms do not match their offsets or the term count');
+  }
+  const docFrequencies = reader.read('docFrequencies', 'u32');
+  if (docFrequencies.length !== termCount) throw bad('its document frequencies do not match its terms');
+  const touched = reader.read('touched', 'u32');
+  if (!below(touched, termCount) || !touched.every((t, i) => i === 0 || touched[i - 1]! < t)) throw bad('its list of held terms is out of range or order');
+
+  const fields = FIELD_NAMES.map((name) => {
+    const offsets = reader.read(`${name}.offsets`, 'u32');
+    const lengths = reader.read(`${name}.lengths`, 'u32');
+    if (offsets.length !== termCount + 1 || offsets[0] !== 0 || !ascending(offsets) || lengths.length !== docCount) throw bad(`its ${name} list bounds or lengths are inconsistent`);
+    return { offsets, lengths };
+  });
+  const lists = FIELD_NAMES.map((name) => {
+    const offsets = reader.read(`${name}.list.offsets`, 'u32');
+    const docs = reader.read(`${name}.list.docs`, 'u32');
+    const tfs = reader.read(`${name}.list.tfs`, 'u16');
+    let consistent = offsets.length === touched.length + 1 && offsets[0] === 0 && offsets[touched.length] === docs.length && tfs.length === docs.length && ascending(offsets);
+    for (let i = 0; consistent && i < touched.length; i++) {
+      for (let p = offsets[i]!; consistent && p < offsets[i + 1]!; p++) {
+        const d = docs[p]!;
+        consistent = d < docCount && keptFrom[d] === NOT_KEPT && (p === offsets[i] || docs[p - 1]! < d);
+      }
+    }
+    if (!consistent) throw bad(`its own ${name} postings are inconsistent`);
+    return { offsets, docs, tfs };
+  });
+
+  const sequences = { offsets: reader.read('sequences.offsets', 'u32'), terms: reader.read('sequences.terms', 'u32') };
+  let consistent = sequences.offsets.length === own + 1 && sequences.offsets[0] === 0 && sequences.offsets[own] === sequences.terms.length;
+  for (let d = 0, local = 0; consistent && d < docCount; d++) {
+    if (keptFrom[d] !== NOT_KEPT) continue;
+    let length = 0;
+    for (const field of fields) length += field.lengths[d]!;
+    consistent = sequences.offsets[local + 1]! - sequences.offsets[local]! === length;
+    local++;
+  }
+  for (let i = 0; consistent && i < sequences.terms.length; i++) consistent = (sequences.terms[i]! & TERM_ID_MASK) < termCount;
+  if (!consistent) throw bad('its term sequences are inconsistent');
+
+  const features = {
+    evidence: reader.read('features.evidence', 'u8'),
+    types: reader.read('features.types', 'u8'),
+    descriptions: reader.read('features.descriptions', 'u8'),
+    nameOffsets: reader.read('features.nameOffsets', 'u32'),
+    names: reader.read('features.names', 'u32'),
+  };
+  const broken = checkChunkFeatures(features, docCount, termCount);
+  if (broken !== undefined) throw bad(`its chunk features are inconsistent: ${broken}`);
+  const anchorHashes = reader.read('anchors.hashes', 'u32');
+  if (anchorHashes.length !== docCount * 2) throw bad('its anchor hashes do not match its chunks');
+  return {
+    base: { docCount: header.base.docCount, termCount: header.base.termCount, payloadChecksum: header.base.payloadChecksum },
+    docCount,
+    keptFrom,
+    fresh: new TermDictionary(freshBytes, freshOffsets),
+    docFrequencies,
+    fields,
+    touched,
+    lists,
+    sequences,
+    features,
+    anchorHashes,
+    chunkFingerprint: String(header.chunkFingerprint),
+  };
+}
+
+/** INDEX_CORRUPT unless `overlay` was written against this base (its chunk and term counts and payload checksum). */
+export function checkOverlayBase(overlay: OverlayData, base: { docCount: number; dictionary: { size: number } }, payloadChecksum: number, label: string): void {
+  const expected = overlay.base;
+  if (expected.docCount !== base.docCount || expected.termCount !== base.dictionary.size || expected.payloadChecksum !== payloadChecksum) {
+    throw corrupt(label, 'it was written against another base file than the one beside it');
+  }
+}

@@ -1,0 +1,252 @@
+import type { Chunk } from '@rag/core';
+import { ChunkAnalysis } from './analyse.js';
+import { anchorFieldTexts, hashAnchorTexts } from './anchors.js';
+import type { Bm25IndexData, TermSequences } from './build.js';
+import { fingerprintChunks } from './checksum.js';
+import { reuseChunkFeatures, type ChunkFeatures } from './chunk-features.js';
+import { CompositeDictionary, NOT_KEPT } from './composite.js';
+import { TermDictionary } from './dictionary.js';
+import { FIELD_NAMES, type Bm25Options } from './options.js';
+import { contextsOf, countRemoved } from './patch.js';
+import { arrayPostings, type PostingSource } from './postings.js';
+import { CONTINUES_SEGMENT, MAX_TF, TERM_ID_MASK } from './term-interner.js';
+
+/**
+ * What an update writes instead of a whole index: the chunks it changed, against a base
+ * index kept as it was (`bm25-base.bin`, the file a full build wrote, linked into each later
+ * generation). Per-term and per-chunk statistics cover the whole index (they change with
+ * any chunk); lists and sequences only the overlay's own chunks. Together with the base
+ * (`composeIndex`) it is the index a full build gives, list for list and score for score.
+ */
+export interface OverlayData {
+  /** The base it goes with: its chunk and term counts and its payload checksum. */
+  base: { docCount: number; termCount: number; payloadChecksum: number };
+  docCount: number;
+  /** Per chunk, the base chunk it is (same terms in every field), or `NOT_KEPT` for one of the overlay's own. */
+  keptFrom: Uint32Array;
+  /** Terms the base lacks, sorted; term id = base term count + rank. */
+  fresh: TermDictionary;
+  /** Per term (base terms, then fresh ones), the chunks holding it now; 0 for a base term none does. */
+  docFrequencies: Uint32Array;
+  /** Per field: every term's list bounds over the whole index (prefix sums of list lengths), and every chunk's length. */
+  fields: { offsets: Uint32Array; lengths: Uint32Array }[];
+  /** The terms the overlay's own chunks hold, ascending. */
+  touched: Uint32Array;
+  /** Per field, `touched[i]`'s postings among the overlay's own chunks are [offsets[i], offsets[i + 1]). */
+  lists: { offsets: Uint32Array; docs: Uint32Array; tfs: Uint16Array }[];
+  /** The overlay's own chunks' term sequences, in chunk order. */
+  sequences: TermSequences;
+  features: ChunkFeatures;
+  anchorHashes: Uint32Array;
+  chunkFingerprint: string;
+}
+
+/**
+ * When an update writes a whole index instead of an overlay: past this share of the
+ * index's chunks in the overlay (its own plus the base chunks it replaced), a search reads
+ * more of the overlay than of the base, and an update analyses the overlay's chunks again.
+ * A quarter, as for the text segments (`TEXT_SEGMENT_LIMITS`): every later update's cost
+ * stays within a quarter of a full analysis, and a write of the whole comes once per
+ * quarter of the corpus changed.
+ */
+export const OVERLAY_MAX_SHARE = 0.25;
+
+/** The files of an index made of a base and an overlay: the overlay, and where its base file is. */
+export interface LayeredFiles {
+  overlay: OverlayData;
+  base: { path: string; read: () => Promise<Uint8Array> };
+}
+
+/** The base an update writes its overlay against, and the index it updates. */
+export interface OverlayBase {
+  /** The base index; its lists and sequences need not be there (see `OverlayPlan.baseDocs`). */
+  data: Bm25IndexData;
+  /** Its file's payload checksum (the overlay records it, so that the two are never mixed up). */
+  payloadChecksum: number;
+  /** The index before the update: the base alone, or the base and an earlier overlay. */
+  previous: { data: Bm25IndexData; postings: PostingSource; overlay?: OverlayData };
+  /** For each new chunk, the previous chunk it copies (-1 for none). */
+  sourceOf: Int32Array;
+}
+
+/** Which chunks an overlay keeps from its base and which it holds itself (see `planOverlay`). */
+export interface OverlayPlan {
+  anchors: string[] | undefined;
+  anchorHashes: Uint32Array;
+  keptFrom: Uint32Array;
+  /** Base chunk → chunk, -1 for a base chunk the overlay replaces. */
+  newDocOf: Int32Array;
+  /** The overlay's own chunks, ascending. */
+  analysed: number[];
+  /** The base chunks whose term sequences the overlay is built from: those it replaces, and those its own chunks copy. */
+  baseDocs: number[];
+}
+
+/**
+ * Which chunks of `chunks` are base chunks (their text copied through the previous index
+ * from one, their anchor text unchanged), or undefined when an overlay does not pay (more
+ * than {@link OVERLAY_MAX_SHARE} of the chunks in it) or cannot be made (base chunks out of
+ * their order there): the caller then writes a whole index.
+ */
+export function planOverlay(chunks: readonly Chunk[], options: Bm25Options, base: Pick<OverlayBase, 'data' | 'sourceOf'> & { previousKept?: Uint32Array }, maxShare = OVERLAY_MAX_SHARE): OverlayPlan | undefined {
+  const old = base.data;
+  const docCount = chunks.length;
+  if (old.anchorHashes.length !== old.docCount * 2) return undefined;
+  const anchors = anchorFieldTexts(chunks, options.context);
+  const anchorHashes = hashAnchorTexts(anchors, docCount);
+  const { sourceOf, previousKept } = base;
+  const baseOf = (source: number): number => (source < 0 ? -1 : previousKept ? (previousKept[source] === NOT_KEPT ? -1 : previousKept[source]!) : source);
+  const keptFrom = new Uint32Array(docCount).fill(NOT_KEPT);
+  const newDocOf = new Int32Array(old.docCount).fill(-1);
+  const analysed: number[] = [];
+  let last = -1;
+  for (let d = 0; d < docCount; d++) {
+    const from = baseOf(sourceOf[d]!);
+    if (from >= 0 && anchorHashes[2 * d] === old.anchorHashes[2 * from] && anchorHashes[2 * d + 1] === old.anchorHashes[2 * from + 1]) {
+      if (from <= last) return undefined;
+      last = from;
+      keptFrom[d] = from;
+      newDocOf[from] = d;
+    } else {
+      analysed.push(d);
+    }
+  }
+  const replaced = old.docCount - (docCount - analysed.length);
+  if (analysed.length + replaced > maxShare * docCount) return undefined;
+  const baseDocs = new Set<number>();
+  for (let b = 0; b < old.docCount; b++) if (newDocOf[b]! < 0) baseDocs.add(b);
+  for (const d of analysed) {
+    const from = baseOf(sourceOf[d]!);
+    if (from >= 0) baseDocs.add(from);
+  }
+  return { anchors, anchorHashes, keptFrom, newDocOf, analysed, baseDocs: [...baseDocs].sort((a, b) => a - b) };
+}
+
+/**
+ * The overlay of `chunks` against `base` as `plan` lays it out. `baseSequences` gives the
+ * base's term sequences of `plan.baseDocs` (and `base.previous.postings` those of the previous
+ * chunks the overlay's own chunks copy).
+ */
+export function buildOverlay(chunks: readonly Chunk[], options: Bm25Options, base: OverlayBase, plan: OverlayPlan, baseSequences: PostingSource): OverlayData {
+  const old = base.data;
+  const docCount = chunks.length;
+  const { previous, sourceOf } = base;
+  const { anchors, anchorHashes, keptFrom, newDocOf, analysed } = plan;
+
+  // The overlay's own chunks, analysed; a copy of a previous chunk (an anchor change, or a
+  // chunk of the earlier overlay) takes over its file-local fields' terms.
+  const analysis = new ChunkAnalysis(options, analysed.length, previous.data, undefined, previous.postings);
+  const contexts = options.context.tableHeaders ? contextsOf(chunks, analysed) : undefined;
+  for (const d of analysed) analysis.add(chunks[d]!, contexts?.get(d), anchors?.[d], sourceOf[d]!);
+
+  // Term ids: a term the base has keeps its id there; the rest follow, sorted.
+  const interned = analysis.interner.terms;
+  const baseTerms = old.dictionary.size;
+  const idOf = new Int32Array(interned.length);
+  const freshIds: number[] = [];
+  interned.forEach((term, i) => {
+    const id = old.dictionary.lookup(term);
+    if (id >= 0) idOf[i] = id;
+    else freshIds.push(i);
+  });
+  freshIds.sort((a, b) => (interned[a]! < interned[b]! ? -1 : 1));
+  freshIds.forEach((i, rank) => (idOf[i] = baseTerms + rank));
+  const fresh = TermDictionary.fromSorted(freshIds.map((i) => interned[i]!));
+  const termCount = baseTerms + fresh.size;
+
+  // Statistics of the whole index: the base's, less the chunks replaced, plus the overlay's.
+  const removed = countRemoved(old, newDocOf, (doc) => baseSequences.sequence(doc));
+  const docFrequencies = new Uint32Array(termCount);
+  for (let t = 0; t < baseTerms; t++) docFrequencies[t] = old.docFrequencies[t]! - removed.docFrequencies[t]!;
+  const added = analysis.docFrequencies;
+  for (let i = 0; i < interned.length; i++) docFrequencies[idOf[i]!]! += added[i]!;
+
+  const touchedIds = new Set<number>();
+  for (const pairs of analysis.pairs) for (let p = 0; p < pairs.termIds.length; p++) touchedIds.add(idOf[pairs.termIds.data[p]!]!);
+  const touched = Uint32Array.from(touchedIds).sort();
+  const slot = new Int32Array(termCount).fill(-1);
+  touched.forEach((term, i) => (slot[term] = i));
+
+  const fields = FIELD_NAMES.map((_, f) => {
+    const pairs = analysis.pairs[f]!;
+    const baseField = old.fields[f]!;
+    // The overlay's own lists of this field, by touched term, each in chunk order (a counting sort).
+    const listOffsets = new Uint32Array(touched.length + 1);
+    for (let p = 0; p < pairs.termIds.length; p++) listOffsets[slot[idOf[pairs.termIds.data[p]!]!]! + 1]!++;
+    for (let i = 0; i < touched.length; i++) listOffsets[i + 1]! += listOffsets[i]!;
+    const cursor = listOffsets.slice(0, touched.length);
+    const docs = new Uint32Array(pairs.termIds.length);
+    const tfs = new Uint16Array(pairs.termIds.length);
+    analysed.forEach((d, i) => {
+      for (let p = pairs.docStart[i]!; p < pairs.docStart[i + 1]!; p++) {
+        const at = cursor[slot[idOf[pairs.termIds.data[p]!]!]!]!++;
+        docs[at] = d;
+        tfs[at] = Math.min(pairs.tfs.data[p]!, MAX_TF);
+      }
+    });
+    const offsets = new Uint32Array(termCount + 1);
+    for (let t = 0; t < termCount; t++) {
+      const kept = t < baseTerms ? baseField.offsets[t + 1]! - baseField.offsets[t]! - removed.postings[f]![t]! : 0;
+      const i = slot[t]!;
+      offsets[t + 1] = offsets[t]! + kept + (i < 0 ? 0 : listOffsets[i + 1]! - listOffsets[i]!);
+    }
+    const lengths = new Uint32Array(docCount);
+    for (let d = 0; d < docCount; d++) if (keptFrom[d] !== NOT_KEPT) lengths[d] = baseField.lengths[keptFrom[d]!]!;
+    analysed.forEach((d, i) => (lengths[d] = pairs.lengths[i]!));
+    return { field: { offsets, lengths }, list: { offsets: listOffsets, docs, tfs } };
+  });
+
+  const entries = analysis.sequence.data;
+  const sequenceTerms = new Uint32Array(analysis.sequence.length);
+  for (let i = 0; i < sequenceTerms.length; i++) sequenceTerms[i] = idOf[entries[i]! & TERM_ID_MASK]! | (entries[i]! & CONTINUES_SEGMENT);
+  const sequences = { offsets: analysis.sequenceOffsets.slice(0, analysed.length + 1), terms: sequenceTerms };
+
+  const dictionary = new CompositeDictionary(old.dictionary, fresh, docFrequencies);
+  return {
+    base: { docCount: old.docCount, termCount: baseTerms, payloadChecksum: base.payloadChecksum },
+    docCount,
+    keptFrom,
+    fresh,
+    docFrequencies,
+    fields: fields.map((f) => f.field),
+    touched,
+    lists: fields.map((f) => f.list),
+    sequences,
+    features: reuseFeatures(chunks, options, dictionary, docFrequencies, baseTerms, previous.data, sourceOf),
+    anchorHashes,
+    chunkFingerprint: fingerprintChunks(chunks),
+  };
+}
+
+/**
+ * Every chunk's features, a copied chunk's taken over from the previous index
+ * (`reuseChunkFeatures`) with its names renumbered: a base term keeps its id while some chunk
+ * holds it, a new term of an earlier overlay is looked up again. A term the previous index
+ * lacked is a new term whether the overlay's chunks brought it or a chunk kept from the base
+ * did (a base chunk an earlier overlay had replaced comes back).
+ */
+function reuseFeatures(
+  chunks: readonly Chunk[],
+  options: Bm25Options,
+  dictionary: CompositeDictionary,
+  docFrequencies: Uint32Array,
+  baseTerms: number,
+  previous: Bm25IndexData,
+  sourceOf: Int32Array,
+): ChunkFeatures {
+  const renumbered = new Int32Array(previous.dictionary.size).fill(-2);
+  for (let t = 0; t < baseTerms; t++) renumbered[t] = docFrequencies[t]! > 0 ? t : -1;
+  const newTerms: string[] = [];
+  for (let t = 0; t < baseTerms; t++) if (docFrequencies[t]! > 0 && previous.docFrequencies[t] === 0) newTerms.push(dictionary.termAt(t));
+  for (let t = baseTerms; t < dictionary.size; t++) {
+    const term = dictionary.termAt(t);
+    if (previous.dictionary.lookup(term) < 0) newTerms.push(term);
+  }
+  return reuseChunkFeatures(chunks, dictionary, options.rerank, previous, sourceOf, newTerms, renumbered);
+}
+
+/** `planOverlay` then `buildOverlay` over a base held whole; undefined as `planOverlay`. */
+export function overlayOf(chunks: readonly Chunk[], options: Bm25Options, base: OverlayBase, maxShare = OVERLAY_MAX_SHARE): OverlayData | undefined {
+  const plan = planOverlay(chunks, options, { data: base.data, sourceOf: base.sourceOf, ...(base.previous.overlay ? { previousKept: base.previous.overlay.keptFrom } : {}) }, maxShare);
+  return plan && buildOverlay(chunks, options, base, plan, arrayPostings(base.data));
+}
