@@ -94,8 +94,15 @@ export function readOverlayHeader(bytes: Uint8Array, label: string): OverlayFile
   return header as OverlayFileHeader;
 }
 
-const ascending = (values: Uint32Array): boolean => values.every((v, i) => i === 0 || values[i - 1]! <= v);
-const below = (values: Uint32Array, limit: number): boolean => values.every((v) => v < limit);
+function ascending(values: Uint32Array): boolean {
+  for (let i = 1; i < values.length; i++) if (values[i - 1]! > values[i]!) return false;
+  return true;
+}
+
+function strictlyAscendingBelow(values: Uint32Array, limit: number): boolean {
+  for (let i = 0; i < values.length; i++) if (values[i]! >= limit || (i > 0 && values[i - 1]! >= values[i]!)) return false;
+  return true;
+}
 
 /**
  * Reads an overlay written by `encodeOverlayParts`, every structural check made: counts,
@@ -127,7 +134,7 @@ export function decodeOverlay(bytes: Uint8Array, label: string, { checksum = tru
   const docFrequencies = reader.read('docFrequencies', 'u32');
   if (docFrequencies.length !== termCount) throw bad('its document frequencies do not match its terms');
   const touched = reader.read('touched', 'u32');
-  if (!below(touched, termCount) || !touched.every((t, i) => i === 0 || touched[i - 1]! < t)) throw bad('its list of held terms is out of range or order');
+  if (!strictlyAscendingBelow(touched, termCount)) throw bad('its list of held terms is out of range or order');
 
   const fields = FIELD_NAMES.map((name) => {
     const offsets = reader.read(`${name}.offsets`, 'u32');

@@ -20,7 +20,7 @@ import {
 } from '@rag/core';
 import { Bm25Index, type FirstStageOptions } from './bm25-index.js';
 import { fingerprintChunks } from './checksum.js';
-import { resolveBm25Options, type Bm25Options, type Bm25Settings } from './options.js';
+import { resolveBm25Options, type Bm25Settings } from './options.js';
 import type { Bm25IndexData, ReusableBuild } from './build.js';
 import { composeIndex } from './composite.js';
 import type { LayeredFiles } from './overlay.js';

@@ -1,5 +1,4 @@
 import fc from 'fast-check';
-import type { Chunk } from '@rag/core';
 import { describe, expect, it } from 'vitest';
 import { buildIndexData } from '../src/build.js';
 import { patchIndexData } from '../src/patch.js';

@@ -150,6 +150,13 @@ async function describePreviousBuild(store: IndexStore, old: LoadedIndex, name: 
 }
 
 /**
+ * Share of the corpus's files an update must have chunked for a full garbage collection
+ * between chunking and fitting (`BuildIndexOptions.collectGarbage`) to pay: a full build
+ * always collects.
+ */
+export const CHUNKED_SHARE_WORTH_COLLECTING = 0.25;
+
+/**
  * Stat signatures an update may leave unrecorded rather than write the index again to record
  * them, as a share of the corpus's files. A file whose recorded signature is missing (it was
  * read within `SETTLED_MS` of a write) or stale (touched, or rewritten with the same bytes, as
@@ -443,7 +450,10 @@ async function buildOnce(options: BuildIndexOptions): Promise<BuildIndexReport> 
       built = { entry: old.manifest.retrievers.find((entry) => entry.name === factory.name)!, save: (dir) => linkOrCopyTree(from, dir) };
     } else {
       const previousBuild = old ? await describePreviousBuild(store, old, factory.name, sourceOf!) : undefined;
-      options.collectGarbage?.();
+      // Chunking's garbage (parse trees, file texts) is worth a full collection only when much
+      // was chunked: after a small update it is a few files', and the collection (~20 ms on
+      // vLLM, whose old index is then in memory) would be most of the update's own work.
+      if (files.added + files.changed > files.total * CHUNKED_SHARE_WORTH_COLLECTING) options.collectGarbage?.();
       const retriever = await factory.build(corpus.chunks, {
         onNotice: (message) => notes.push(message),
         ...(options.collectGarbage ? { collectGarbage: options.collectGarbage } : {}),

@@ -129,6 +129,16 @@ describe('incremental indexing', () => {
     expect(report.mode).toBe('full');
     // One between the phases, one inside bm25's build (between analysing and inverting).
     expect(collections).toBe(2);
+    // An update that chunked one file has no garbage worth a full collection.
+    const corpus = join(work, 'collected-corpus');
+    await cp(MINI, corpus, { recursive: true });
+    const updatedDir = join(work, 'collected-update');
+    await buildIndex({ corpusDir: corpus, indexDir: updatedDir, retriever: 'bm25', toolVersion: 'test' });
+    const edited = await smallestFile(corpus, '.md');
+    await writeFile(join(corpus, edited), `${await readFile(join(corpus, edited), 'utf8')}\nOne more line.\n`);
+    collections = 0;
+    expect((await buildIndex({ corpusDir: corpus, indexDir: updatedDir, retriever: 'bm25', toolVersion: 'test', collectGarbage: () => collections++ })).mode).toBe('incremental');
+    expect(collections).toBe(0);
   });
 
   it('leaves an index whose corpus did not change as it is (verified whole), and rebuilds it when that finds damage', async () => {
