@@ -1,5 +1,5 @@
 import type { Chunk, Language } from '@rag/core';
-import { classSummaries } from './class-summaries.js';
+import { classSummaries, lazyClassSummaries } from './class-summaries.js';
 import type { ContextOptions } from './options.js';
 import { CorpusProjects } from './projects.js';
 
@@ -141,7 +141,37 @@ export function anchorFieldTexts(chunks: readonly Chunk[], context: ContextOptio
   if (!context.classSummaries) return anchors;
   const summaries = classSummaries(chunks);
   if (!anchors) return summaries;
-  return anchors.map((text, i) => (summaries[i] === '' ? text : text === '' ? summaries[i]! : `${text}\n${summaries[i]}`));
+  return anchors.map((text, i) => joinAnchor(text, summaries[i]!));
+}
+
+function joinAnchor(text: string, summary: string): string {
+  return summary === '' ? text : text === '' ? summary : `${text}\n${summary}`;
+}
+
+/** The anchor field of an index's chunks, as a build or an update needs it (see {@link anchorField}). */
+export interface AnchorField {
+  /**
+   * Per chunk, the hashes of its anchor text from the docs (`hashAnchorTexts`), what an index
+   * stores to tell an update which anchors changed. Class summaries are not in them: they
+   * come from the chunk's own file, and a chunk an update copies comes from an unchanged file.
+   */
+  hashes: Uint32Array;
+  /** Chunk d's anchor field text (see {@link anchorFieldTexts}); undefined when the field is off. */
+  textOf(d: number): string | undefined;
+}
+
+/**
+ * The anchor field of `chunks` under `context`: the docs' anchor text of every chunk (any
+ * page may name any definition, so all of it is found again), class summaries a file at a
+ * time as chunks are asked about (`lazyClassSummaries`).
+ */
+export function anchorField(chunks: readonly Chunk[], context: ContextOptions): AnchorField {
+  const anchors = context.anchors ? anchorTexts(chunks) : undefined;
+  const summaryOf = context.classSummaries ? lazyClassSummaries(chunks) : undefined;
+  return {
+    hashes: hashAnchorTexts(anchors, chunks.length),
+    textOf: (d) => (summaryOf ? joinAnchor(anchors?.[d] ?? '', summaryOf(d)) : anchors?.[d]),
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { RagError, type Chunk, type ProgressFn } from '@rag/core';
 import { fingerprintChunks } from './checksum.js';
 import { TermDictionary } from './dictionary.js';
-import { anchorFieldTexts, hashAnchorTexts } from './anchors.js';
+import { anchorField, type AnchorField } from './anchors.js';
 import { tableHeaderContexts } from './context.js';
 import { FIELD_NAMES, type Bm25Options } from './options.js';
 import { computeChunkFeatures, reuseChunkFeatures, type ChunkFeatures } from './chunk-features.js';
@@ -33,7 +33,7 @@ export interface Bm25IndexData {
   sequences: TermSequences;
   /** What the second stage needs of each chunk's raw text (see `ChunkFeatures`). */
   features: ChunkFeatures;
-  /** Hashes of each chunk's anchor text (see `hashAnchorTexts`), empty in a paged index. */
+  /** Hashes of each chunk's anchor text from the docs (see `anchorField`), empty in a paged index. */
   anchorHashes: Uint32Array;
   chunkFingerprint: string;
   /**
@@ -162,14 +162,14 @@ export function buildIndexData(chunks: readonly Chunk[], options: Bm25Options, o
     }
   }
   const contexts = options.context.tableHeaders ? tableHeaderContexts(chunks) : undefined;
-  let anchors = anchorFieldTexts(chunks, options.context);
+  let anchors: AnchorField | undefined = anchorField(chunks, options.context);
   const old = previous?.data;
   // A re-index builds about what the previous build held: size the buffers for that (a
   // little more) instead of doubling into it from 1,024 entries.
   const expected = (size: number | undefined): number | undefined => (size === undefined ? undefined : Math.ceil(size * 1.05) + 1024);
   const analysis = new ChunkAnalysis(options, docCount, old, expected);
   for (let d = 0; d < docCount; d++) {
-    analysis.add(chunks[d]!, contexts?.[d], anchors?.[d], previous ? previous.sourceOf[d]! : -1);
+    analysis.add(chunks[d]!, contexts?.[d], anchors.textOf(d), previous ? previous.sourceOf[d]! : -1);
     if (onProgress && ((d + 1) % PROGRESS_EVERY === 0 || d + 1 === docCount)) {
       onProgress({ phase: 'fit', done: d + 1, total: docCount });
     }
@@ -179,7 +179,7 @@ export function buildIndexData(chunks: readonly Chunk[], options: Bm25Options, o
   // The analysis is done: what it needed (the segment table, the anchor texts: tens of MB on
   // a large corpus) goes before the postings, the build's largest arrays, are allocated.
   interner.releaseSegments();
-  const anchorHashes = hashAnchorTexts(anchors, docCount);
+  const anchorHashes = anchors.hashes;
   anchors = undefined;
   collectGarbage?.();
 

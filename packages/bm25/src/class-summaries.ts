@@ -69,6 +69,27 @@ export function classSummaries(chunks: readonly Chunk[]): string[] {
   return summaries;
 }
 
+/**
+ * `classSummaries`, a file at a time: chunk d's summary, its file's summarised when one of
+ * its chunks is first asked about. An update asks about the chunks it analyses only.
+ */
+export function lazyClassSummaries(chunks: readonly Chunk[]): (d: number) => string {
+  const summaries = new Array<string>(chunks.length).fill('');
+  const done = new Uint8Array(chunks.length);
+  return (d) => {
+    if (done[d] === 0) {
+      const path = chunks[d]!.file_path;
+      let start = d;
+      while (start > 0 && chunks[start - 1]!.file_path === path) start--;
+      let end = d + 1;
+      while (end < chunks.length && chunks[end]!.file_path === path) end++;
+      if (chunks[start]!.language === 'python') summariseRun(chunks, start, end, summaries);
+      done.fill(1, start, end);
+    }
+    return summaries[d]!;
+  };
+}
+
 /** Fills `summaries` for the chunks `start … end` of one file. */
 function summariseRun(chunks: readonly Chunk[], start: number, end: number, summaries: string[]): void {
   // Documented classes by their full symbol (`Outer.Inner` for a nested one).

@@ -1,6 +1,6 @@
 import type { Chunk } from '@rag/core';
 import { ChunkAnalysis } from './analyse.js';
-import { anchorFieldTexts, hashAnchorTexts } from './anchors.js';
+import { anchorField, type AnchorField } from './anchors.js';
 import type { Bm25IndexData, TermSequences } from './build.js';
 import { fingerprintChunks } from './checksum.js';
 import { reuseChunkFeatures, type ChunkFeatures } from './chunk-features.js';
@@ -71,8 +71,7 @@ export interface OverlayBase {
 
 /** Which chunks an overlay keeps from its base and which it holds itself (see `planOverlay`). */
 export interface OverlayPlan {
-  anchors: string[] | undefined;
-  anchorHashes: Uint32Array;
+  anchors: AnchorField;
   keptFrom: Uint32Array;
   /** Base chunk → chunk, -1 for a base chunk the overlay replaces. */
   newDocOf: Int32Array;
@@ -92,8 +91,8 @@ export function planOverlay(chunks: readonly Chunk[], options: Bm25Options, base
   const old = base.data;
   const docCount = chunks.length;
   if (old.anchorHashes.length !== old.docCount * 2) return undefined;
-  const anchors = anchorFieldTexts(chunks, options.context);
-  const anchorHashes = hashAnchorTexts(anchors, docCount);
+  const anchors = anchorField(chunks, options.context);
+  const anchorHashes = anchors.hashes;
   const { sourceOf, previousKept } = base;
   const baseOf = (source: number): number => (source < 0 ? -1 : previousKept ? (previousKept[source] === NOT_KEPT ? -1 : previousKept[source]!) : source);
   const keptFrom = new Uint32Array(docCount).fill(NOT_KEPT);
@@ -119,7 +118,7 @@ export function planOverlay(chunks: readonly Chunk[], options: Bm25Options, base
     const from = baseOf(sourceOf[d]!);
     if (from >= 0) baseDocs.add(from);
   }
-  return { anchors, anchorHashes, keptFrom, newDocOf, analysed, baseDocs: [...baseDocs].sort((a, b) => a - b) };
+  return { anchors, keptFrom, newDocOf, analysed, baseDocs: [...baseDocs].sort((a, b) => a - b) };
 }
 
 /**
@@ -131,13 +130,13 @@ export function buildOverlay(chunks: readonly Chunk[], options: Bm25Options, bas
   const old = base.data;
   const docCount = chunks.length;
   const { previous, sourceOf } = base;
-  const { anchors, anchorHashes, keptFrom, newDocOf, analysed } = plan;
+  const { anchors, keptFrom, newDocOf, analysed } = plan;
 
   // The overlay's own chunks, analysed; a copy of a previous chunk (an anchor change, or a
   // chunk of the earlier overlay) takes over its file-local fields' terms.
   const analysis = new ChunkAnalysis(options, analysed.length, previous.data, undefined, previous.postings);
   const contexts = options.context.tableHeaders ? contextsOf(chunks, analysed) : undefined;
-  for (const d of analysed) analysis.add(chunks[d]!, contexts?.get(d), anchors?.[d], sourceOf[d]!);
+  for (const d of analysed) analysis.add(chunks[d]!, contexts?.get(d), anchors.textOf(d), sourceOf[d]!);
 
   // Term ids: a term the base has keeps its id there; the rest follow, sorted.
   const interned = analysis.interner.terms;
@@ -213,7 +212,7 @@ export function buildOverlay(chunks: readonly Chunk[], options: Bm25Options, bas
     lists: fields.map((f) => f.list),
     sequences,
     features: reuseFeatures(chunks, options, dictionary, docFrequencies, baseTerms, previous.data, sourceOf),
-    anchorHashes,
+    anchorHashes: anchors.hashes,
     chunkFingerprint: fingerprintChunks(chunks),
   };
 }

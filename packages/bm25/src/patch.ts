@@ -1,6 +1,6 @@
 import type { Chunk } from '@rag/core';
 import { ChunkAnalysis } from './analyse.js';
-import { anchorFieldTexts, hashAnchorTexts } from './anchors.js';
+import { anchorField } from './anchors.js';
 import { tableHeaderContexts } from './context.js';
 import type { Bm25IndexData, FieldPostings, ReusableBuild, TermSequences } from './build.js';
 import { fingerprintChunks } from './checksum.js';
@@ -25,8 +25,8 @@ import { CONTINUES_SEGMENT, MAX_TF, TERM_ID_MASK } from './term-interner.js';
  */
 export function patchIndexData(chunks: readonly Chunk[], options: Bm25Options, previous: ReusableBuild): Bm25IndexData | undefined {
   const old = previous.data;
-  const anchors = anchorFieldTexts(chunks, options.context);
-  const anchorHashes = hashAnchorTexts(anchors, chunks.length);
+  const anchors = anchorField(chunks, options.context);
+  const anchorHashes = anchors.hashes;
   if (old.anchorHashes.length !== old.docCount * 2) return undefined;
   const { sourceOf } = previous;
   const docCount = chunks.length;
@@ -38,7 +38,8 @@ export function patchIndexData(chunks: readonly Chunk[], options: Bm25Options, p
   let last = -1;
   for (let d = 0; d < docCount; d++) {
     const source = sourceOf[d]!;
-    // The same anchor text analyses to the same terms (the options are the previous build's).
+    // The same anchor text analyses to the same terms (the options are the previous build's);
+    // a copied chunk's class summary is its unchanged file's.
     if (source >= 0 && anchorHashes[2 * d] === old.anchorHashes[2 * source] && anchorHashes[2 * d + 1] === old.anchorHashes[2 * source + 1]) {
       if (source <= last) return undefined;
       last = source;
@@ -49,7 +50,7 @@ export function patchIndexData(chunks: readonly Chunk[], options: Bm25Options, p
     }
   }
   const contexts = options.context.tableHeaders ? contextsOf(chunks, analysed) : undefined;
-  for (const d of analysed) analysis.add(chunks[d]!, contexts?.get(d), anchors?.[d], sourceOf[d]!);
+  for (const d of analysed) analysis.add(chunks[d]!, contexts?.get(d), anchors.textOf(d), sourceOf[d]!);
 
   const removed = countRemoved(old, newDocOf);
   const terms = mergeDictionary(old, analysis, removed.docFrequencies);

@@ -43,9 +43,11 @@ export const BM25_FORMAT = 'rag-bm25';
  * 13 = a call that only forwards its parameters under their own names carries no default
  *      (`isPassThrough` of @rag/text: the stored evidence kinds may differ);
  * 14 = a prose chunk of titles and markup only is marked (`STUB_MARK` in
- *      `ChunkFeatures.descriptions`, for `RerankOptions.stubFactor`).
+ *      `ChunkFeatures.descriptions`, for `RerankOptions.stubFactor`);
+ * 15 = the anchor hashes cover the docs' anchor text only, not the class summary (which
+ *      comes from the chunk's own file: see `anchorField`).
  */
-export const BM25_FORMAT_VERSION = 14;
+export const BM25_FORMAT_VERSION = 15;
 /** Terms per block of the dictionary that `vocabulary.samples` indexes (its first term is the sample). */
 export const VOCABULARY_BLOCK = 64;
 /** File name of the index inside a retriever directory. */
