@@ -6,7 +6,7 @@ import { CHUNKER_REVISION, SETTLED_MS } from '@rag/chunking';
 import { readIndex, readManifest, RetrieverRegistry, TEXT_SEGMENT_LIMITS, verifyIndex, type RetrieverFactory } from '@rag/core';
 import { bm25RetrieverFactory } from '@rag/bm25';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildIndex, MAX_UNRECORDED_SIGNATURES_SHARE, openSearchSession, searchSources } from '../src/index.js';
+import { buildIndex, MAX_UNRECORDED_SIGNATURES_SHARE, openRagService, openSearchSession, searchSources } from '../src/index.js';
 import { seededRandom } from './seeded-random.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -319,6 +319,15 @@ describe('incremental indexing', () => {
       await expectSameAsFullRebuild(corpus, indexDir, `overlay-full-${rounds.findIndex(([n]) => n === name)}`);
     }
     expect((await verifyIndex(indexDir)).files).toBeGreaterThan(4);
+    // Search workers share the two files and search them as the calling thread does.
+    const pooled = await openRagService({ indexDir, workers: 2, pathBase: work });
+    const inThread = await openRagService({ indexDir, workers: 0, pathBase: work });
+    try {
+      for (const query of [...QUESTIONS, 'retry helper', 'overlay_helper limit']) expect((await pooled.searchWithText({ query, k: 5 })).view.hits).toEqual((await inThread.searchWithText({ query, k: 5 })).view.hits);
+    } finally {
+      await pooled.close();
+      await inThread.close();
+    }
 
     // Damage to either file is INDEX_CORRUPT naming it, for `rag verify` and for a search, never a wrong hit.
     const damages: [string, (path: string) => Promise<void>][] = [

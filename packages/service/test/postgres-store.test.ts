@@ -177,6 +177,33 @@ describe.skipIf(!postgresAvailable())('an index in PostgreSQL, through the servi
     expect(await searchOnce(full)).toEqual(after);
   });
 
+  it('an update that changes little writes bm25 as an overlay on the base it copies in the database; searches equal a full rebuild, whole or in pages', async () => {
+    const corpusDir = join(work, 'overlay-corpus');
+    await cp(CORPUS, corpusDir, { recursive: true });
+    // Enough modules that one changed file is a small part of the index (bm25's OVERLAY_MAX_SHARE).
+    for (let i = 0; i < 40; i++) await writeFile(join(corpusDir, 'tinyserve', `module_${i}.py`), `def helper_${i}(value, retries=${i % 5}):\n    """Retry helper ${i}."""\n    return value * ${i}\n`);
+    const target = `${cluster.url}?schema=overlaid`;
+    const full = `${cluster.url}?schema=overlaid_full`;
+    const build = (indexDir: string, extra: Partial<Service.BuildIndexOptions> = {}) => service.buildIndex({ corpusDir, indexDir, retriever: 'bm25', toolVersion: 'test', threads: 1, ...extra });
+    expect((await build(target)).mode).toBe('full');
+    await writeFile(join(corpusDir, 'tinyserve', 'module_3.py'), 'def overlay_helper(limit=21):\n    """The retry helper that replaced module three."""\n    return limit\n');
+    expect((await build(target)).mode).toBe('incremental');
+    await build(full, { full: true });
+    const store = createPostgresStore(target);
+    const files = Object.keys((await store.open()).manifest.checksums).filter((file) => file.startsWith('retrievers/bm25/'));
+    await store.close();
+    expect(files.sort()).toEqual(['retrievers/bm25/bm25-base.bin', 'retrievers/bm25/bm25-overlay.bin']);
+    const ranked = async (indexDir: string, query: string): Promise<string[]> => {
+      const session = await service.openSearchSession(indexDir, { pathBase: corpusDir });
+      return (await service.searchSources(session, query, 5)).map((s) => `${s.file_path}:${s.first_character_index}-${s.last_character_index}:${s.score}`);
+    };
+    for (const query of [...questions, 'retry helper that replaced module three', 'helper_5 retries']) {
+      const expected = await ranked(full, query);
+      expect(await ranked(target, query), query).toEqual(expected);
+      expect(await ranked(`${target}&paged_from=0`, query), query).toEqual(expected);
+    }
+  });
+
   it('a server moves to a generation published after it started, and keeps answering meanwhile', async () => {
     const moving = `${cluster.url}?schema=followed`;
     const registry = service.createDefaultRetrieverRegistry();
