@@ -3,6 +3,7 @@ import type { Bm25IndexData } from './build.js';
 import { TermDictionary } from './dictionary.js';
 import type { OverlayData } from './overlay.js';
 import type { PostingSource, TermPostings } from './postings.js';
+import { TERM_ID_MASK } from './term-interner.js';
 
 /** `OverlayData.keptFrom` of a chunk the overlay holds itself (no base chunk). */
 export const NOT_KEPT = 0xffffffff;
@@ -74,10 +75,12 @@ export class CompositePostings implements PostingSource {
   /** Chunk id → its place among the overlay's own chunks, -1 for a chunk kept from the base. */
   readonly #local: Int32Array;
   readonly #offsets: readonly Uint32Array[];
+  readonly #termCount: number;
 
   constructor(base: PostingSource, overlay: OverlayData) {
     this.#base = base;
     this.#overlay = overlay;
+    this.#termCount = overlay.docFrequencies.length;
     this.#baseTerms = overlay.base.termCount;
     this.#offsets = overlay.fields.map((field) => field.offsets);
     this.#newDocOf = new Int32Array(overlay.base.docCount).fill(-1);
@@ -93,6 +96,7 @@ export class CompositePostings implements PostingSource {
     const offsets = this.#offsets[field]!;
     const length = offsets[term + 1]! - offsets[term]!;
     if (length === 0) return { docs: EMPTY_DOCS, tfs: EMPTY_TFS };
+    if (!(length > 0)) throw inconsistent(`the list bounds of term ${term} in field ${field} are out of order`);
     const added = this.#overlayList(field, term);
     if (term >= this.#baseTerms) return added;
     const base = this.#base.postings(field, term);
@@ -124,7 +128,14 @@ export class CompositePostings implements PostingSource {
     if (from !== NOT_KEPT) return this.#base.sequence(from);
     const { offsets, terms } = this.#overlay.sequences;
     const local = this.#local[doc]!;
-    return terms.subarray(offsets[local]!, offsets[local + 1]!);
+    const sequence = terms.subarray(offsets[local]!, offsets[local + 1]!);
+    // Checked as it is handed out (see `OverlayDecodeOptions.checkedOnUse`): as long as the chunk's fields, its terms in range.
+    let length = 0;
+    for (const field of this.#overlay.fields) length += field.lengths[doc]!;
+    let consistent = sequence.length === length;
+    for (let i = 0; consistent && i < sequence.length; i++) consistent = (sequence[i]! & TERM_ID_MASK) < this.#termCount;
+    if (!consistent) throw inconsistent(`the term sequence of chunk ${doc} does not match its fields`);
+    return sequence;
   }
 
   async prefetch(terms: readonly number[], chunks: readonly number[]): Promise<() => void> {
@@ -152,7 +163,13 @@ export class CompositePostings implements PostingSource {
       const at = touched[middle]!;
       if (at === term) {
         const { offsets, docs, tfs } = lists[field]!;
-        return { docs: docs.subarray(offsets[middle]!, offsets[middle + 1]!), tfs: tfs.subarray(offsets[middle]!, offsets[middle + 1]!) };
+        const list = { docs: docs.subarray(offsets[middle]!, offsets[middle + 1]!), tfs: tfs.subarray(offsets[middle]!, offsets[middle + 1]!) };
+        // Checked as it is handed out: the overlay's own chunks, ascending.
+        for (let i = 0; i < list.docs.length; i++) {
+          const d = list.docs[i]!;
+          if (d >= this.#overlay.docCount || this.#overlay.keptFrom[d] !== NOT_KEPT || (i > 0 && list.docs[i - 1]! >= d)) throw inconsistent(`the overlay's own list of term ${term} in field ${field} is out of order or range`);
+        }
+        return list;
       }
       if (at < term) low = middle + 1;
       else high = middle - 1;

@@ -14,3 +14,6 @@ export { inverseDocumentFrequency, lengthNorm, termContribution } from './scorin
 export { Reranker, selectDisjoint, type RerankParts } from './rerank/reranker.js';
 export { AUXILIARY_DIRS, HISTORY_NAMES, isAuxiliaryPath, isHistoryPath } from './rerank/priors.js';
 export { createQueryShaper, type QueryShape } from './rerank/query.js';
+export { CompositeDictionary, CompositePostings, composeIndex, NOT_KEPT } from './composite.js';
+export { buildOverlay, OVERLAY_MAX_SHARE, overlayOf, planOverlay, type OverlayData, type OverlayPlan } from './overlay.js';
+export { BASE_FILE_NAME, decodeOverlay, encodeOverlayParts, OVERLAY_FILE_NAME, OVERLAY_FORMAT, OVERLAY_FORMAT_VERSION } from './overlay-file.js';

@@ -104,13 +104,27 @@ function strictlyAscendingBelow(values: Uint32Array, limit: number): boolean {
   return true;
 }
 
+/** How `decodeOverlay` checks what it reads. */
+export interface OverlayDecodeOptions {
+  /** Verify the payload checksum. Default `true`; `false` only where the store has just verified the file another way. */
+  checksum?: boolean;
+  /**
+   * Leave the checks that pass over every entry (list bounds in order, the overlay's own lists
+   * and sequences, every chunk's names) to the reads that use them (`CompositePostings` checks
+   * each list and sequence it hands out), as a base read in pages does: for a one-shot search,
+   * which reads a few dozen entries of a file whose bytes the store's checksums vouch for.
+   * Default `false`.
+   */
+  checkedOnUse?: boolean;
+}
+
 /**
  * Reads an overlay written by `encodeOverlayParts`, every structural check made: counts,
  * which chunks it holds, list bounds against the lists, lists in chunk order and inside the
- * overlay's own chunks, sequences as long as their chunks' fields, names and terms in range.
- * `checksum: false` only where the store has just verified the file another way.
+ * overlay's own chunks, sequences as long as their chunks' fields, names and terms in range
+ * (the per-entry ones on use with `checkedOnUse`).
  */
-export function decodeOverlay(bytes: Uint8Array, label: string, { checksum = true }: { checksum?: boolean } = {}): OverlayData {
+export function decodeOverlay(bytes: Uint8Array, label: string, { checksum = true, checkedOnUse = false }: OverlayDecodeOptions = {}): OverlayData {
   const header = readOverlayHeader(bytes, label);
   const reader = new SectionReader(bytes, header, label, checksum);
   const { docCount, termCount } = header;
@@ -139,7 +153,7 @@ export function decodeOverlay(bytes: Uint8Array, label: string, { checksum = tru
   const fields = FIELD_NAMES.map((name) => {
     const offsets = reader.read(`${name}.offsets`, 'u32');
     const lengths = reader.read(`${name}.lengths`, 'u32');
-    if (offsets.length !== termCount + 1 || offsets[0] !== 0 || !ascending(offsets) || lengths.length !== docCount) throw bad(`its ${name} list bounds or lengths are inconsistent`);
+    if (offsets.length !== termCount + 1 || offsets[0] !== 0 || (!checkedOnUse && !ascending(offsets)) || lengths.length !== docCount) throw bad(`its ${name} list bounds or lengths are inconsistent`);
     return { offsets, lengths };
   });
   const lists = FIELD_NAMES.map((name) => {
@@ -147,7 +161,7 @@ export function decodeOverlay(bytes: Uint8Array, label: string, { checksum = tru
     const docs = reader.read(`${name}.list.docs`, 'u32');
     const tfs = reader.read(`${name}.list.tfs`, 'u16');
     let consistent = offsets.length === touched.length + 1 && offsets[0] === 0 && offsets[touched.length] === docs.length && tfs.length === docs.length && ascending(offsets);
-    for (let i = 0; consistent && i < touched.length; i++) {
+    for (let i = 0; consistent && !checkedOnUse && i < touched.length; i++) {
       for (let p = offsets[i]!; consistent && p < offsets[i + 1]!; p++) {
         const d = docs[p]!;
         consistent = d < docCount && keptFrom[d] === NOT_KEPT && (p === offsets[i] || docs[p - 1]! < d);
@@ -159,14 +173,14 @@ export function decodeOverlay(bytes: Uint8Array, label: string, { checksum = tru
 
   const sequences = { offsets: reader.read('sequences.offsets', 'u32'), terms: reader.read('sequences.terms', 'u32') };
   let consistent = sequences.offsets.length === own + 1 && sequences.offsets[0] === 0 && sequences.offsets[own] === sequences.terms.length;
-  for (let d = 0, local = 0; consistent && d < docCount; d++) {
+  for (let d = 0, local = 0; consistent && !checkedOnUse && d < docCount; d++) {
     if (keptFrom[d] !== NOT_KEPT) continue;
     let length = 0;
     for (const field of fields) length += field.lengths[d]!;
     consistent = sequences.offsets[local + 1]! - sequences.offsets[local]! === length;
     local++;
   }
-  for (let i = 0; consistent && i < sequences.terms.length; i++) consistent = (sequences.terms[i]! & TERM_ID_MASK) < termCount;
+  for (let i = 0; consistent && !checkedOnUse && i < sequences.terms.length; i++) consistent = (sequences.terms[i]! & TERM_ID_MASK) < termCount;
   if (!consistent) throw bad('its term sequences are inconsistent');
 
   const features = {
@@ -176,7 +190,7 @@ export function decodeOverlay(bytes: Uint8Array, label: string, { checksum = tru
     nameOffsets: reader.read('features.nameOffsets', 'u32'),
     names: reader.read('features.names', 'u32'),
   };
-  const broken = checkChunkFeatures(features, docCount, termCount);
+  const broken = checkChunkFeatures(features, docCount, termCount, checkedOnUse);
   if (broken !== undefined) throw bad(`its chunk features are inconsistent: ${broken}`);
   const anchorHashes = reader.read('anchors.hashes', 'u32');
   if (anchorHashes.length !== docCount * 2) throw bad('its anchor hashes do not match its chunks');

@@ -257,8 +257,9 @@ export async function loadBm25Retriever(dir: string, chunks: readonly Chunk[], c
 async function loadLayered(dir: string, chunks: readonly Chunk[], context: LoadContext): Promise<Bm25Retriever> {
   const basePath = join(dir, BASE_FILE_NAME);
   const overlayPath = join(dir, OVERLAY_FILE_NAME);
-  const overlay = decodeOverlay(await readWhole(overlayPath, context), overlayPath, { checksum: context.verified !== true });
   const ranges = context.openRanges?.(basePath);
+  // Read for a few searches (its base in pages): the per-entry checks are made on use.
+  const overlay = decodeOverlay(await readWhole(overlayPath, context), overlayPath, { checksum: context.verified !== true, checkedOnUse: ranges !== undefined });
   let base: { data: Bm25IndexData; postings: PostingSource; payloadChecksum: number };
   if (ranges) {
     base = await openPagedIndex(ranges, basePath);
