@@ -1,5 +1,5 @@
 import { checkChunkFeatures } from './chunk-features.js';
-import { NOT_KEPT } from './composite.js';
+import { keptFromRuns, NOT_KEPT } from './composite.js';
 import { TermDictionary } from './dictionary.js';
 import { FIELD_NAMES } from './options.js';
 import type { OverlayData } from './overlay.js';
@@ -15,8 +15,8 @@ import { TERM_ID_MASK } from './term-interner.js';
  * with; the sections are `OverlayData`'s arrays.
  */
 export const OVERLAY_FORMAT = 'rag-bm25-overlay';
-/** Bumped when the overlay's layout or the meaning of a stored number changes. */
-export const OVERLAY_FORMAT_VERSION = 1;
+/** Bumped when the overlay's layout or the meaning of a stored number changes: 2 = only what differs from the base is stored. */
+export const OVERLAY_FORMAT_VERSION = 2;
 /** File names inside a retriever directory: an index written whole is `bm25.bin`; one written as an overlay is these two. */
 export const BASE_FILE_NAME = 'bm25-base.bin';
 export const OVERLAY_FILE_NAME = 'bm25-overlay.bin';
@@ -37,22 +37,24 @@ export interface OverlayFileHeader extends SectionLayout {
 }
 
 function namedSections(overlay: OverlayData): [string, SectionArray][] {
+  const { features } = overlay;
   const sections: [string, SectionArray][] = [
-    ['keptFrom', overlay.keptFrom],
+    ['runs', overlay.runs],
     ['fresh.vocabulary', overlay.fresh.bytes],
     ['fresh.termOffsets', overlay.fresh.offsets],
-    ['docFrequencies', overlay.docFrequencies],
+    ['frequencies.terms', overlay.frequencies.terms],
+    ['frequencies.values', overlay.frequencies.values],
     ['touched', overlay.touched],
   ];
   FIELD_NAMES.forEach((name, f) => {
     const field = overlay.fields[f]!;
     const list = overlay.lists[f]!;
-    sections.push([`${name}.offsets`, field.offsets], [`${name}.lengths`, field.lengths], [`${name}.list.offsets`, list.offsets], [`${name}.list.docs`, list.docs], [`${name}.list.tfs`, list.tfs]);
+    sections.push([`${name}.terms`, field.terms], [`${name}.deltas`, field.deltas], [`${name}.ownLengths`, field.ownLengths]);
+    sections.push([`${name}.list.offsets`, list.offsets], [`${name}.list.docs`, list.docs], [`${name}.list.tfs`, list.tfs]);
   });
-  const { features } = overlay;
   sections.push(['sequences.offsets', overlay.sequences.offsets], ['sequences.terms', overlay.sequences.terms]);
-  sections.push(['features.evidence', features.evidence], ['features.types', features.types], ['features.descriptions', features.descriptions], ['features.nameOffsets', features.nameOffsets], ['features.names', features.names]);
-  sections.push(['anchors.hashes', overlay.anchorHashes]);
+  sections.push(['features.docs', features.docs], ['features.evidence', features.evidence], ['features.types', features.types], ['features.descriptions', features.descriptions]);
+  sections.push(['features.nameOffsets', features.nameOffsets], ['features.names', features.names], ['anchors.hashes', overlay.anchorHashes]);
   return sections;
 }
 
@@ -67,7 +69,7 @@ export function encodeOverlayParts(overlay: OverlayData): Uint8Array[] {
       littleEndian: true,
       base: overlay.base,
       docCount: overlay.docCount,
-      termCount: overlay.docFrequencies.length,
+      termCount: overlay.base.termCount + overlay.fresh.size,
       fields: FIELD_NAMES,
       chunkFingerprint: overlay.chunkFingerprint,
     },
@@ -109,53 +111,62 @@ export interface OverlayDecodeOptions {
   /** Verify the payload checksum. Default `true`; `false` only where the store has just verified the file another way. */
   checksum?: boolean;
   /**
-   * Leave the checks that pass over every entry (list bounds in order, the overlay's own lists
-   * and sequences, every chunk's names) to the reads that use them (`CompositePostings` checks
-   * each list and sequence it hands out), as a base read in pages does: for a one-shot search,
-   * which reads a few dozen entries of a file whose bytes the store's checksums vouch for.
-   * Default `false`.
+   * Leave the checks that pass over every entry of the overlay's own lists, sequences and
+   * names to the reads that use them (`CompositePostings` checks each list and sequence it
+   * hands out), as a base read in pages does: for a one-shot search, which reads a few dozen
+   * entries of a file whose bytes the store's checksums vouch for. Default `false`.
    */
   checkedOnUse?: boolean;
 }
 
 /**
- * Reads an overlay written by `encodeOverlayParts`, every structural check made: counts,
- * which chunks it holds, list bounds against the lists, lists in chunk order and inside the
- * overlay's own chunks, sequences as long as their chunks' fields, names and terms in range
- * (the per-entry ones on use with `checkedOnUse`).
+ * Reads an overlay written by `encodeOverlayParts`, every structural check made: counts, runs
+ * of kept chunks in order and inside both indexes, changed terms in order and in range, every
+ * new term's frequency, the overlay's own chunks' lists (in chunk order, inside its own
+ * chunks), sequences (as long as their chunks' fields) and features (every own chunk's
+ * among them), names and terms in range (the per-entry ones on use with `checkedOnUse`).
  */
 export function decodeOverlay(bytes: Uint8Array, label: string, { checksum = true, checkedOnUse = false }: OverlayDecodeOptions = {}): OverlayData {
   const header = readOverlayHeader(bytes, label);
   const reader = new SectionReader(bytes, header, label, checksum);
   const { docCount, termCount } = header;
+  const baseTerms = header.base.termCount;
   const bad = (what: string): RagError => corrupt(label, what);
 
-  const keptFrom = reader.read('keptFrom', 'u32');
-  if (keptFrom.length !== docCount) throw bad('it does not list every chunk');
-  let own = 0;
-  let last = -1;
-  for (const from of keptFrom) {
-    if (from === NOT_KEPT) own++;
-    else if (from >= header.base.docCount || from <= last) throw bad('its chunks kept from the base are out of range or order');
-    else last = from;
+  const runs = reader.read('runs', 'u32');
+  let kept = 0;
+  let nextChunk = 0;
+  let nextBase = 0;
+  for (let r = 0; r + 2 < runs.length; r += 3) {
+    const [start, from, length] = [runs[r]!, runs[r + 1]!, runs[r + 2]!];
+    if (length === 0 || start < nextChunk || from < nextBase || start + length > docCount || from + length > header.base.docCount) throw bad('its runs of kept chunks are out of order or range');
+    nextChunk = start + length;
+    nextBase = from + length;
+    kept += length;
   }
+  if (runs.length % 3 !== 0) throw bad('its runs of kept chunks are cut short');
+  const own = docCount - kept;
+
   const freshOffsets = reader.read('fresh.termOffsets', 'u32');
   const freshBytes = reader.read('fresh.vocabulary', 'u8');
   const freshCount = freshOffsets.length - 1;
-  if (freshCount < 0 || freshOffsets[0] !== 0 || freshOffsets[freshCount] !== freshBytes.length || !ascending(freshOffsets) || header.base.termCount + freshCount !== termCount) {
+  if (freshCount < 0 || freshOffsets[0] !== 0 || freshOffsets[freshCount] !== freshBytes.length || !ascending(freshOffsets) || baseTerms + freshCount !== termCount) {
     throw bad('its new terms do not match their offsets or the term count');
   }
-  const docFrequencies = reader.read('docFrequencies', 'u32');
-  if (docFrequencies.length !== termCount) throw bad('its document frequencies do not match its terms');
+  const frequencies = { terms: reader.read('frequencies.terms', 'u32'), values: reader.read('frequencies.values', 'u32') };
+  // Every new term is there (the base says nothing of it), the changed ones in order.
+  if (frequencies.values.length !== frequencies.terms.length || !strictlyAscendingBelow(frequencies.terms, termCount) || countAtOrAbove(frequencies.terms, baseTerms) !== freshCount) {
+    throw bad('its changed document frequencies are inconsistent');
+  }
   const touched = reader.read('touched', 'u32');
   if (!strictlyAscendingBelow(touched, termCount)) throw bad('its list of held terms is out of range or order');
 
   const fields = FIELD_NAMES.map((name) => {
-    const offsets = reader.read(`${name}.offsets`, 'u32');
-    const lengths = reader.read(`${name}.lengths`, 'u32');
-    if (offsets.length !== termCount + 1 || offsets[0] !== 0 || (!checkedOnUse && !ascending(offsets)) || lengths.length !== docCount) throw bad(`its ${name} list bounds or lengths are inconsistent`);
-    return { offsets, lengths };
+    const field = { terms: reader.read(`${name}.terms`, 'u32'), deltas: reader.read(`${name}.deltas`, 'u32'), ownLengths: reader.read(`${name}.ownLengths`, 'u32') };
+    if (field.deltas.length !== field.terms.length || !strictlyAscendingBelow(field.terms, termCount) || field.ownLengths.length !== own) throw bad(`its changed ${name} list lengths are inconsistent`);
+    return field;
   });
+  const keptFrom = keptFromRuns(runs, docCount);
   const lists = FIELD_NAMES.map((name) => {
     const offsets = reader.read(`${name}.list.offsets`, 'u32');
     const docs = reader.read(`${name}.list.docs`, 'u32');
@@ -173,41 +184,56 @@ export function decodeOverlay(bytes: Uint8Array, label: string, { checksum = tru
 
   const sequences = { offsets: reader.read('sequences.offsets', 'u32'), terms: reader.read('sequences.terms', 'u32') };
   let consistent = sequences.offsets.length === own + 1 && sequences.offsets[0] === 0 && sequences.offsets[own] === sequences.terms.length;
-  for (let d = 0, local = 0; consistent && !checkedOnUse && d < docCount; d++) {
-    if (keptFrom[d] !== NOT_KEPT) continue;
+  for (let local = 0; consistent && !checkedOnUse && local < own; local++) {
     let length = 0;
-    for (const field of fields) length += field.lengths[d]!;
+    for (const field of fields) length += field.ownLengths[local]!;
     consistent = sequences.offsets[local + 1]! - sequences.offsets[local]! === length;
-    local++;
   }
   for (let i = 0; consistent && !checkedOnUse && i < sequences.terms.length; i++) consistent = (sequences.terms[i]! & TERM_ID_MASK) < termCount;
   if (!consistent) throw bad('its term sequences are inconsistent');
 
-  const features = {
+  const changed = {
+    docs: reader.read('features.docs', 'u32'),
     evidence: reader.read('features.evidence', 'u8'),
     types: reader.read('features.types', 'u8'),
     descriptions: reader.read('features.descriptions', 'u8'),
     nameOffsets: reader.read('features.nameOffsets', 'u32'),
     names: reader.read('features.names', 'u32'),
   };
-  const broken = checkChunkFeatures(features, docCount, termCount, checkedOnUse);
+  if (!strictlyAscendingBelow(changed.docs, docCount)) throw bad('its changed features are out of order or range');
+  const broken = checkChunkFeatures(changed, changed.docs.length, termCount, checkedOnUse);
   if (broken !== undefined) throw bad(`its chunk features are inconsistent: ${broken}`);
+  let described = 0;
+  for (const d of changed.docs) if (keptFrom[d] === NOT_KEPT) described++;
+  if (described !== own) throw bad('it lacks the features of some of its own chunks');
   const anchorHashes = reader.read('anchors.hashes', 'u32');
-  if (anchorHashes.length !== docCount * 2) throw bad('its anchor hashes do not match its chunks');
+  if (anchorHashes.length !== own * 2) throw bad('its anchor hashes do not match its own chunks');
   return {
-    base: { docCount: header.base.docCount, termCount: header.base.termCount, payloadChecksum: header.base.payloadChecksum },
+    base: { docCount: header.base.docCount, termCount: baseTerms, payloadChecksum: header.base.payloadChecksum },
     docCount,
-    keptFrom,
+    runs,
     fresh: new TermDictionary(freshBytes, freshOffsets),
-    docFrequencies,
+    frequencies,
     fields,
     touched,
     lists,
     sequences,
-    features,
+    features: changed,
     anchorHashes,
     chunkFingerprint: String(header.chunkFingerprint),
   };
+}
+
+/** How many of the ascending `values` are at least `limit`. */
+function countAtOrAbove(values: Uint32Array, limit: number): number {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (values[middle]! < limit) low = middle + 1;
+    else high = middle;
+  }
+  return values.length - low;
 }
 
 /** INDEX_CORRUPT unless `overlay` was written against this base (its chunk and term counts and payload checksum). */

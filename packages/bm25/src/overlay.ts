@@ -4,7 +4,7 @@ import { anchorField, type AnchorField } from './anchors.js';
 import type { Bm25IndexData, TermSequences } from './build.js';
 import { fingerprintChunks } from './checksum.js';
 import { reuseChunkFeatures, type ChunkFeatures } from './chunk-features.js';
-import { CompositeDictionary, NOT_KEPT } from './composite.js';
+import { CompositeDictionary, keptFromRuns, NOT_KEPT } from './composite.js';
 import { TermDictionary } from './dictionary.js';
 import { FIELD_NAMES, type Bm25Options } from './options.js';
 import { contextsOf, countRemoved } from './patch.js';
@@ -12,31 +12,39 @@ import { arrayPostings, type PostingSource } from './postings.js';
 import { CONTINUES_SEGMENT, MAX_TF, TERM_ID_MASK } from './term-interner.js';
 
 /**
- * What an update writes instead of a whole index: the chunks it changed, against a base
- * index kept as it was (`bm25-base.bin`, the file a full build wrote, linked into each later
- * generation). Per-term and per-chunk statistics cover the whole index (they change with
- * any chunk); lists and sequences only the overlay's own chunks. Together with the base
- * (`composeIndex`) it is the index a full build gives, list for list and score for score.
+ * What an update writes instead of a whole index: what changed against a base index kept
+ * as it was (`bm25-base.bin`, the file a full build wrote, linked into each later
+ * generation). The chunks the overlay holds itself come with their lists, sequences,
+ * lengths, features and anchor hashes; of the rest only what differs from the base: which
+ * base chunks are kept where, the terms whose document frequency or list lengths changed,
+ * the kept chunks whose features changed. Together with the base (`composeIndex`) it is the
+ * index a full build gives, list for list and score for score, and it grows with the change,
+ * not with the corpus.
  */
 export interface OverlayData {
   /** The base it goes with: its chunk and term counts and its payload checksum. */
   base: { docCount: number; termCount: number; payloadChecksum: number };
   docCount: number;
-  /** Per chunk, the base chunk it is (same terms in every field), or `NOT_KEPT` for one of the overlay's own. */
-  keptFrom: Uint32Array;
+  /** Runs of chunks kept from the base: (first chunk, first base chunk, length) triples, ascending; the chunks between are the overlay's own. */
+  runs: Uint32Array;
   /** Terms the base lacks, sorted; term id = base term count + rank. */
   fresh: TermDictionary;
-  /** Per term (base terms, then fresh ones), the chunks holding it now; 0 for a base term none does. */
-  docFrequencies: Uint32Array;
-  /** Per field: every term's list bounds over the whole index (prefix sums of list lengths), and every chunk's length. */
-  fields: { offsets: Uint32Array; lengths: Uint32Array }[];
+  /** The terms whose document frequency differs from the base's (every new term), ascending, and their frequencies (0: no chunk holds it any more). */
+  frequencies: { terms: Uint32Array; values: Uint32Array };
+  /**
+   * Per field: the terms whose list length differs from the base's, ascending, and by how
+   * much (a signed 32-bit number stored as unsigned); the overlay's own chunks' lengths.
+   */
+  fields: { terms: Uint32Array; deltas: Uint32Array; ownLengths: Uint32Array }[];
   /** The terms the overlay's own chunks hold, ascending. */
   touched: Uint32Array;
   /** Per field, `touched[i]`'s postings among the overlay's own chunks are [offsets[i], offsets[i + 1]). */
   lists: { offsets: Uint32Array; docs: Uint32Array; tfs: Uint16Array }[];
   /** The overlay's own chunks' term sequences, in chunk order. */
   sequences: TermSequences;
-  features: ChunkFeatures;
+  /** The chunks whose features are not their base chunk's (every chunk of the overlay's own, ascending), and those features. */
+  features: ChunkFeatures & { docs: Uint32Array };
+  /** The overlay's own chunks' anchor hashes (two each). */
   anchorHashes: Uint32Array;
   chunkFingerprint: string;
 }
@@ -168,7 +176,6 @@ export function buildOverlay(chunks: readonly Chunk[], options: Bm25Options, bas
 
   const fields = FIELD_NAMES.map((_, f) => {
     const pairs = analysis.pairs[f]!;
-    const baseField = old.fields[f]!;
     // The overlay's own lists of this field, by touched term, each in chunk order (a counting sort).
     const listOffsets = new Uint32Array(touched.length + 1);
     for (let p = 0; p < pairs.termIds.length; p++) listOffsets[slot[idOf[pairs.termIds.data[p]!]!]! + 1]!++;
@@ -183,16 +190,22 @@ export function buildOverlay(chunks: readonly Chunk[], options: Bm25Options, bas
         tfs[at] = Math.min(pairs.tfs.data[p]!, MAX_TF);
       }
     });
-    const offsets = new Uint32Array(termCount + 1);
+    // The list lengths that change: the base's less the replaced chunks' postings, plus the overlay's own.
+    const terms: number[] = [];
+    const deltas: number[] = [];
+    const removedHere = removed.postings[f]!;
     for (let t = 0; t < termCount; t++) {
-      const kept = t < baseTerms ? baseField.offsets[t + 1]! - baseField.offsets[t]! - removed.postings[f]![t]! : 0;
       const i = slot[t]!;
-      offsets[t + 1] = offsets[t]! + kept + (i < 0 ? 0 : listOffsets[i + 1]! - listOffsets[i]!);
+      const delta = (i < 0 ? 0 : listOffsets[i + 1]! - listOffsets[i]!) - (t < baseTerms ? removedHere[t]! : 0);
+      if (delta !== 0) {
+        terms.push(t);
+        deltas.push(delta >>> 0);
+      }
     }
-    const lengths = new Uint32Array(docCount);
-    for (let d = 0; d < docCount; d++) if (keptFrom[d] !== NOT_KEPT) lengths[d] = baseField.lengths[keptFrom[d]!]!;
-    analysed.forEach((d, i) => (lengths[d] = pairs.lengths[i]!));
-    return { field: { offsets, lengths }, list: { offsets: listOffsets, docs, tfs } };
+    return {
+      field: { terms: Uint32Array.from(terms), deltas: Uint32Array.from(deltas), ownLengths: pairs.lengths.slice(0, analysed.length) },
+      list: { offsets: listOffsets, docs, tfs },
+    };
   });
 
   const entries = analysis.sequence.data;
@@ -200,20 +213,75 @@ export function buildOverlay(chunks: readonly Chunk[], options: Bm25Options, bas
   for (let i = 0; i < sequenceTerms.length; i++) sequenceTerms[i] = idOf[entries[i]! & TERM_ID_MASK]! | (entries[i]! & CONTINUES_SEGMENT);
   const sequences = { offsets: analysis.sequenceOffsets.slice(0, analysed.length + 1), terms: sequenceTerms };
 
-  const dictionary = new CompositeDictionary(old.dictionary, fresh, docFrequencies);
+  const gone = new Set<number>();
+  for (let t = 0; t < baseTerms; t++) if (docFrequencies[t] === 0) gone.add(t);
+  const dictionary = new CompositeDictionary(old.dictionary, fresh, gone);
+  const features = reuseFeatures(chunks, options, dictionary, docFrequencies, baseTerms, previous.data, sourceOf);
   return {
     base: { docCount: old.docCount, termCount: baseTerms, payloadChecksum: base.payloadChecksum },
     docCount,
-    keptFrom,
+    runs: runsOf(keptFrom),
     fresh,
-    docFrequencies,
+    frequencies: changedFrequencies(old, docFrequencies),
     fields: fields.map((f) => f.field),
     touched,
     lists: fields.map((f) => f.list),
     sequences,
-    features: reuseFeatures(chunks, options, dictionary, docFrequencies, baseTerms, previous.data, sourceOf),
-    anchorHashes: anchors.hashes,
+    features: changedFeatures(old.features, features, keptFrom),
+    anchorHashes: Uint32Array.from(analysed.flatMap((d) => [anchors.hashes[2 * d]!, anchors.hashes[2 * d + 1]!])),
     chunkFingerprint: fingerprintChunks(chunks),
+  };
+}
+
+/** The runs of consecutive chunks kept from consecutive base chunks (see `OverlayData.runs`). */
+function runsOf(keptFrom: Uint32Array): Uint32Array {
+  const runs: number[] = [];
+  for (let d = 0; d < keptFrom.length; ) {
+    if (keptFrom[d] === NOT_KEPT) {
+      d++;
+      continue;
+    }
+    let end = d + 1;
+    while (end < keptFrom.length && keptFrom[end] !== NOT_KEPT && keptFrom[end] === keptFrom[d]! + (end - d)) end++;
+    runs.push(d, keptFrom[d]!, end - d);
+    d = end;
+  }
+  return Uint32Array.from(runs);
+}
+
+/** The terms whose document frequency is not the base's (all new terms among them), with their frequencies. */
+function changedFrequencies(base: Bm25IndexData, docFrequencies: Uint32Array): OverlayData['frequencies'] {
+  const terms: number[] = [];
+  const baseTerms = base.dictionary.size;
+  for (let t = 0; t < docFrequencies.length; t++) if (t >= baseTerms || docFrequencies[t] !== base.docFrequencies[t]) terms.push(t);
+  return { terms: Uint32Array.from(terms), values: Uint32Array.from(terms, (t) => docFrequencies[t]!) };
+}
+
+/** The chunks whose features differ from their base chunk's (every chunk of the overlay's own), with those features. */
+function changedFeatures(base: ChunkFeatures, features: ChunkFeatures, keptFrom: Uint32Array): OverlayData['features'] {
+  const docs: number[] = [];
+  const names: number[] = [];
+  const nameOffsets: number[] = [0];
+  const same = (d: number, b: number): boolean => {
+    if (features.evidence[d] !== base.evidence[b] || features.types[d] !== base.types[b] || features.descriptions[d] !== base.descriptions[b]) return false;
+    const length = features.nameOffsets[d + 1]! - features.nameOffsets[d]!;
+    if (length !== base.nameOffsets[b + 1]! - base.nameOffsets[b]!) return false;
+    for (let i = 0; i < length; i++) if (features.names[features.nameOffsets[d]! + i] !== base.names[base.nameOffsets[b]! + i]) return false;
+    return true;
+  };
+  for (let d = 0; d < keptFrom.length; d++) {
+    if (keptFrom[d] !== NOT_KEPT && same(d, keptFrom[d]!)) continue;
+    docs.push(d);
+    for (let i = features.nameOffsets[d]!; i < features.nameOffsets[d + 1]!; i++) names.push(features.names[i]!);
+    nameOffsets.push(names.length);
+  }
+  return {
+    docs: Uint32Array.from(docs),
+    evidence: Uint8Array.from(docs, (d) => features.evidence[d]!),
+    types: Uint8Array.from(docs, (d) => features.types[d]!),
+    descriptions: Uint8Array.from(docs, (d) => features.descriptions[d]!),
+    nameOffsets: Uint32Array.from(nameOffsets),
+    names: Uint32Array.from(names),
   };
 }
 
@@ -246,6 +314,7 @@ function reuseFeatures(
 
 /** `planOverlay` then `buildOverlay` over a base held whole; undefined as `planOverlay`. */
 export function overlayOf(chunks: readonly Chunk[], options: Bm25Options, base: OverlayBase, maxShare = OVERLAY_MAX_SHARE): OverlayData | undefined {
-  const plan = planOverlay(chunks, options, { data: base.data, sourceOf: base.sourceOf, ...(base.previous.overlay ? { previousKept: base.previous.overlay.keptFrom } : {}) }, maxShare);
+  const earlier = base.previous.overlay;
+  const plan = planOverlay(chunks, options, { data: base.data, sourceOf: base.sourceOf, ...(earlier ? { previousKept: keptFromRuns(earlier.runs, earlier.docCount) } : {}) }, maxShare);
   return plan && buildOverlay(chunks, options, base, plan, arrayPostings(base.data));
 }

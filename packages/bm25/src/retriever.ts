@@ -269,7 +269,7 @@ async function loadLayered(dir: string, chunks: readonly Chunk[], context: LoadC
     base = { data, postings: arrayPostings(data), payloadChecksum: readHeader(bytes, basePath).payloadChecksum };
   }
   checkOverlayBase(overlay, base.data, base.payloadChecksum, overlayPath);
-  const { data, postings } = composeIndex(base.data, base.postings, overlay);
+  const { data, postings } = composeIndex(base.data, base.postings, overlay, ranges !== undefined);
   checkChunkCount(data.docCount, chunks.length, overlayPath);
   checkFingerprint(data.chunkFingerprint, chunks, overlayPath, context);
   return new Bm25Retriever(new Bm25Index(data, postings), chunks, context.prefetchTexts, { overlay, base: { path: basePath, read: () => readWhole(basePath, context) } });

@@ -6,7 +6,7 @@ import { readBaseParts, type BaseParts } from './base-parts.js';
 import { Bm25Index } from './bm25-index.js';
 import type { Bm25IndexData, ReusableBuild } from './build.js';
 import { fingerprintChunks } from './checksum.js';
-import { composeIndex, NOT_KEPT } from './composite.js';
+import { composeIndex, keptFromRuns, NOT_KEPT } from './composite.js';
 import type { Bm25Options } from './options.js';
 import { buildOverlay, planOverlay, type LayeredFiles, type OverlayData } from './overlay.js';
 import { BASE_FILE_NAME, checkOverlayBase, decodeOverlay, OVERLAY_FILE_NAME } from './overlay-file.js';
@@ -86,7 +86,7 @@ async function readPrevious(previous: PreviousBuild): Promise<PreviousIndex> {
   const file = { path: basePath, read: () => readWhole(basePath) };
   const wholeBase = async (): Promise<ReusableBuild> => {
     const data = baseRanges ? decodeIndex(await readWhole(basePath), basePath, { checksum: false }) : base.data;
-    const kept = overlay?.keptFrom;
+    const kept = overlay ? keptFromRuns(overlay.runs, overlay.docCount) : undefined;
     // A chunk of the earlier overlay copies no base chunk.
     const sourceOf = kept ? previous.sourceOf.map((source) => (source < 0 || kept[source] === NOT_KEPT ? -1 : kept[source]!)) : previous.sourceOf;
     return { data, sourceOf };
@@ -122,7 +122,7 @@ function lazyPagedPostings(ranges: FileRanges, label: string): PostingSource {
  */
 export async function updateAsOverlay(chunks: readonly Chunk[], options: Bm25Options, previous: PreviousIndex): Promise<{ index: Bm25Index; files: LayeredFiles } | undefined> {
   const { base, overlay: earlier, sourceOf } = previous;
-  const plan = planOverlay(chunks, options, { data: base.data, sourceOf, ...(earlier ? { previousKept: earlier.keptFrom } : {}) });
+  const plan = planOverlay(chunks, options, { data: base.data, sourceOf, ...(earlier ? { previousKept: keptFromRuns(earlier.runs, earlier.docCount) } : {}) });
   if (!plan) return undefined;
   const baseSequences = await base.fetchSequences(plan.baseDocs);
   const before: { data: Bm25IndexData; postings: PostingSource } = earlier ? composeIndex(base.data, baseSequences, earlier) : { data: base.data, postings: baseSequences };

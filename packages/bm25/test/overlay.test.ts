@@ -8,11 +8,11 @@ import { Bm25Index } from '../src/bm25-index.js';
 import { buildIndexData, CONTINUES_SEGMENT, TERM_ID_MASK, type Bm25IndexData } from '../src/build.js';
 import { composeIndex } from '../src/composite.js';
 import { TermDictionary } from '../src/dictionary.js';
-import { bm25RetrieverFactory, loadBm25Retriever } from '../src/index.js';
+import { Bm25Retriever, bm25RetrieverFactory, loadBm25Retriever } from '../src/index.js';
 import { FIELD_NAMES, resolveBm25Options } from '../src/options.js';
 import { overlayOf, type OverlayData } from '../src/overlay.js';
 import { BASE_FILE_NAME, checkOverlayBase, decodeOverlay, encodeOverlayParts, OVERLAY_FILE_NAME, readOverlayHeader } from '../src/overlay-file.js';
-import { encodeIndex, joinParts } from '../src/persist.js';
+import { encodeIndex, joinParts, readHeader } from '../src/persist.js';
 import { arrayPostings, type PostingSource } from '../src/postings.js';
 import { fileSpec, sourcesOf, toChunks, type FileSpec } from './file-specs.js';
 import { rejection } from './helpers.js';
@@ -126,6 +126,35 @@ describe('an update written as an overlay on its base', () => {
         expectSameSearches(new Bm25Index(two.data, two.postings), new Bm25Index(fresh2));
       }),
       { numRuns: 150 },
+    );
+  });
+
+  it('searches as a build from scratch does with its base read in pages (the one-shot way): statistics and names composed as they are fetched', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.tuple(...paths.map(fileSpec)), change, async (before, [edited, actions]) => {
+        const files0 = before.slice(0, 4);
+        const chunks0 = toChunks(files0);
+        const base = buildIndexData(chunks0, options);
+        const files1 = edit(files0, edited, actions, actions[4] === 'delete' ? undefined : edited[4]!);
+        const chunks1 = toChunks(files1);
+        const overlay = overlayOf(chunks1, options, { data: base, payloadChecksum: 0, previous: { data: base, postings: arrayPostings(base) }, sourceOf: sourcesOf(files0, chunks0, files1, chunks1) }, Infinity)!;
+        const baseBytes = encodeIndex(base);
+        const overlayBytes = joinParts(encodeOverlayParts({ ...overlay, base: { ...overlay.base, payloadChecksum: readHeader(baseBytes, 'base').payloadChecksum } }));
+        const ranges = { size: baseBytes.byteLength, read: async (list: readonly { offset: number; length: number }[]) => list.map((r) => baseBytes.slice(r.offset, r.offset + r.length)) };
+        const paged = await loadBm25Retriever('/idx/bm25', chunks1, {
+          verified: true,
+          files: [BASE_FILE_NAME, OVERLAY_FILE_NAME],
+          openRanges: (path) => (path.endsWith(BASE_FILE_NAME) ? ranges : undefined),
+          readFile: async () => overlayBytes,
+        });
+        const fresh = new Bm25Retriever(new Bm25Index(buildIndexData(chunks1, options)), chunks1);
+        for (const query of QUERIES) {
+          expect(await paged.search(query, { k: 10 })).toEqual(fresh.searchSync(query, { k: 10 }));
+          expect(await paged.unindexedWords(query)).toEqual(await fresh.unindexedWords(query));
+          expect(await paged.rareWords(query)).toEqual(await fresh.rareWords(query));
+        }
+      }),
+      { numRuns: 60 },
     );
   });
 
