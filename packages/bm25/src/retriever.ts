@@ -196,19 +196,61 @@ export class Bm25Retriever implements Retriever {
    * puts its base next to it as `bm25-base.bin`, linked where the store can (`SaveContext.linkFile`).
    */
   async save(dir: string, context?: SaveContext): Promise<void> {
-    const layered = this.#layered;
-    if (layered) {
-      await writeFileAtomic(join(dir, OVERLAY_FILE_NAME), encodeOverlayParts(layered.overlay));
-      const target = join(dir, BASE_FILE_NAME);
-      if (!(await context?.linkFile?.(layered.base.path, target))) await writeFileAtomic(target, await layered.base.read());
-      return;
-    }
+    if (this.#layered) return saveLayered(this.#layered, dir, context);
     if (this.index.postings.prefetch) {
       throw new RagError('INVALID_ARGUMENT', 'A bm25 index read in pages cannot be saved: its posting lists are in the store it was read from.', {
         hint: 'Build the retriever from the chunks (`rag index`) to save it.',
       });
     }
     await writeFileAtomic(join(dir, BM25_FILE_NAME), encodeIndexParts(this.index.data));
+  }
+}
+
+/** Writes `bm25-overlay.bin` and puts the base beside it as `bm25-base.bin`, linked where the store can. */
+async function saveLayered(layered: LayeredFiles, dir: string, context?: SaveContext): Promise<void> {
+  await writeFileAtomic(join(dir, OVERLAY_FILE_NAME), encodeOverlayParts(layered.overlay));
+  const target = join(dir, BASE_FILE_NAME);
+  if (!(await context?.linkFile?.(layered.base.path, target))) await writeFileAtomic(target, await layered.base.read());
+}
+
+/**
+ * What an update that writes an overlay returns: its files are written without composing the
+ * index (an update only saves it); the first search, explanation or word lookup composes it.
+ */
+class LayeredUpdate implements Retriever {
+  readonly name = 'bm25';
+  readonly #files: LayeredFiles;
+  readonly #make: () => Bm25Retriever;
+  #made: Bm25Retriever | undefined;
+
+  constructor(files: LayeredFiles, make: () => Bm25Retriever) {
+    this.#files = files;
+    this.#make = make;
+  }
+
+  /** The retriever over the composed index (made on first use). */
+  get retriever(): Bm25Retriever {
+    return (this.#made ??= this.#make());
+  }
+
+  search(query: string, options: SearchOptions): Promise<Hit[]> {
+    return this.retriever.search(query, options);
+  }
+
+  explain(query: string, chunkId: number): Explanation {
+    return this.retriever.explain(query, chunkId);
+  }
+
+  unindexedWords(query: string): Promise<string[]> {
+    return this.retriever.unindexedWords(query);
+  }
+
+  rareWords(query: string): Promise<string[]> {
+    return this.retriever.rareWords(query);
+  }
+
+  save(dir: string, context?: SaveContext): Promise<void> {
+    return saveLayered(this.#files, dir, context);
   }
 }
 
@@ -314,7 +356,7 @@ export const bm25RetrieverFactory: RetrieverFactory = {
     const updated = stored ? await updateAsOverlay(chunks, options, stored) : undefined;
     if (updated) {
       context.onProgress?.({ phase: 'fit', done: chunks.length, total: chunks.length });
-      return new Bm25Retriever(updated.index, chunks, undefined, updated.files);
+      return new LayeredUpdate(updated.files, () => new Bm25Retriever(updated.compose(), chunks, undefined, updated.files));
     }
     // No overlay (it would hold too much of the index): a whole index, taken over from the base.
     return createBm25Retriever(chunks, settings, context.onProgress, stored ? await stored.wholeBase() : undefined, context.collectGarbage);

@@ -120,13 +120,17 @@ function lazyPagedPostings(ranges: FileRanges, label: string): PostingSource {
  * The update of `previous` to `chunks` as an overlay on its base, or undefined when an
  * overlay does not pay or cannot be made (see `planOverlay`): then a whole index is written.
  */
-export async function updateAsOverlay(chunks: readonly Chunk[], options: Bm25Options, previous: PreviousIndex): Promise<{ index: Bm25Index; files: LayeredFiles } | undefined> {
+export async function updateAsOverlay(chunks: readonly Chunk[], options: Bm25Options, previous: PreviousIndex): Promise<{ files: LayeredFiles; compose: () => Bm25Index } | undefined> {
   const { base, overlay: earlier, sourceOf } = previous;
   const plan = planOverlay(chunks, options, { data: base.data, sourceOf, ...(earlier ? { previousKept: keptFromRuns(earlier.runs, earlier.docCount) } : {}) });
   if (!plan) return undefined;
   const baseSequences = await base.fetchSequences(plan.baseDocs);
   const before: { data: Bm25IndexData; postings: PostingSource } = earlier ? composeIndex(base.data, baseSequences, earlier) : { data: base.data, postings: baseSequences };
   const overlay = buildOverlay(chunks, options, { data: base.data, payloadChecksum: base.payloadChecksum, previous: { ...before, ...(earlier ? { overlay: earlier } : {}) }, sourceOf }, plan, baseSequences);
-  const { data, postings } = composeIndex(base.data, previous.basePostings, overlay);
-  return { index: new Bm25Index(data, postings), files: { overlay, base: previous.file } };
+  // The index is composed only if something searches it: an update writes the overlay and links the base.
+  const compose = (): Bm25Index => {
+    const { data, postings } = composeIndex(base.data, previous.basePostings, overlay);
+    return new Bm25Index(data, postings);
+  };
+  return { files: { overlay, base: previous.file }, compose };
 }
