@@ -1,8 +1,8 @@
 import { RagError, type FileRanges } from '@rag/core';
 import type { Bm25IndexData } from './build.js';
 import { FIELD_NAMES } from './options.js';
-import { viewAs } from './paged.js';
-import { assembleIndexData, BYTES, corrupt, HEADER_PROBE_BYTES, MAGIC, readHeader, sectionEntry, type SectionSource, type SectionType } from './persist.js';
+import { readSectionsInParts, viewAs } from './paged.js';
+import { assembleIndexData, corrupt, sectionEntry, type SectionSource, type SectionType } from './persist.js';
 import type { PostingSource } from './postings.js';
 import { TERM_ID_MASK } from './term-interner.js';
 
@@ -40,17 +40,7 @@ export interface BaseParts {
  */
 export async function readBaseParts(ranges: FileRanges, label: string): Promise<BaseParts> {
   const size = ranges.size;
-  let head = (await ranges.read([{ offset: 0, length: Math.min(size, HEADER_PROBE_BYTES) }]))[0]!;
-  if (head.byteLength >= MAGIC.length + 4) {
-    const needed = MAGIC.length + 4 + new DataView(head.buffer, head.byteOffset, head.byteLength).getUint32(MAGIC.length, true);
-    if (needed > head.byteLength && needed <= size) head = (await ranges.read([{ offset: 0, length: needed }]))[0]!;
-  }
-  const header = readHeader(head, label);
-  if (header.payloadOffset + header.payloadBytes !== size) throw corrupt(label, `it is ${size} bytes long, not ${header.payloadOffset + header.payloadBytes}`);
-  const wanted = wantedSections();
-  const entries = wanted.map(([name, type]) => sectionEntry(header, name, type, size, label));
-  const parts = await ranges.read(entries.map((entry, i) => ({ offset: entry.offset, length: entry.length * BYTES[wanted[i]![1]] })));
-  const held = new Map(wanted.map(([name, type], i) => [name, viewAs(parts[i]!, type)]));
+  const { header, sections: held } = await readSectionsInParts(ranges, label, wantedSections());
   const source = {
     read: (name: string, type: SectionType) => held.get(name) ?? (sectionEntry(header, name, type, size, label), EMPTY[type]),
     length: (name: string, type: SectionType) => sectionEntry(header, name, type, size, label).length,

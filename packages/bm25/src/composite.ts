@@ -81,7 +81,7 @@ function indexIn(values: Uint32Array, value: number): number {
 }
 
 /** How many of the ascending `values` are below `limit`. */
-function countBelow(values: Uint32Array, limit: number): number {
+export function countBelow(values: Uint32Array, limit: number): number {
   let low = 0;
   let high = values.length;
   while (low < high) {

@@ -1,5 +1,5 @@
 import { checkChunkFeatures } from './chunk-features.js';
-import { keptFromRuns, NOT_KEPT } from './composite.js';
+import { countBelow, keptFromRuns, NOT_KEPT } from './composite.js';
 import { TermDictionary } from './dictionary.js';
 import { FIELD_NAMES } from './options.js';
 import type { OverlayData } from './overlay.js';
@@ -155,7 +155,7 @@ export function decodeOverlay(bytes: Uint8Array, label: string, { checksum = tru
   }
   const frequencies = { terms: reader.read('frequencies.terms', 'u32'), values: reader.read('frequencies.values', 'u32') };
   // Every new term is there (the base says nothing of it), the changed ones in order.
-  if (frequencies.values.length !== frequencies.terms.length || !strictlyAscendingBelow(frequencies.terms, termCount) || countAtOrAbove(frequencies.terms, baseTerms) !== freshCount) {
+  if (frequencies.values.length !== frequencies.terms.length || !strictlyAscendingBelow(frequencies.terms, termCount) || frequencies.terms.length - countBelow(frequencies.terms, baseTerms) !== freshCount) {
     throw bad('its changed document frequencies are inconsistent');
   }
   const touched = reader.read('touched', 'u32');
@@ -222,18 +222,6 @@ export function decodeOverlay(bytes: Uint8Array, label: string, { checksum = tru
     anchorHashes,
     chunkFingerprint: String(header.chunkFingerprint),
   };
-}
-
-/** How many of the ascending `values` are at least `limit`. */
-function countAtOrAbove(values: Uint32Array, limit: number): number {
-  let low = 0;
-  let high = values.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (values[middle]! < limit) low = middle + 1;
-    else high = middle;
-  }
-  return values.length - low;
 }
 
 /** INDEX_CORRUPT unless `overlay` was written against this base (its chunk and term counts and payload checksum). */

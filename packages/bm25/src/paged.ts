@@ -3,7 +3,7 @@ import { TERM_ID_MASK, type Bm25IndexData } from './build.js';
 import { checkChunkNames } from './chunk-features.js';
 import { TermDictionary } from './dictionary.js';
 import { FIELD_NAMES } from './options.js';
-import { allBelow, assembleIndexData, BYTES, corrupt, HEADER_PROBE_BYTES, MAGIC, readHeader, sectionEntry, VOCABULARY_BLOCK, type SectionSource, type SectionType } from './persist.js';
+import { allBelow, assembleIndexData, BYTES, corrupt, HEADER_PROBE_BYTES, MAGIC, readHeader, sectionEntry, VOCABULARY_BLOCK, type Bm25FileHeader, type SectionSource, type SectionType } from './persist.js';
 import type { PostingSource, TermPostings } from './postings.js';
 
 /**
@@ -489,6 +489,28 @@ const DEFERRED_SECTIONS: ReadonlyMap<string, SectionType> = new Map<string, Sect
 const EMPTY: Record<SectionType, Uint8Array | Uint16Array | Uint32Array> = { u8: new Uint8Array(0), u16: EMPTY_TFS, u32: EMPTY_DOCS };
 
 /**
+ * The header of a `bm25.bin` served in parts, and the sections `wanted` of it, read in one
+ * read of the store (each viewed in place where aligned).
+ */
+export async function readSectionsInParts(
+  ranges: FileRanges,
+  label: string,
+  wanted: readonly [string, SectionType][],
+): Promise<{ header: Bm25FileHeader; sections: Map<string, Uint8Array | Uint16Array | Uint32Array> }> {
+  const size = ranges.size;
+  let head = (await ranges.read([{ offset: 0, length: Math.min(size, HEADER_PROBE_BYTES) }]))[0]!;
+  if (head.byteLength >= MAGIC.length + 4) {
+    const needed = MAGIC.length + 4 + new DataView(head.buffer, head.byteOffset, head.byteLength).getUint32(MAGIC.length, true);
+    if (needed > head.byteLength && needed <= size) head = (await ranges.read([{ offset: 0, length: needed }]))[0]!;
+  }
+  const header = readHeader(head, label);
+  if (header.payloadOffset + header.payloadBytes !== size) throw corrupt(label, `it is ${size} bytes long, not ${header.payloadOffset + header.payloadBytes}`);
+  const entries = wanted.map(([name, type]) => sectionEntry(header, name, type, size, label));
+  const parts = await ranges.read(entries.map((entry, i) => ({ offset: entry.offset, length: entry.length * BYTES[wanted[i]![1]] })));
+  return { header, sections: new Map(wanted.map(([name, type], i) => [name, viewAs(parts[i]!, type)])) };
+}
+
+/**
  * Opens a `bm25.bin` that a store serves in parts (see `FileRanges`): reads its header and
  * the sections every search needs (under a thirtieth of the file), and leaves the posting
  * lists, term sequences and {@link DEFERRED_SECTIONS} to be fetched as searches ask for them.
@@ -498,18 +520,8 @@ const EMPTY: Record<SectionType, Uint8Array | Uint16Array | Uint32Array> = { u8:
  * whole file).
  */
 export async function openPagedIndex(ranges: FileRanges, label: string, cacheBytes: number = DEFAULT_PAGED_CACHE_BYTES): Promise<PagedIndex> {
+  const { header, sections: resident } = await readSectionsInParts(ranges, label, residentSections());
   const size = ranges.size;
-  let head = (await ranges.read([{ offset: 0, length: Math.min(size, HEADER_PROBE_BYTES) }]))[0]!;
-  if (head.byteLength >= MAGIC.length + 4) {
-    const needed = MAGIC.length + 4 + new DataView(head.buffer, head.byteOffset, head.byteLength).getUint32(MAGIC.length, true);
-    if (needed > head.byteLength && needed <= size) head = (await ranges.read([{ offset: 0, length: needed }]))[0]!;
-  }
-  const header = readHeader(head, label);
-  if (header.payloadOffset + header.payloadBytes !== size) throw corrupt(label, `it is ${size} bytes long, not ${header.payloadOffset + header.payloadBytes}`);
-  const wanted = residentSections();
-  const entries = wanted.map(([name, type]) => sectionEntry(header, name, type, size, label));
-  const parts = await ranges.read(entries.map((entry, i) => ({ offset: entry.offset, length: entry.length * BYTES[wanted[i]![1]] })));
-  const resident = new Map(wanted.map(([name, type], i) => [name, viewAs(parts[i]!, type)]));
   // Deferred sections start as zeros the size of the section (memory not touched until an
   // entry arrives); a field's last list bound is the length of its lists, known now.
   for (const [name, type] of DEFERRED_SECTIONS) {
