@@ -186,6 +186,29 @@ export function createPostgresStore(url: string, settings: Partial<PostgresStore
     return { ...opened, ...assembleChunks(location, opened.manifest, table, texts, readOptions) };
   };
 
+  /**
+   * `SaveContext.linkFile` for a write that starts from `previous`: a file the previous
+   * generation records, written in pages of this store's size, is taken over by reference
+   * (`linked`, by its path in the new generation) and copied row by row inside the database
+   * when the generation is written, its checksums carried over; nothing crosses the
+   * connection. (Its pages keep their CRC-32s, checked as they are read, as copied texts' are.)
+   */
+  const linkFromGeneration = (
+    previous: WriteIndexInput['previousGeneration'],
+    scratch: string,
+    linked: Map<string, { generation: string; path: string }>,
+  ): ((source: string, target: string) => Promise<boolean>) | undefined => {
+    if (!previous) return undefined;
+    return async (source, target) => {
+      const from = locate(source);
+      const layout = from && layouts.get(from.generation);
+      const placed = posix.relative(scratch.split(sep).join('/'), target.split(sep).join('/'));
+      if (!from || !layout || layout.pageBytes !== options.pageBytes || !previous.checksums[from.inside] || placed.startsWith('..')) return false;
+      linked.set(placed, { generation: from.generation, path: from.inside });
+      return true;
+    };
+  };
+
   const write = async (input: WriteIndexInput, writeOptions: WriteIndexOptions = {}): Promise<IndexManifest> => {
     const step = async (name: Parameters<NonNullable<WriteIndexOptions['onStep']>>[0]): Promise<void> => {
       await writeOptions.onStep?.(name);
@@ -198,15 +221,20 @@ export function createPostgresStore(url: string, settings: Partial<PostgresStore
       // Vectors offered by the retrievers, by their folder inside the generation.
       const offered = new Map<string, VectorSet>();
       const takeVectors = options.vectors === 'files' ? {} : { vectors: (dir: string, set: VectorSet) => offered.set(posix.relative(scratch.split(sep).join('/'), dir.split(sep).join('/')), set) };
+      // A retriever's file taken over from the generation before is copied page by page inside
+      // the database (see `linkFile`): by its path in the new generation, where it comes from.
+      const linked = new Map<string, { generation: string; path: string }>();
+      const linkFile = linkFromGeneration(input.previousGeneration, scratch, linked);
       for (const retriever of input.retrievers) {
         const target = retrieverDir(scratch, retriever.entry.name);
         await mkdir(target, { recursive: true });
-        await retriever.save(target, takeVectors);
+        await retriever.save(target, { ...takeVectors, ...(linkFile ? { linkFile } : {}) });
       }
       const files = new Map<string, Uint8Array>([[CHUNKS_FILE, encodeChunkTable(input.chunks, input.manifest.files)]]);
       for (const file of await listFiles(scratch)) files.set(file, await readFile(join(scratch, file)));
       const checksums: IndexChecksums = {};
       for (const [file, bytes] of files) checksums[file] = { size: bytes.byteLength, sha256: sha256Of(bytes) };
+      for (const [file, from] of linked) checksums[file] = input.previousGeneration!.checksums[from.path]!;
       const manifest: IndexManifest = {
         format: INDEX_FORMAT,
         formatVersion: INDEX_FORMAT_VERSION,
@@ -234,6 +262,11 @@ export function createPostgresStore(url: string, settings: Partial<PostgresStore
         await migrate(c, schema, location);
         await c.query(`INSERT INTO ${t.generations} (generation, manifest, manifest_sha256, page_bytes) VALUES ($1, $2, $3, $4)`, [generation, manifestText, sha256Of(manifestText), options.pageBytes]);
         for (const [file, bytes] of files) await writePages(c, t.files, generation, file, bytes, options.pageBytes);
+        for (const [file, from] of linked) {
+          const copied = await c.query(`INSERT INTO ${t.files} (generation, path, part, bytes, crc32) SELECT $1, $2, part, bytes, crc32 FROM ${t.files} WHERE generation = $3 AND path = $4`, [generation, file, from.generation, from.path]);
+          const size = checksums[file]!.size;
+          if (copied.rowCount !== Math.max(1, Math.ceil(size / options.pageBytes))) throw indexDamagedError(location, `${from.path} of generation ${from.generation}`, `has ${copied.rowCount ?? 0} pages where ${size} bytes were written`);
+        }
         let ids: number[] = [];
         let texts: Buffer[] = [];
         let sums: number[] = [];
