@@ -236,6 +236,26 @@ describe('an update written as an overlay on its base', () => {
     }
   });
 
+  it('gives way to a whole bm25.bin, taken over from its base, once a later update would hold more than a quarter of the index', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bm25-overlay-'));
+    try {
+      const files: FileSpec[] = Array.from({ length: 20 }, (_, i): FileSpec => ({ path: `pkg/m${String(i).padStart(2, '0')}.py`, language: 'python', pieces: [{ symbol: 'launch', words: [i % 19, (i * 5) % 19, 2] }] }));
+      const chunks0 = toChunks(files);
+      await (await bm25RetrieverFactory.build(chunks0)).save(join(dir, 'first'));
+      const small = files.map((file, i): FileSpec => (i === 3 ? { ...file, pieces: [{ symbol: 'launch', words: [7, 8] }] } : file));
+      const chunks1 = toChunks(small);
+      await (await bm25RetrieverFactory.build(chunks1, { previous: { dir: join(dir, 'first'), chunks: chunks0, sourceOf: sourcesOf(files, chunks0, small, chunks1) } })).save(join(dir, 'second'));
+      expect((await readFile(join(dir, 'second', OVERLAY_FILE_NAME))).byteLength).toBeGreaterThan(0);
+      // Eight more files edited: with the first edit, nine of twenty chunks would be the overlay's.
+      const large = small.map((file, i): FileSpec => (i >= 10 && i < 18 ? { ...file, pieces: [{ symbol: 'launch', words: [i % 19, 17, 18] }] } : file));
+      const chunks2 = toChunks(large);
+      await (await bm25RetrieverFactory.build(chunks2, { previous: { dir: join(dir, 'second'), chunks: chunks1, sourceOf: sourcesOf(small, chunks1, large, chunks2) } })).save(join(dir, 'third'));
+      expect(same(await readFile(join(dir, 'third', 'bm25.bin')), encodeIndex(buildIndexData(chunks2, options)))).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('is not written when it would hold more than a quarter of the index: the update writes bm25.bin whole', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'bm25-overlay-'));
     try {
