@@ -51,11 +51,12 @@ export interface OverlayData {
 
 /**
  * When an update writes a whole index instead of an overlay: past this share of the
- * index's chunks in the overlay (its own plus the base chunks it replaced), a search reads
- * more of the overlay than of the base, and an update analyses the overlay's chunks again.
- * A quarter, as for the text segments (`TEXT_SEGMENT_LIMITS`): every later update's cost
- * stays within a quarter of a full analysis, and a write of the whole comes once per
- * quarter of the corpus changed.
+ * index's chunks in the overlay (its own plus the base chunks it replaced). Every update
+ * builds its overlay against the base afresh, taking over the earlier overlay's chunks, and
+ * a search merges each base list with the overlay's: both grow with the overlay. A quarter,
+ * as for the text segments (`TEXT_SEGMENT_LIMITS`): an update's own work stays within a
+ * quarter of a full analysis, and a write of the whole comes once per quarter of the corpus
+ * changed.
  */
 export const OVERLAY_MAX_SHARE = 0.25;
 

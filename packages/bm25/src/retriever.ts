@@ -27,7 +27,7 @@ import type { LayeredFiles } from './overlay.js';
 import { BASE_FILE_NAME, checkOverlayBase, decodeOverlay, encodeOverlayParts, OVERLAY_FILE_NAME, readOverlayHeader } from './overlay-file.js';
 import { openPreviousIndex, updateAsOverlay } from './update.js';
 import { openPagedIndex } from './paged.js';
-import { BM25_FILE_NAME, corrupt, decodeIndex, encodeIndexParts, HEADER_PROBE_BYTES, MAGIC, readHeader } from './persist.js';
+import { BM25_FILE_NAME, decodeIndex, encodeIndexParts, HEADER_PROBE_BYTES, MAGIC, readHeader } from './persist.js';
 import { arrayPostings, type PostingSource } from './postings.js';
 import { Reranker } from './rerank/reranker.js';
 
