@@ -45,24 +45,30 @@ for (let c = 0; c < 128; c++) {
   if (letter || (c >= 48 && c <= 57) || c === 95) ASCII_CLASS[c] = WORD | (letter ? LETTER : 0);
 }
 
+/** Width in code units (1 or 2) of the non-ASCII character `c` at `i` when it matches `pattern`, else 0. */
+function nonAsciiWidth(text: string, i: number, c: number, pattern: RegExp): number {
+  if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) return pattern.test(text.slice(i, i + 2)) ? 2 : 0;
+  return pattern.test(text[i]!) ? 1 : 0;
+}
+
 /** Width in code units (1 or 2) of the word character at `i`, or 0 when it is not one. */
 function wordWidth(text: string, i: number, letterOnly: boolean): number {
   const c = text.charCodeAt(i);
   if (c < 128) return ASCII_CLASS[c]! & (letterOnly ? LETTER : WORD) ? 1 : 0;
-  const pattern = letterOnly ? NON_ASCII_LETTER : NON_ASCII_WORD;
-  if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-    const pair = text.slice(i, i + 2);
-    return pattern.test(pair) ? 2 : 0;
-  }
-  return pattern.test(text[i]!) ? 1 : 0;
+  return nonAsciiWidth(text, i, c, letterOnly ? NON_ASCII_LETTER : NON_ASCII_WORD);
 }
 
-/** Calls `visit` with the UTF-16 range [start, end) of each segment of `text`, in order. */
+/**
+ * Calls `visit` with the UTF-16 range [start, end) of each segment of `text`, in order.
+ * The loops test ASCII against the table in place (every character of the corpus passes
+ * here, several times over for a build's fields), leaving `wordWidth` to the joins.
+ */
 export function forEachSegmentRange(text: string, visit: (start: number, end: number) => void): void {
   const n = text.length;
   let i = 0;
   while (i < n) {
-    const first = wordWidth(text, i, false);
+    let c = text.charCodeAt(i);
+    const first = c < 128 ? ASCII_CLASS[c]! & WORD : nonAsciiWidth(text, i, c, NON_ASCII_WORD);
     if (first === 0) {
       i++;
       continue;
@@ -70,16 +76,25 @@ export function forEachSegmentRange(text: string, visit: (start: number, end: nu
     const start = i;
     i += first;
     for (;;) {
-      let width: number;
-      while (i < n && (width = wordWidth(text, i, false)) > 0) i += width;
-      const c = text.charCodeAt(i);
+      // After this loop, `c` is the code unit at `i` whenever i < n.
+      while (i < n) {
+        c = text.charCodeAt(i);
+        if (c < 128) {
+          if ((ASCII_CLASS[c]! & WORD) === 0) break;
+          i++;
+        } else {
+          const width = nonAsciiWidth(text, i, c, NON_ASCII_WORD);
+          if (width === 0) break;
+          i += width;
+        }
+      }
       if (i + 1 < n && (c === DOT || c === DASH) && wordWidth(text, i + 1, c === DASH) > 0) {
         i++;
         continue;
       }
       break;
     }
-    i += versionTail(text, start, i);
+    if (i < n && (c === SLASH || c === DASH)) i += versionTail(text, start, i);
     visit(start, i);
   }
 }
