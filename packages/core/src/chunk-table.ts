@@ -61,7 +61,6 @@ export function encodeChunkTable(chunks: readonly Chunk[], files: readonly FileR
   const kindIdOf = new Map<ChunkKind, number>();
   const columns = Array.from({ length: U32_COLUMNS }, () => new Uint32Array(count));
   const kindIds = new Uint8Array(count);
-  const symbolBytes: Buffer[] = new Array(count);
   let symbolEnd = 0;
   for (let i = 0; i < count; i++) {
     const chunk = chunks[i]!;
@@ -72,8 +71,8 @@ export function encodeChunkTable(chunks: readonly Chunk[], files: readonly FileR
       kindId = kinds.push(chunk.kind) - 1;
       kindIdOf.set(chunk.kind, kindId);
     }
-    const symbol = Buffer.from(chunk.symbol, 'utf8');
-    symbolEnd += symbol.length;
+    // Sizes now, bytes later straight into the table: no buffer per symbol.
+    symbolEnd += Buffer.byteLength(chunk.symbol, 'utf8');
     columns[0]![i] = fileId;
     columns[1]![i] = u32(chunk.first_character_index, 'first_character_index', chunk);
     columns[2]![i] = u32(chunk.last_character_index, 'last_character_index', chunk);
@@ -81,27 +80,31 @@ export function encodeChunkTable(chunks: readonly Chunk[], files: readonly FileR
     columns[4]![i] = u32(chunk.end_line, 'end_line', chunk);
     columns[5]![i] = u32(symbolEnd, 'symbols longer in all than', chunk);
     kindIds[i] = kindId;
-    symbolBytes[i] = symbol;
   }
   const kindsJson = Buffer.from(JSON.stringify(kinds), 'utf8');
-  const symbolText = Buffer.concat(symbolBytes, symbolEnd);
   const columnsAt = HEADER_BYTES + padded(kindsJson.length);
   const kindsAt = columnsAt + U32_COLUMNS * count * 4;
   const symbolsAt = kindsAt + padded(count);
-  const out = Buffer.alloc(symbolsAt + symbolText.length);
+  const out = Buffer.alloc(symbolsAt + symbolEnd);
   out.writeUInt32LE(MAGIC, 0);
   out.writeUInt32LE(TABLE_VERSION, 4);
   out.writeUInt32LE(count, 8);
   out.writeUInt32LE(kindsJson.length, 12);
   kindsJson.copy(out, HEADER_BYTES);
-  for (let c = 0; c < U32_COLUMNS; c++) {
-    const column = columns[c]!;
-    const at = columnsAt + c * count * 4;
-    for (let i = 0; i < count; i++) out.writeUInt32LE(column[i]!, at + i * 4);
-  }
+  for (let c = 0; c < U32_COLUMNS; c++) writeColumn(out, columnsAt + c * count * 4, columns[c]!);
   out.set(kindIds, kindsAt);
-  symbolText.copy(out, symbolsAt);
+  let at = symbolsAt;
+  for (let i = 0; i < count; i++) at += out.write(chunks[i]!.symbol, at, 'utf8');
   return out;
+}
+
+/** Writes `column` little-endian at `at` of `out`: one copy when the machine's order is that and `at` is aligned. */
+function writeColumn(out: Buffer, at: number, column: Uint32Array): void {
+  if (littleEndian && (out.byteOffset + at) % 4 === 0) {
+    new Uint32Array(out.buffer, out.byteOffset + at, column.length).set(column);
+    return;
+  }
+  for (let i = 0; i < column.length; i++) out.writeUInt32LE(column[i]!, at + i * 4);
 }
 
 /** A u32 column: a view of the bytes when they can be read in place, else a copy. */

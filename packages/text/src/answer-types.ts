@@ -13,15 +13,23 @@ export interface AnswerTypeRule {
   type: AnswerType;
   /** Matched against the question: its focus names the type. */
   question: RegExp;
-  /** Matched against a sentence, a line or a chunk: it spells a value of the type. */
+  /**
+   * Tested against a sentence, a line or a chunk (`test`, not `exec`: what it matches need
+   * not be the whole value): it spells a value of the type. Every chunk of an index is tested
+   * against every rule, so a rule whose value holds a fixed character is written to start
+   * there (`/` of a MIME type, `-` of a flag) and look behind for the rest: the engine then
+   * skips to that character instead of trying an alternation at every position.
+   */
   value: RegExp;
 }
 
 /** The rules, in the order their bits are stored (an index records which order it used). */
 export const ANSWER_TYPE_RULES: readonly AnswerTypeRule[] = Object.freeze([
-  { type: 'mime', question: /\b(content|media|mime)[ -]types?\b/i, value: /\b(application|text|image|audio|video|multipart)\/[\w.+-]+/i },
+  // "application/json", "text/html; charset=utf-8".
+  { type: 'mime', question: /\b(content|media|mime)[ -]types?\b/i, value: /\/(?<=\b(?:application|text|image|audio|video|multipart)\/)[\w.+-]/i },
   { type: 'envvar', question: /\benvironment variables?\b|\benv vars?\b/i, value: /\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/ },
-  { type: 'flag', question: /\b(flags?|command[- ]line options?|cli options?)\b/i, value: /(^|[\s`'"(])--?[a-z][\w-]*/ },
+  // "--max-model-len", "-p": a dash that starts the text or follows a space, quote or parenthesis.
+  { type: 'flag', question: /\b(flags?|command[- ]line options?|cli options?)\b/i, value: /-(?<=(?:^|[\s`'"(])-)-?[a-z]/ },
   // An HTTP status; a process's exit status is not one.
   { type: 'status', question: /(?<!\bexit )\bstatus( codes?)?\b|\bhttp codes?\b/i, value: /\b[1-5]\d\d\b/ },
   { type: 'encoding', question: /\b(encodings?|charsets?|codecs?)\b/i, value: /\b(utf-?(8|16|32)|ascii|latin-?1|iso-8859-\d+|cp\d{3,4})\b/i },

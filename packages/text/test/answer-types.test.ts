@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ANSWER_TYPE_RULES, answerTypesOf, spellsAnswerType } from '../src/index.js';
 
@@ -28,5 +29,19 @@ describe('answer types', () => {
 
   it('has one rule per type, in a fixed order (an index stores their bits in it)', () => {
     expect(ANSWER_TYPE_RULES.map((rule) => rule.type)).toEqual(['mime', 'envvar', 'flag', 'status', 'encoding', 'duration', 'version']);
+  });
+
+  it('spells a MIME type and a flag exactly where the plain forms of their patterns match', () => {
+    // The plain forms the rules were first written in: the rules start at their fixed
+    // character instead (see `AnswerTypeRule.value`), and must match the same texts.
+    const plain = { mime: /\b(application|text|image|audio|video|multipart)\/[\w.+-]+/i, flag: /(^|[\s`'"(])--?[a-z][\w-]*/ } as const;
+    const pieces = ['application', 'Text', 'image', 'xaudio', 'multipart', 'json', '/', '-', '--', 'p', 'P', '.', '+', '_', ' ', '`', "'", '"', '(', 'a', '\n', 'é'];
+    const texts = fc.array(fc.constantFrom(...pieces), { maxLength: 10 }).map((chosen) => chosen.join(''));
+    fc.assert(
+      fc.property(texts, (text) => {
+        for (const type of ['mime', 'flag'] as const) expect(spellsAnswerType(text, type)).toBe(plain[type].test(text));
+      }),
+      { numRuns: 5000 },
+    );
   });
 });
