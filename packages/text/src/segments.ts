@@ -58,43 +58,45 @@ function wordWidth(text: string, i: number, letterOnly: boolean): number {
   return nonAsciiWidth(text, i, c, letterOnly ? NON_ASCII_LETTER : NON_ASCII_WORD);
 }
 
+/** End of the run of word characters of `text` that starts at `i` (`i` itself when there is none). */
+function wordRunEnd(text: string, i: number): number {
+  const n = text.length;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c < 128) {
+      if ((ASCII_CLASS[c]! & WORD) === 0) return i;
+      i++;
+    } else {
+      const width = nonAsciiWidth(text, i, c, NON_ASCII_WORD);
+      if (width === 0) return i;
+      i += width;
+    }
+  }
+  return i;
+}
+
 /**
  * Calls `visit` with the UTF-16 range [start, end) of each segment of `text`, in order.
- * The loops test ASCII against the table in place (every character of the corpus passes
- * here, several times over for a build's fields), leaving `wordWidth` to the joins.
+ * Every character of the corpus passes here (several times over, for a build's fields): the
+ * runs are scanned by a small function of their own, and this one stays small enough for the
+ * compiler to inline it, with the `visit` of its caller, where it is called.
  */
 export function forEachSegmentRange(text: string, visit: (start: number, end: number) => void): void {
   const n = text.length;
   let i = 0;
   while (i < n) {
-    let c = text.charCodeAt(i);
-    const first = c < 128 ? ASCII_CLASS[c]! & WORD : nonAsciiWidth(text, i, c, NON_ASCII_WORD);
-    if (first === 0) {
+    const start = i;
+    i = wordRunEnd(text, i);
+    if (i === start) {
       i++;
       continue;
     }
-    const start = i;
-    i += first;
-    for (;;) {
-      // After this loop, `c` is the code unit at `i` whenever i < n.
-      while (i < n) {
-        c = text.charCodeAt(i);
-        if (c < 128) {
-          if ((ASCII_CLASS[c]! & WORD) === 0) break;
-          i++;
-        } else {
-          const width = nonAsciiWidth(text, i, c, NON_ASCII_WORD);
-          if (width === 0) break;
-          i += width;
-        }
-      }
-      if (i + 1 < n && (c === DOT || c === DASH) && wordWidth(text, i + 1, c === DASH) > 0) {
-        i++;
-        continue;
-      }
-      break;
+    let c = text.charCodeAt(i);
+    while (i + 1 < n && (c === DOT || c === DASH) && wordWidth(text, i + 1, c === DASH) > 0) {
+      i = wordRunEnd(text, i + 1);
+      c = text.charCodeAt(i);
     }
-    if (i < n && (c === SLASH || c === DASH)) i += versionTail(text, start, i);
+    if (c === SLASH || c === DASH) i += versionTail(text, start, i);
     visit(start, i);
   }
 }
