@@ -6,6 +6,7 @@ import { extname, join, relative, resolve, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { RagError, codePointLength, optionError, statSignature } from '@rag/core';
 import type { FileRecord, Language } from '@rag/core';
+import { ignoreRulePrefilter } from './ignore-prefilter.js';
 import { MAX_MARKDOWN_NESTING, markdownNesting } from './nesting.js';
 import { DEFAULT_EXTENSIONS, DEFAULT_IGNORED_DIRS, DEFAULT_STUBS } from './options.js';
 
@@ -178,6 +179,8 @@ async function openRoot(dir: string): Promise<string> {
 interface IgnoreRules {
   base: string;
   rules: Ignore;
+  /** Matches every path (relative to `base`) a rule may speak about; undefined: any path (see `ignoreRulePrefilter`). */
+  concerns: RegExp | undefined;
 }
 
 /** Files whose rules say what not to index, in the order they are read (later wins). */
@@ -186,6 +189,7 @@ const IGNORE_FILES = ['.gitignore', '.ignore'];
 /** The rules of `dir`'s ignore files (those among `names`, its entries), or undefined when it has none. */
 function readIgnoreRules(dir: string, base: string, names: ReadonlySet<string>): IgnoreRules | undefined {
   let rules: Ignore | undefined;
+  const texts: string[] = [];
   for (const name of IGNORE_FILES) {
     if (!names.has(name)) continue;
     let text: string;
@@ -195,16 +199,20 @@ function readIgnoreRules(dir: string, base: string, names: ReadonlySet<string>):
       continue;
     }
     (rules ??= ignore()).add(text);
+    texts.push(text);
   }
-  return rules ? { base, rules } : undefined;
+  return rules ? { base, rules, concerns: ignoreRulePrefilter(texts) } : undefined;
 }
 
 /** Whether the innermost rules that speak about `path` (relative to the root) exclude it. */
 function isIgnored(stack: readonly IgnoreRules[], path: string, isDir: boolean): boolean {
   for (let i = stack.length - 1; i >= 0; i--) {
-    const { base, rules } = stack[i]!;
+    const { base, rules, concerns } = stack[i]!;
     const inner = base === '' ? path : path.slice(base.length + 1);
-    const verdict = rules.test(isDir ? `${inner}/` : inner);
+    const tested = isDir ? `${inner}/` : inner;
+    // No rule of this file can speak about the path: no verdict, as the matcher would find.
+    if (concerns !== undefined && !concerns.test(tested)) continue;
+    const verdict = rules.test(tested);
     if (verdict.ignored) return true;
     if (verdict.unignored) return false;
   }
