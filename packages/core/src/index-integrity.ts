@@ -3,6 +3,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { crc32 } from 'node:zlib';
+import { combineCrc32 } from './crc32-combine.js';
 import { nodeCrypto, sha256Hex } from './crypto.js';
 import { RagError } from './errors.js';
 import type { IndexFileReader } from './shared-files.js';
@@ -89,8 +90,17 @@ export async function checksumFile(path: string, pages = false, { sha256 = true 
       if (filled === 0) break;
       const block = buffer.subarray(0, filled);
       hash?.update(block);
-      whole = crc32(block, whole);
-      if (pages) for (let at = 0; at < filled; at += FILE_PAGE_BYTES) sums.push(crc32(block.subarray(at, Math.min(filled, at + FILE_PAGE_BYTES))));
+      if (pages) {
+        // The whole file's sum from its pages' (one pass over the bytes, not two).
+        for (let at = 0; at < filled; at += FILE_PAGE_BYTES) {
+          const end = Math.min(filled, at + FILE_PAGE_BYTES);
+          const sum = crc32(block.subarray(at, end));
+          sums.push(sum);
+          whole = combineCrc32(whole, sum, end - at);
+        }
+      } else {
+        whole = crc32(block, whole);
+      }
       size += filled;
       if (filled < READ_BLOCK) break;
     }
