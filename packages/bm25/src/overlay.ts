@@ -163,9 +163,12 @@ export function buildOverlay(chunks: readonly Chunk[], options: Bm25Options, bas
   const termCount = baseTerms + fresh.size;
 
   // Statistics of the whole index: the base's, less the chunks replaced, plus the overlay's.
+  // Only the terms of the replaced and the new chunks can differ from the base's: those
+  // are visited, not the whole vocabulary (an update's share of the index is small).
   const removed = countRemoved(old, newDocOf, (doc) => baseSequences.sequence(doc));
   const docFrequencies = new Uint32Array(termCount);
-  for (let t = 0; t < baseTerms; t++) docFrequencies[t] = old.docFrequencies[t]! - removed.docFrequencies[t]!;
+  docFrequencies.set(old.docFrequencies.subarray(0, baseTerms));
+  for (const t of removed.terms) docFrequencies[t]! -= removed.docFrequencies[t]!;
   const added = analysis.docFrequencies;
   for (let i = 0; i < interned.length; i++) docFrequencies[idOf[i]!]! += added[i]!;
 
@@ -174,6 +177,11 @@ export function buildOverlay(chunks: readonly Chunk[], options: Bm25Options, bas
   const touched = Uint32Array.from(touchedIds).sort();
   const slot = new Int32Array(termCount).fill(-1);
   touched.forEach((term, i) => (slot[term] = i));
+  // Every term whose statistics may differ from the base's, ascending: the new chunks', the
+  // replaced chunks' and every term the base lacks.
+  const candidates = new Set<number>([...touched, ...removed.terms]);
+  for (let t = baseTerms; t < termCount; t++) candidates.add(t);
+  const changed = Uint32Array.from(candidates).sort();
 
   const fields = FIELD_NAMES.map((_, f) => {
     const pairs = analysis.pairs[f]!;
@@ -195,7 +203,7 @@ export function buildOverlay(chunks: readonly Chunk[], options: Bm25Options, bas
     const terms: number[] = [];
     const deltas: number[] = [];
     const removedHere = removed.postings[f]!;
-    for (let t = 0; t < termCount; t++) {
+    for (const t of changed) {
       const i = slot[t]!;
       const delta = (i < 0 ? 0 : listOffsets[i + 1]! - listOffsets[i]!) - (t < baseTerms ? removedHere[t]! : 0);
       if (delta !== 0) {
@@ -214,8 +222,14 @@ export function buildOverlay(chunks: readonly Chunk[], options: Bm25Options, bas
   for (let i = 0; i < sequenceTerms.length; i++) sequenceTerms[i] = idOf[entries[i]! & TERM_ID_MASK]! | (entries[i]! & CONTINUES_SEGMENT);
   const sequences = { offsets: analysis.sequenceOffsets.slice(0, analysed.length + 1), terms: sequenceTerms };
 
+  // A term no chunk holds any more was held by a replaced chunk (a base holds no term at 0).
   const gone = new Set<number>();
-  for (let t = 0; t < baseTerms; t++) if (docFrequencies[t] === 0) gone.add(t);
+  const unheld = (t: number): boolean => t < baseTerms && docFrequencies[t] === 0;
+  if (old.docFrequencies.subarray(0, baseTerms).includes(0)) {
+    for (let t = 0; t < baseTerms; t++) if (unheld(t)) gone.add(t);
+  } else {
+    for (const t of changed) if (unheld(t)) gone.add(t);
+  }
   const dictionary = new CompositeDictionary(old.dictionary, fresh, gone);
   const features = reuseFeatures(chunks, options, dictionary, docFrequencies, baseTerms, previous.data, sourceOf);
   return {
@@ -223,7 +237,7 @@ export function buildOverlay(chunks: readonly Chunk[], options: Bm25Options, bas
     docCount,
     runs: runsOf(keptFrom),
     fresh,
-    frequencies: changedFrequencies(old, docFrequencies),
+    frequencies: changedFrequencies(old, docFrequencies, changed),
     fields: fields.map((f) => f.field),
     touched,
     lists: fields.map((f) => f.list),
@@ -250,11 +264,14 @@ function runsOf(keptFrom: Uint32Array): Uint32Array {
   return Uint32Array.from(runs);
 }
 
-/** The terms whose document frequency is not the base's (all new terms among them), with their frequencies. */
-function changedFrequencies(base: Bm25IndexData, docFrequencies: Uint32Array): OverlayData['frequencies'] {
+/**
+ * The terms whose document frequency is not the base's (all new terms among them), with their
+ * frequencies; `changed`: ascending, every term whose frequency may differ (new terms included).
+ */
+function changedFrequencies(base: Bm25IndexData, docFrequencies: Uint32Array, changed: Uint32Array): OverlayData['frequencies'] {
   const terms: number[] = [];
   const baseTerms = base.dictionary.size;
-  for (let t = 0; t < docFrequencies.length; t++) if (t >= baseTerms || docFrequencies[t] !== base.docFrequencies[t]) terms.push(t);
+  for (const t of changed) if (t >= baseTerms || docFrequencies[t] !== base.docFrequencies[t]) terms.push(t);
   return { terms: Uint32Array.from(terms), values: Uint32Array.from(terms, (t) => docFrequencies[t]!) };
 }
 

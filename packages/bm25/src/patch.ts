@@ -90,14 +90,16 @@ export function contextsOf(chunks: readonly Chunk[], wanted: readonly number[]):
 
 /**
  * What the previous chunks no kept chunk copies held: per previous term, chunks and per-field
- * postings. `sequenceOf`: where a previous chunk's term sequence is read (default `old`'s arrays).
+ * postings, and the terms counted (each once, unordered). `sequenceOf`: where a previous
+ * chunk's term sequence is read (default `old`'s arrays).
  */
-export function countRemoved(old: Bm25IndexData, newDocOf: Int32Array, sequenceOf?: (doc: number) => Uint32Array): { docFrequencies: Int32Array; postings: Int32Array[] } {
+export function countRemoved(old: Bm25IndexData, newDocOf: Int32Array, sequenceOf?: (doc: number) => Uint32Array): { docFrequencies: Int32Array; postings: Int32Array[]; terms: number[] } {
   const termCount = old.dictionary.size;
   const docFrequencies = new Int32Array(termCount);
   const postings = FIELD_NAMES.map(() => new Int32Array(termCount));
   const lastDoc = new Int32Array(termCount).fill(-1);
   const lastField = new Int32Array(termCount).fill(-1);
+  const terms: number[] = [];
   for (let o = 0; o < old.docCount; o++) {
     if (newDocOf[o]! >= 0) continue;
     const entries = sequenceOf ? sequenceOf(o) : old.sequences.terms;
@@ -114,12 +116,12 @@ export function countRemoved(old: Bm25IndexData, newDocOf: Int32Array, sequenceO
         }
         if (lastDoc[t] !== o) {
           lastDoc[t] = o;
-          docFrequencies[t]!++;
+          if (docFrequencies[t]!++ === 0) terms.push(t);
         }
       }
     }
   }
-  return { docFrequencies, postings };
+  return { docFrequencies, postings, terms };
 }
 
 /** The new dictionary and how both numberings map into it. */
