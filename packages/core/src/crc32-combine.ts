@@ -26,12 +26,12 @@ function compose(a: Uint32Array, b: Uint32Array): Uint32Array {
 /** The matrix that appends `length` zero bytes to a message's CRC-32. */
 function zeroBytesOperator(length: number): Uint32Array {
   // One zero bit: shift right, folding in the polynomial when the low bit falls out.
-  let power = new Uint32Array(32);
+  let power: Uint32Array = new Uint32Array(32);
   power[0] = POLYNOMIAL;
   for (let i = 1; i < 32; i++) power[i] = (1 << (i - 1)) >>> 0;
   // Squared three times: one zero byte.
   for (let i = 0; i < 3; i++) power = compose(power, power);
-  let result = new Uint32Array(32);
+  let result: Uint32Array = new Uint32Array(32);
   for (let i = 0; i < 32; i++) result[i] = (1 << i) >>> 0;
   for (let n = length; n > 0; n = Math.floor(n / 2)) {
     if (n % 2 === 1) result = compose(power, result);
