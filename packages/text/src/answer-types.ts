@@ -40,7 +40,8 @@ export const ANSWER_TYPE_RULES: readonly AnswerTypeRule[] = Object.freeze([
   {
     type: 'duration',
     question: /\bhow (often|long)\b|\b(interval|period|frequency|lifetime|expir\w*)\b/i,
-    value: /\b\d+(\.\d+)?\s*(ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?)\b|\b(sleep|timedelta)\(/i,
+    // A number that starts a word, then its unit; or `sleep(`, `timedelta(` (from the `(`).
+    value: /\d(?<=\b\d)\d*(\.\d+)?\s*(ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?)\b|\((?<=\b(?:sleep|timedelta)\()/i,
   },
   // A release: two or three dotted numbers ("Bash 4.4 and up", "versionadded:: 2.1").
   { type: 'version', question: /\bversions?\b/i, value: /\b\d+\.\d+(\.\d+)?\b/ },

@@ -17,10 +17,27 @@ const STRING_STATEMENT = /^[rRuUbBfF]{0,2}("""|''')/;
 
 /**
  * A line only code writes: a statement keyword, an assignment, a decorator, or a line left
- * open for the next. Shared with the extractive reader of `@rag/generation`.
+ * open for the next. Shared with the extractive reader of `@rag/generation`; tested with
+ * {@link isCodeStatement}, which gives the same answer faster.
  */
 export const CODE_STATEMENT =
   /^\s*(def|class|return|if|elif|else|for|while|with|try|except|finally|import|from|raise|assert|yield|async|await|pass|break|continue|lambda|del|global|nonlocal)\b|^\s*@\w|^\s*[\w.[\]'"]+\s*(:\s*[^=\s][^=]*)?[-+*/|&%]?=(?!=)|[([{,\\]\s*$|^\s*[)\]}]/;
+
+/** The alternatives of {@link CODE_STATEMENT} that start the line, in one anchored pattern. */
+const CODE_STATEMENT_START = /^\s*(?:(?:def|class|return|if|elif|else|for|while|with|try|except|finally|import|from|raise|assert|yield|async|await|pass|break|continue|lambda|del|global|nonlocal)\b|@\w|[\w.[\]'"]+\s*(?::\s*[^=\s][^=]*)?[-+*/|&%]?=(?!=)|[)\]}])/;
+/** What a line left open for the next ends with (before trailing white space). */
+const OPENERS = '([{,\\';
+
+/**
+ * Whether `line` matches {@link CODE_STATEMENT}: its alternatives that start the line tried
+ * once, at the start, and "left open" read off the line's last visible character, instead of
+ * the engine trying that alternative at every position (every line of every chunk passes here).
+ */
+export function isCodeStatement(line: string): boolean {
+  if (CODE_STATEMENT_START.test(line)) return true;
+  const end = line.trimEnd();
+  return end !== '' && OPENERS.includes(end[end.length - 1]!);
+}
 
 /** Most share of code-like lines among the words before a closing quote (prose lines can end in a comma). */
 const MAX_TAIL_CODE_SHARE = 0.2;
@@ -41,7 +58,7 @@ function docstringTailLength(lines: readonly string[]): number {
     if (at < 0) {
       // Comments before a lone quote are a license header above a module docstring.
       if (trimmed === '' || trimmed.startsWith('#')) continue;
-      if (CODE_STATEMENT.test(line)) code++;
+      if (isCodeStatement(line)) code++;
       else words++;
       continue;
     }

@@ -21,7 +21,7 @@ export { PLACE_QUERY_WORDS } from './word-lists/place-words.js';
 export { MAX_JOINED_WORDS, namesSpelledInWords } from './place-names.js';
 export { foldDerivation, stemWord } from './stem.js';
 export { hasInnerSeparator, identifierTerm, isIdentifierSpelling } from './identifiers.js';
-export { CODE_STATEMENT, DESCRIPTION_MAX_CODE_LINES, DESCRIPTION_MIN_PROSE_SHARE, readsAsDescription } from './descriptions.js';
+export { CODE_STATEMENT, isCodeStatement, DESCRIPTION_MAX_CODE_LINES, DESCRIPTION_MIN_PROSE_SHARE, readsAsDescription } from './descriptions.js';
 export { isMarkupStub } from './stubs.js';
 export { definedNames, definesName, explainsName, separatedNamesIn } from './definitions.js';
 export { markTerms, matchLines, type MatchedLine, type MatchLinesOptions } from './match-lines.js';

@@ -131,8 +131,13 @@ export function detectAnswerKind(question: string): AnswerKind {
   return 'explain';
 }
 
-/** An assignment, annotated field or keyword default that gives a value: `x = 16`, `x: int = 16`, `f(x=None)`. */
-const ASSIGNS = /(^|[\s(,])[A-Za-z_][\w.]*\s*(:\s*[^=\n]{1,60})?=(?!=)\s*[^\s=]/;
+/**
+ * An assignment, annotated field or keyword default that gives a value: `x = 16`, `x: int =
+ * 16`, `f(x=None)`. Written to start at the `=` and look behind for the name (what
+ * `(^|[\s(,])[A-Za-z_][\w.]*\s*(:\s*[^=\n]{1,60})?=(?!=)\s*[^\s=]` matches, found faster:
+ * the engine skips to each `=` instead of trying a name at every position of a chunk).
+ */
+export const ASSIGNS = /=(?!=)(?<=(?:^|[\s(,])[A-Za-z_][\w.]*\s*(?::\s*[^=\n]{1,60})?=)\s*[^\s=]/;
 /** A lookup with a fallback: `d.get(k, 5)`, `getattr(o, "x", False)`, `os.environ.get("X", "1")`. */
 const FALLBACK = /\b(get|getattr|pop|setdefault|getenv)\(\s*[^()]+,\s*[^()]+\)/;
 /** A literal value on the right of `=`: a number, string, container, None/True/False. */

@@ -44,4 +44,17 @@ describe('answer types', () => {
       { numRuns: 5000 },
     );
   });
+
+  it('spells a duration exactly where the plain form of its pattern matches', () => {
+    // The plain form: the rule starts at the digit or the `(` instead (see `AnswerTypeRule.value`).
+    const plain = /\b\d+(\.\d+)?\s*(ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?)\b|\b(sleep|timedelta)\(/i;
+    const pieces = ['1', '25', '.', '5', ' ', 'ms', 'S', 'sec', 'seconds', 'min', 'h', 'hours', 'days', 'weeks', 'x', '_', 'a1', 'sleep', 'timedelta', 'Time.sleep', '(', ')', '\n', 'é'];
+    const texts = fc.array(fc.constantFrom(...pieces), { maxLength: 10 }).map((chosen) => chosen.join(''));
+    fc.assert(
+      fc.property(texts, (text) => {
+        expect(spellsAnswerType(text, 'duration')).toBe(plain.test(text));
+      }),
+      { numRuns: 5000 },
+    );
+  });
 });

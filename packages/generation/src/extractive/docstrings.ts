@@ -3,7 +3,7 @@
  * blocks and `>>>` sessions become units of their own. Also: where a code span that starts
  * inside a docstring leaves it.
  */
-import { CODE_STATEMENT } from '@rag/text';
+import { isCodeStatement } from '@rag/text';
 import { CODE_DIRECTIVE, COMMENT, DIRECTIVE_OPTION, DOCSTRING_OPEN, LIST_ITEM, RST_UNDERLINE, collapse, proseUnits, splitLines, trimmedRange, type Line, type TextUnit } from './text-lines.js';
 
 /** How the code lines of a docstring's literal block are read (the code reader of `units.ts`). */
@@ -191,7 +191,7 @@ export function readsAsProse(lines: readonly Line[]): boolean {
   let code = 0;
   for (const line of lines) {
     if (line.text.trim() === '' || COMMENT.test(line.text)) continue;
-    if (CODE_STATEMENT.test(line.text)) code++;
+    if (isCodeStatement(line.text)) code++;
     else prose++;
   }
   return prose >= 3 && code <= MAX_CODE_SHARE * (prose + code);
