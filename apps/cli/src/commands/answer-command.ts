@@ -1,6 +1,6 @@
 import { RagError } from '@rag/core';
 import { answer, toSourceForAnswer, type AnswerResult } from '@rag/generation';
-import { findStaleFiles, searchSources, toMinimalSource } from '@rag/service';
+import { findStaleFiles, searchSources, toMinimalSource } from '@rag/service/search';
 import { GLOB_FLAG, INDEX_DIR_FLAG, STORE_FLAG, JSON_FLAG, QUIET_FLAG, readGlobs, readQuery, showText, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { GENERATOR_FLAGS, openGenerator } from '../generators.js';
 import { openSessionFromFlags } from '../session.js';

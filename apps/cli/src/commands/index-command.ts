@@ -1,6 +1,6 @@
 import { DEFAULT_IGNORED_DIRS, DEFAULT_MAX_CHUNK_SIZE, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_LENGTH } from '@rag/chunking';
 import { assertReplaceableIndexDir, RagError } from '@rag/core';
-import { buildIndex, DEFAULT_RETRIEVER, isPostgresUrl } from '@rag/service';
+import { buildIndex, DEFAULT_RETRIEVER, isPostgresUrl } from '@rag/service/build';
 import { INDEX_DIR_FLAG, STORE_FLAG, JSON_FLAG, QUIET_FLAG, showText, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
 import { ignoreDefaultIndexFolder, indexDirFrom, resolveUserPath, showLocation } from '../paths.js';
 import { garbageCollector } from '../gc.js';

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { ensureDirectory, parseDataset, RagError, writeFileAtomic } from '@rag/core';
 import { assertNotInput, GLOB_FLAG, INDEX_DIR_FLAG, STORE_FLAG, JSON_FLAG, QUIET_FLAG, readGlobs, VERBOSE_FLAG, writeErr, writeOut, type Command } from '../command.js';
-import { findStaleFiles, searchSources, toMinimalSource } from '@rag/service';
+import { findStaleFiles, searchSources, toMinimalSource } from '@rag/service/search';
 import { resolveUserPath } from '../paths.js';
 import { createProgress } from '../progress.js';
 import { openSessionFromFlags } from '../session.js';
