@@ -33,10 +33,29 @@ export function mentionedName(code: string): string | undefined {
   return NAME.test(text) ? text : undefined;
 }
 
+/** Where the last dotted component of a chunk symbol starts (`Session.mount` → 8). */
+function lastPartStart(symbol: string): number {
+  return symbol.lastIndexOf('.') + 1;
+}
+
 /** The last dotted component of a chunk symbol (`Session.mount` → `mount`); '' for none. */
 function lastPart(symbol: string): string {
-  const dot = symbol.lastIndexOf('.');
-  return dot < 0 ? symbol : symbol.slice(dot + 1);
+  return symbol.slice(lastPartStart(symbol));
+}
+
+/**
+ * 32-bit FNV-1a of `text` from `start` on: the key of a definition's or a mention's last name
+ * part (`mount` of `Session.mount`), hashed where it stands instead of sliced out first.
+ */
+export function hashName(text: string, start = 0): number {
+  let hash = 0x811c9dc5;
+  for (let i = start; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+/** Whether chunk `chunk` may be the target of anchor text: code that defines a symbol. */
+function isDefinition(chunk: Chunk): boolean {
+  return !PROSE.has(chunk.language) && chunk.symbol !== '';
 }
 
 /** Code chunks by the last part of their symbol. */
@@ -44,7 +63,7 @@ function definitionsByName(chunks: readonly Chunk[]): Map<string, number[]> {
   const byName = new Map<string, number[]>();
   for (let i = 0; i < chunks.length; i++) {
     const chunk = chunks[i]!;
-    if (PROSE.has(chunk.language) || chunk.symbol === '') continue;
+    if (!isDefinition(chunk)) continue;
     const name = lastPart(chunk.symbol);
     const list = byName.get(name);
     if (list) list.push(i);
@@ -70,25 +89,89 @@ function resolveMention(name: string, chunks: readonly Chunk[], byName: Map<stri
   return candidates.length <= ANCHOR_LIMITS.maxDefinitions ? candidates : [];
 }
 
+/** A paragraph of a prose chunk that can lend anchor text, and the names it mentions as inline code. */
+interface Mentioning {
+  paragraph: string;
+  names: string[];
+}
+
+/** The paragraphs of a prose chunk's text that can lend anchor text (short enough, with a name in inline code). */
+function mentioningParagraphs(text: string): Mentioning[] {
+  const found: Mentioning[] = [];
+  if (!text.includes('`')) return found;
+  for (const paragraph of text.split(/\n[ \t]*\n/)) {
+    if (paragraph.length > ANCHOR_LIMITS.maxParagraph || !paragraph.includes('`')) continue;
+    const names: string[] = [];
+    for (const match of paragraph.matchAll(INLINE_CODE)) {
+      const name = mentionedName(match[1]!);
+      if (name) names.push(name);
+    }
+    if (names.length > 0) found.push({ paragraph, names });
+  }
+  return found;
+}
+
+/** The distinct {@link hashName}s of the last parts of the names `paragraphs` mention, ascending. */
+function mentionHashes(paragraphs: readonly Mentioning[]): number[] {
+  const hashes = new Set<number>();
+  for (const { names } of paragraphs) for (const name of names) hashes.add(hashName(name, lastPartStart(name)));
+  return [...hashes].sort((a, b) => a - b);
+}
+
 /**
- * Per chunk, anchor text (`''` for none): the documentation paragraphs that name a
- * function, class or method this code chunk defines, as inline code, each with the heading
- * path of its section. Documentation describes behaviour in the words people ask in
- * ("open the default application associated with a URL"), while the code says `launch`;
- * indexed with the definition (in a field of its own, never in its text or span), those
- * words let a question that never names the function reach it. Like a link's anchor text
- * on the web. A paragraph counts once per chunk however often it repeats (a section and
- * its nested pieces share paragraphs).
+ * Per chunk, the {@link hashName}s of the last parts of the names its paragraphs mention as
+ * inline code (only prose chunks mention; ascending, distinct), chunk d's at
+ * `hashes[offsets[d]..offsets[d + 1])`. Stored with the index so that an update finds the
+ * paragraphs an edit's names can change without reading every page of the docs again (see
+ * {@link updateAnchorField}). `offsets` is empty where they were not read (a paged index).
  */
-export function anchorTexts(chunks: readonly Chunk[]): string[] {
-  const anchors: string[] = new Array<string>(chunks.length).fill('');
-  const byName = definitionsByName(chunks);
+export interface AnchorMentions {
+  offsets: Uint32Array;
+  hashes: Uint32Array;
+}
+
+/** Mentions of no chunk: what a paged index holds, since only an update reads them. */
+export const UNREAD_MENTIONS: AnchorMentions = Object.freeze({ offsets: new Uint32Array(0), hashes: new Uint32Array(0) });
+
+const NO_HASHES: readonly number[] = Object.freeze([]);
+
+/** Packs per-chunk hash lists into {@link AnchorMentions}. */
+function packMentions(count: number, listOf: (d: number) => ArrayLike<number>): AnchorMentions {
+  const offsets = new Uint32Array(count + 1);
+  let total = 0;
+  for (let d = 0; d < count; d++) {
+    total += listOf(d).length;
+    offsets[d + 1] = total;
+  }
+  const hashes = new Uint32Array(total);
+  for (let d = 0; d < count; d++) if (offsets[d + 1] !== offsets[d]) hashes.set(listOf(d), offsets[d]!);
+  return { offsets, hashes };
+}
+
+/** Chunk `d`'s mention hashes. */
+export function mentionsOf(mentions: AnchorMentions, d: number): Uint32Array {
+  return mentions.hashes.subarray(mentions.offsets[d]!, mentions.offsets[d + 1]!);
+}
+
+/**
+ * The anchor text the prose chunks `pages` (ascending) lend to the definitions `byName` lists
+ * (see {@link anchorTexts}); a definition it does not list gets none here. In a corpus of
+ * several projects a page's mention means a name of its own project.
+ */
+function collectAnchors(
+  chunks: readonly Chunk[],
+  pages: Iterable<number>,
+  byName: Map<string, number[]>,
+  paragraphsOf: (c: number) => readonly Mentioning[],
+  projects: CorpusProjects | undefined = undefined,
+): Map<number, string> {
+  const anchors = new Map<number, string>();
   if (byName.size === 0) return anchors;
-  const seen: (Set<string> | undefined)[] = new Array(chunks.length);
+  const seen = new Map<number, Set<string>>();
   // In a corpus of several projects (`CorpusProjects`), a page's mention means a name of its
   // own project: one library's `field` is not another's, and with both counted a name looks
   // defined too often to link at all. A page outside every project may mean any of them.
-  const projects = new CorpusProjects(chunks);
+  projects ??= new CorpusProjects(chunks);
   const scoped = projects.names.length >= 2 ? projects.chunkProjects : undefined;
   const scopedByName = new Map<number, Map<string, number[]>>();
   const byNameFor = (project: number): Map<string, number[]> => {
@@ -104,29 +187,57 @@ export function anchorTexts(chunks: readonly Chunk[]): string[] {
     }
     return map;
   };
-  for (let c = 0; c < chunks.length; c++) {
+  for (const c of pages) {
     const chunk = chunks[c]!;
-    if (!PROSE.has(chunk.language)) continue;
     const names = byNameFor(scoped ? scoped[c]! : 0);
-    for (const paragraph of chunk.text.split(/\n[ \t]*\n/)) {
-      if (paragraph.length > ANCHOR_LIMITS.maxParagraph || !paragraph.includes('`')) continue;
+    for (const { paragraph, names: mentioned } of paragraphsOf(c)) {
       const targets = new Set<number>();
-      for (const match of paragraph.matchAll(INLINE_CODE)) {
-        const name = mentionedName(match[1]!);
-        if (name) for (const id of resolveMention(name, chunks, names)) targets.add(id);
-      }
+      for (const name of mentioned) for (const id of resolveMention(name, chunks, names)) targets.add(id);
       for (const id of targets) {
-        const known = (seen[id] ??= new Set());
+        let known = seen.get(id);
+        if (!known) seen.set(id, (known = new Set()));
         if (known.has(paragraph)) continue;
         const addition = known.has(chunk.symbol) || chunk.symbol === '' ? paragraph : `${chunk.symbol}\n${paragraph}`;
-        if (anchors[id]!.length + addition.length > ANCHOR_LIMITS.maxPerChunk) continue;
+        const text = anchors.get(id) ?? '';
+        if (text.length + addition.length > ANCHOR_LIMITS.maxPerChunk) continue;
         known.add(paragraph);
         known.add(chunk.symbol);
-        anchors[id] = anchors[id] === '' ? addition : `${anchors[id]}\n${addition}`;
+        anchors.set(id, text === '' ? addition : `${text}\n${addition}`);
       }
     }
   }
   return anchors;
+}
+
+/** Anchor texts and mentions of every chunk, worked out from every docs page. */
+function analyseAnchors(chunks: readonly Chunk[]): { texts: string[]; mentions: AnchorMentions } {
+  const paragraphs: Mentioning[][] = new Array(chunks.length);
+  const pages: number[] = [];
+  for (let c = 0; c < chunks.length; c++) {
+    if (!PROSE.has(chunks[c]!.language)) continue;
+    pages.push(c);
+    paragraphs[c] = mentioningParagraphs(chunks[c]!.text);
+  }
+  const collected = collectAnchors(chunks, pages, definitionsByName(chunks), (c) => paragraphs[c]!);
+  const texts: string[] = new Array<string>(chunks.length).fill('');
+  for (const [id, text] of collected) texts[id] = text;
+  const lists = pages.map((c) => mentionHashes(paragraphs[c]!));
+  const listOf = new Map(pages.map((c, i) => [c, lists[i]!]));
+  return { texts, mentions: packMentions(chunks.length, (d) => listOf.get(d) ?? NO_HASHES) };
+}
+
+/**
+ * Per chunk, anchor text (`''` for none): the documentation paragraphs that name a
+ * function, class or method this code chunk defines, as inline code, each with the heading
+ * path of its section. Documentation describes behaviour in the words people ask in
+ * ("open the default application associated with a URL"), while the code says `launch`;
+ * indexed with the definition (in a field of its own, never in its text or span), those
+ * words let a question that never names the function reach it. Like a link's anchor text
+ * on the web. A paragraph counts once per chunk however often it repeats (a section and
+ * its nested pieces share paragraphs).
+ */
+export function anchorTexts(chunks: readonly Chunk[]): string[] {
+  return analyseAnchors(chunks).texts;
 }
 
 /**
@@ -156,6 +267,8 @@ export interface AnchorField {
    * come from the chunk's own file, and a chunk an update copies comes from an unchanged file.
    */
   hashes: Uint32Array;
+  /** Per chunk, what its paragraphs mention (see {@link AnchorMentions}), stored beside the hashes. */
+  mentions: AnchorMentions;
   /** Chunk d's anchor field text (see {@link anchorFieldTexts}); undefined when the field is off. */
   textOf(d: number): string | undefined;
 }
@@ -166,12 +279,167 @@ export interface AnchorField {
  * time as chunks are asked about (`lazyClassSummaries`).
  */
 export function anchorField(chunks: readonly Chunk[], context: ContextOptions): AnchorField {
-  const anchors = context.anchors ? anchorTexts(chunks) : undefined;
+  const analysed = context.anchors ? analyseAnchors(chunks) : undefined;
+  const anchors = analysed?.texts;
   const summaryOf = context.classSummaries ? lazyClassSummaries(chunks) : undefined;
   return {
     hashes: hashAnchorTexts(anchors, chunks.length),
+    mentions: analysed?.mentions ?? packMentions(chunks.length, () => []),
     textOf: (d) => (summaryOf ? joinAnchor(anchors?.[d] ?? '', summaryOf(d)) : anchors?.[d]),
   };
+}
+
+/** What an update knows of the index it updates, enough to find the anchor texts an edit can change (see {@link updateAnchorField}). */
+export interface AnchorHistory {
+  /** The previous index's chunks. */
+  chunks: readonly Chunk[];
+  /** For each new chunk, the previous chunk it copies (same file, text and place), or -1. */
+  sourceOf: Int32Array;
+  /** The previous chunks' anchor hashes (two each, see {@link hashAnchorTexts}). */
+  hashes: Uint32Array;
+  /** The previous chunks' mentions (see {@link AnchorMentions}). */
+  mentions: AnchorMentions;
+  /** The new chunks whose anchor field text the update asks for, whether or not their anchor text changed. */
+  needsText(d: number): boolean;
+}
+
+/**
+ * {@link anchorField} for an update, without reading every docs page again: a chunk's anchor
+ * text depends only on the definitions that share its symbol's last name part (whether a
+ * mention resolves to it) and on the paragraphs that mention that part, in page order. So
+ * only the parts that an added or removed definition has, or that an added or removed page
+ * mentions, can change anyone's anchor text: for the definitions with those parts (and those
+ * `needsText` asks for) it is worked out again from the pages that mention them, found by
+ * their stored mentions; every other chunk takes over its previous chunk's hashes. Equal to
+ * {@link anchorField} (a property test compares); undefined when the history does not allow
+ * it (other projects, which scope mentions, or history missing), and the caller works the
+ * field out whole.
+ */
+export function updateAnchorField(chunks: readonly Chunk[], context: ContextOptions, history: AnchorHistory): AnchorField | undefined {
+  const count = chunks.length;
+  const before = history.chunks.length;
+  const { sourceOf } = history;
+  const { offsets: oldOffsets, hashes: oldMentions } = history.mentions;
+  if (!context.anchors || sourceOf.length !== count || history.hashes.length !== before * 2 || oldOffsets.length !== before + 1) return undefined;
+  const projects = new CorpusProjects(chunks);
+  if (!sameProjects(projects, new CorpusProjects(history.chunks), sourceOf)) return undefined;
+  // The name parts whose definitions or mentions were added or removed (`changed`), and those
+  // whose definitions get their anchor text worked out again (`redo`: those, and the asked
+  // ones'). Few passes, typed arrays and offsets: most of an update's chunks are copies, and
+  // this runs over all of them.
+  const changed = new Set<number>();
+  const redo = new Set<number>();
+  const partOf = (chunk: Chunk): number => hashName(chunk.symbol, lastPartStart(chunk.symbol));
+  const copied = new Uint8Array(before);
+  const fresh = new Map<number, { paragraphs: Mentioning[]; hashes: number[] }>();
+  const offsets = new Uint32Array(count + 1);
+  for (let d = 0; d < count; d++) {
+    const source = sourceOf[d]!;
+    if (source >= 0) {
+      copied[source] = 1;
+      offsets[d + 1] = offsets[d]! + oldOffsets[source + 1]! - oldOffsets[source]!;
+      if (history.needsText(d) && isDefinition(chunks[d]!)) redo.add(partOf(chunks[d]!));
+      continue;
+    }
+    const chunk = chunks[d]!;
+    let own = 0;
+    if (isDefinition(chunk)) changed.add(partOf(chunk));
+    else if (PROSE.has(chunk.language)) {
+      const paragraphs = mentioningParagraphs(chunk.text);
+      const hashes = mentionHashes(paragraphs);
+      for (const hash of hashes) changed.add(hash);
+      if (hashes.length > 0) fresh.set(d, { paragraphs, hashes });
+      own = hashes.length;
+    }
+    offsets[d + 1] = offsets[d]! + own;
+  }
+  for (let p = 0; p < before; p++) {
+    if (copied[p] === 1) continue;
+    const chunk = history.chunks[p]!;
+    if (isDefinition(chunk)) changed.add(partOf(chunk));
+    for (let i = oldOffsets[p]!; i < oldOffsets[p + 1]!; i++) changed.add(oldMentions[i]!);
+  }
+  for (const part of changed) redo.add(part);
+  // The new chunks' mentions (a copy's are its previous chunk's), the pages that mention a
+  // part to redo, and the definitions with such a part.
+  const mentioned = new Uint32Array(offsets[count]!);
+  const pages: number[] = [];
+  const byName = new Map<string, number[]>();
+  for (let d = 0; d < count; d++) {
+    const source = sourceOf[d]!;
+    if (offsets[d + 1] !== offsets[d]) {
+      let at = offsets[d]!;
+      if (source < 0) for (const hash of fresh.get(d)!.hashes) mentioned[at++] = hash;
+      else for (let i = oldOffsets[source]!; i < oldOffsets[source + 1]!; i++) mentioned[at++] = oldMentions[i]!;
+      if (redo.size > 0) {
+        for (let i = offsets[d]!; i < at; i++) {
+          if (redo.has(mentioned[i]!)) {
+            pages.push(d);
+            break;
+          }
+        }
+      }
+      continue;
+    }
+    if (redo.size === 0) continue;
+    const chunk = chunks[d]!;
+    if (!isDefinition(chunk)) continue;
+    const start = lastPartStart(chunk.symbol);
+    if (!redo.has(hashName(chunk.symbol, start))) continue;
+    const name = chunk.symbol.slice(start);
+    const list = byName.get(name);
+    if (list) list.push(d);
+    else byName.set(name, [d]);
+  }
+  const paragraphsOf = (c: number): readonly Mentioning[] => fresh.get(c)?.paragraphs ?? (sourceOf[c]! >= 0 ? mentioningParagraphs(chunks[c]!.text) : []);
+  const redone = collectAnchors(chunks, pages, byName, paragraphsOf, projects);
+  const recomputed = new Uint8Array(count);
+  for (const ids of byName.values()) for (const id of ids) recomputed[id] = 1;
+  const hashes = new Uint32Array(count * 2);
+  const empty = hashAnchorTexts([''], 1);
+  for (let d = 0; d < count; d++) {
+    const source = sourceOf[d]!;
+    if (recomputed[d] === 1) hashAnchorText(redone.get(d) ?? '', hashes, d);
+    else if (source >= 0) {
+      hashes[2 * d] = history.hashes[2 * source]!;
+      hashes[2 * d + 1] = history.hashes[2 * source + 1]!;
+    } else {
+      hashes[2 * d] = empty[0]!;
+      hashes[2 * d + 1] = empty[1]!;
+    }
+  }
+  // Asked for a definition whose text was not worked out again (no caller does): work the field out whole.
+  let whole: AnchorField | undefined;
+  const anchorOf = (d: number): string => {
+    if (recomputed[d] === 1) return redone.get(d) ?? '';
+    if (!isDefinition(chunks[d]!)) return '';
+    whole ??= anchorField(chunks, context);
+    return whole.textOf(d) ?? '';
+  };
+  const summaryOf = context.classSummaries ? lazyClassSummaries(chunks) : undefined;
+  return { hashes, mentions: { offsets, hashes: mentioned }, textOf: (d) => (summaryOf ? joinAnchor(anchorOf(d), summaryOf(d)) : anchorOf(d)) };
+}
+
+/** Whether the projects are the same ones and every copied chunk is in the same one as before (so mentions resolve as they did). */
+function sameProjects(now: CorpusProjects, then: CorpusProjects, sourceOf: Int32Array): boolean {
+  if (now.names.length !== then.names.length || now.names.some((name, i) => name !== then.names[i])) return false;
+  if (now.names.length < 2) return true;
+  const [a, b] = [now.chunkProjects, then.chunkProjects];
+  for (let d = 0; d < sourceOf.length; d++) if (sourceOf[d]! >= 0 && a[d] !== b[sourceOf[d]!]) return false;
+  return true;
+}
+
+/** Writes the two hashes of `text` (see {@link hashAnchorTexts}) at [2d] and [2d + 1] of `out`. */
+function hashAnchorText(text: string, out: Uint32Array, d: number): void {
+  let a = 0x811c9dc5;
+  let b = 0x2f6e5a1d;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    a = Math.imul(a ^ unit, 0x01000193);
+    b = Math.imul(b ^ unit, 0x01000193) ^ (b >>> 15);
+  }
+  out[2 * d] = a >>> 0;
+  out[2 * d + 1] = b >>> 0;
 }
 
 /**
@@ -181,17 +449,6 @@ export function anchorField(chunks: readonly Chunk[], context: ContextOptions): 
  */
 export function hashAnchorTexts(anchors: readonly string[] | undefined, docCount: number): Uint32Array {
   const hashes = new Uint32Array(docCount * 2);
-  for (let d = 0; d < docCount; d++) {
-    const text = anchors?.[d] ?? '';
-    let a = 0x811c9dc5;
-    let b = 0x2f6e5a1d;
-    for (let i = 0; i < text.length; i++) {
-      const unit = text.charCodeAt(i);
-      a = Math.imul(a ^ unit, 0x01000193);
-      b = Math.imul(b ^ unit, 0x01000193) ^ (b >>> 15);
-    }
-    hashes[2 * d] = a >>> 0;
-    hashes[2 * d + 1] = b >>> 0;
-  }
+  for (let d = 0; d < docCount; d++) hashAnchorText(anchors?.[d] ?? '', hashes, d);
   return hashes;
 }

@@ -19,7 +19,7 @@ function wantedSections(): [string, SectionType][] {
   ];
   for (const name of FIELD_NAMES) sections.push([`${name}.offsets`, 'u32'], [`${name}.lengths`, 'u32']);
   sections.push(['sequences.offsets', 'u32'], ['features.evidence', 'u8'], ['features.types', 'u8'], ['features.descriptions', 'u8'], ['features.nameOffsets', 'u32'], ['features.names', 'u32']);
-  sections.push(['anchors.hashes', 'u32']);
+  sections.push(['anchors.hashes', 'u32'], ['anchors.mentionOffsets', 'u32'], ['anchors.mentions', 'u32']);
   return sections;
 }
 
@@ -34,7 +34,7 @@ export interface BaseParts {
 
 /**
  * Reads the parts of a `bm25.bin` an overlay is computed from (about a fifth of it on vLLM:
- * the dictionary, statistics, list bounds, lengths, features, anchor hashes), through a
+ * the dictionary, statistics, list bounds, lengths, features, anchor hashes and mentions), through a
  * store that checks every page it reads (`FileRanges`). Structure is checked as an index read
  * in pages is (`assembleIndexData`); each fetched sequence as it arrives.
  */

@@ -1,7 +1,7 @@
 import { RagError, type Chunk, type ProgressFn } from '@rag/core';
 import { fingerprintChunks } from './checksum.js';
 import { TermDictionary } from './dictionary.js';
-import { anchorField, type AnchorField } from './anchors.js';
+import { anchorField, type AnchorField, type AnchorMentions } from './anchors.js';
 import { tableHeaderContexts } from './context.js';
 import { FIELD_NAMES, type Bm25Options } from './options.js';
 import { computeChunkFeatures, reuseChunkFeatures, type ChunkFeatures } from './chunk-features.js';
@@ -35,6 +35,8 @@ export interface Bm25IndexData {
   features: ChunkFeatures;
   /** Hashes of each chunk's anchor text from the docs (see `anchorField`), empty in a paged index. */
   anchorHashes: Uint32Array;
+  /** What each chunk's paragraphs mention (see `AnchorMentions`), for updates; unread (empty) in a paged index. */
+  anchorMentions: AnchorMentions;
   chunkFingerprint: string;
   /**
    * Set on an index made of a base file and an overlay (`composeIndex`): its term ids are the
@@ -179,7 +181,7 @@ export function buildIndexData(chunks: readonly Chunk[], options: Bm25Options, o
   // The analysis is done: what it needed (the segment table, the anchor texts: tens of MB on
   // a large corpus) goes before the postings, the build's largest arrays, are allocated.
   interner.releaseSegments();
-  const anchorHashes = anchors.hashes;
+  const { hashes: anchorHashes, mentions: anchorMentions } = anchors;
   anchors = undefined;
   collectGarbage?.();
 
@@ -207,6 +209,7 @@ export function buildIndexData(chunks: readonly Chunk[], options: Bm25Options, o
       ? reuseChunkFeatures(chunks, dictionary, options.rerank, old, previous!.sourceOf, merged!.fresh)
       : computeChunkFeatures(chunks, dictionary, options.rerank),
     anchorHashes,
+    anchorMentions,
     chunkFingerprint: fingerprintChunks(chunks),
   };
 }

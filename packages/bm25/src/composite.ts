@@ -2,6 +2,7 @@ import { RagError } from '@rag/core';
 import type { Bm25IndexData } from './build.js';
 import type { ChunkFeatures } from './chunk-features.js';
 import { TermDictionary } from './dictionary.js';
+import { mentionsOf, UNREAD_MENTIONS } from './anchors.js';
 import type { OverlayData } from './overlay.js';
 import type { PostingSource, TermPostings } from './postings.js';
 import { TERM_ID_MASK } from './term-interner.js';
@@ -436,6 +437,40 @@ export class CompositePostings implements PostingSource {
 }
 
 /**
+ * The anchor hashes and mentions of the chunks a base and an overlay make together: a run of
+ * kept chunks takes its base chunks', the overlay's own chunks (`ownDocs`, ascending) their
+ * own. Unread (empty) where the base's were not read (a base read in pages for a search).
+ */
+export function composeAnchors(base: Bm25IndexData, overlay: OverlayData, ownDocs: ArrayLike<number> & Iterable<number> = new KeptRuns(overlay.runs, overlay.docCount).own): Pick<Bm25IndexData, 'anchorHashes' | 'anchorMentions'> {
+  const { docCount, runs } = overlay;
+  let anchorHashes = EMPTY_DOCS;
+  if (base.anchorHashes.length === base.docCount * 2) {
+    anchorHashes = new Uint32Array(docCount * 2);
+    for (let r = 0; r < runs.length; r += 3) anchorHashes.set(base.anchorHashes.subarray(2 * runs[r + 1]!, 2 * (runs[r + 1]! + runs[r + 2]!)), 2 * runs[r]!);
+    for (let i = 0; i < ownDocs.length; i++) anchorHashes.set(overlay.anchorHashes.subarray(2 * i, 2 * i + 2), 2 * ownDocs[i]!);
+  }
+  let anchorMentions = UNREAD_MENTIONS;
+  const baseMentions = base.anchorMentions;
+  if (baseMentions.offsets.length === base.docCount + 1) {
+    // Each chunk's list: from its base chunk (kept) or from the overlay's own lists.
+    const from = new Int32Array(keptFromRuns(runs, docCount));
+    const own = new Int32Array(docCount).fill(-1);
+    for (let i = 0; i < ownDocs.length; i++) own[ownDocs[i]!] = i;
+    const offsets = new Uint32Array(docCount + 1);
+    for (let d = 0; d < docCount; d++) {
+      const length = from[d]! >= 0 ? baseMentions.offsets[from[d]! + 1]! - baseMentions.offsets[from[d]!]! : overlay.anchorMentions.offsets[own[d]! + 1]! - overlay.anchorMentions.offsets[own[d]!]!;
+      offsets[d + 1] = offsets[d]! + length;
+    }
+    const hashes = new Uint32Array(offsets[docCount]!);
+    for (let d = 0; d < docCount; d++) {
+      hashes.set(from[d]! >= 0 ? mentionsOf(baseMentions, from[d]!) : mentionsOf(overlay.anchorMentions, own[d]!), offsets[d]!);
+    }
+    anchorMentions = { offsets, hashes };
+  }
+  return { anchorHashes, anchorMentions };
+}
+
+/**
  * The index a base and an overlay make together. `deferred`: the base is read in pages (its
  * statistics, list bounds and names arrive as searches fetch them), so the composed ones are
  * worked out then; otherwise every entry now. Lengths, features and (with a base held whole)
@@ -453,12 +488,7 @@ export function composeIndex(base: Bm25IndexData, basePostings: PostingSource, o
     ownDocs.forEach((d, i) => (composed[d] = field.ownLengths[i]!));
     return composed;
   });
-  let anchorHashes = EMPTY_DOCS;
-  if (base.anchorHashes.length === base.docCount * 2) {
-    anchorHashes = new Uint32Array(docCount * 2);
-    for (let r = 0; r < runs.length; r += 3) anchorHashes.set(base.anchorHashes.subarray(2 * runs[r + 1]!, 2 * (runs[r + 1]! + runs[r + 2]!)), 2 * runs[r]!);
-    ownDocs.forEach((d, i) => anchorHashes.set(overlay.anchorHashes.subarray(2 * i, 2 * i + 2), 2 * d));
-  }
+  const { anchorHashes, anchorMentions } = composeAnchors(base, overlay, ownDocs);
   const data: Bm25IndexData = {
     options: base.options,
     docCount,
@@ -469,6 +499,7 @@ export function composeIndex(base: Bm25IndexData, basePostings: PostingSource, o
     sequences: { offsets: EMPTY_DOCS, terms: EMPTY_DOCS },
     features: composition.features,
     anchorHashes,
+    anchorMentions,
     chunkFingerprint: overlay.chunkFingerprint,
     composite: true,
   };

@@ -1,10 +1,10 @@
 import type { Chunk } from '@rag/core';
 import { ChunkAnalysis } from './analyse.js';
-import { anchorField, type AnchorField } from './anchors.js';
+import { anchorField, mentionsOf, updateAnchorField, type AnchorField, type AnchorHistory, type AnchorMentions } from './anchors.js';
 import type { Bm25IndexData, TermSequences } from './build.js';
 import { fingerprintChunks } from './checksum.js';
 import { reuseChunkFeatures, type ChunkFeatures } from './chunk-features.js';
-import { CompositeDictionary, keptFromRuns, NOT_KEPT } from './composite.js';
+import { CompositeDictionary, composeAnchors, keptFromRuns, NOT_KEPT } from './composite.js';
 import { TermDictionary } from './dictionary.js';
 import { FIELD_NAMES, type Bm25Options } from './options.js';
 import { contextsOf, countRemoved } from './patch.js';
@@ -46,6 +46,8 @@ export interface OverlayData {
   features: ChunkFeatures & { docs: Uint32Array };
   /** The overlay's own chunks' anchor hashes (two each). */
   anchorHashes: Uint32Array;
+  /** The overlay's own chunks' mentions (see `AnchorMentions`). */
+  anchorMentions: AnchorMentions;
   chunkFingerprint: string;
 }
 
@@ -72,8 +74,11 @@ export interface OverlayBase {
   data: Bm25IndexData;
   /** Its file's payload checksum (the overlay records it, so that the two are never mixed up). */
   payloadChecksum: number;
-  /** The index before the update: the base alone, or the base and an earlier overlay. */
-  previous: { data: Bm25IndexData; postings: PostingSource; overlay?: OverlayData };
+  /**
+   * The index before the update: the base alone, or the base and an earlier overlay; with
+   * its chunks, the anchor field is worked out for what changed only (`updateAnchorField`).
+   */
+  previous: { data: Bm25IndexData; postings: PostingSource; overlay?: OverlayData; chunks?: readonly Chunk[] };
   /** For each new chunk, the previous chunk it copies (-1 for none). */
   sourceOf: Int32Array;
 }
@@ -96,14 +101,20 @@ export interface OverlayPlan {
  * than {@link OVERLAY_MAX_SHARE} of the chunks in it) or cannot be made (base chunks out of
  * their order there): the caller then writes a whole index.
  */
-export function planOverlay(chunks: readonly Chunk[], options: Bm25Options, base: Pick<OverlayBase, 'data' | 'sourceOf'> & { previousKept?: Uint32Array }, maxShare = OVERLAY_MAX_SHARE): OverlayPlan | undefined {
+export function planOverlay(
+  chunks: readonly Chunk[],
+  options: Bm25Options,
+  base: Pick<OverlayBase, 'data' | 'sourceOf'> & { previousKept?: Uint32Array; history?: Pick<AnchorHistory, 'chunks' | 'hashes' | 'mentions'> },
+  maxShare = OVERLAY_MAX_SHARE,
+): OverlayPlan | undefined {
   const old = base.data;
   const docCount = chunks.length;
   if (old.anchorHashes.length !== old.docCount * 2) return undefined;
-  const anchors = anchorField(chunks, options.context);
-  const anchorHashes = anchors.hashes;
-  const { sourceOf, previousKept } = base;
+  const { sourceOf, previousKept, history } = base;
   const baseOf = (source: number): number => (source < 0 ? -1 : previousKept ? (previousKept[source] === NOT_KEPT ? -1 : previousKept[source]!) : source);
+  // A chunk that copies none of the base's is analysed whatever its anchor text.
+  const anchors = (history && updateAnchorField(chunks, options.context, { ...history, sourceOf, needsText: (d) => baseOf(sourceOf[d]!) < 0 })) ?? anchorField(chunks, options.context);
+  const anchorHashes = anchors.hashes;
   const keptFrom = new Uint32Array(docCount).fill(NOT_KEPT);
   const newDocOf = new Int32Array(old.docCount).fill(-1);
   const analysed: number[] = [];
@@ -244,8 +255,18 @@ export function buildOverlay(chunks: readonly Chunk[], options: Bm25Options, bas
     sequences,
     features: changedFeatures(old.features, features, keptFrom),
     anchorHashes: Uint32Array.from(analysed.flatMap((d) => [anchors.hashes[2 * d]!, anchors.hashes[2 * d + 1]!])),
+    anchorMentions: ownMentions(anchors.mentions, analysed),
     chunkFingerprint: fingerprintChunks(chunks),
   };
+}
+
+/** The mentions of `docs` (ascending), in their order. */
+function ownMentions(mentions: AnchorMentions, docs: readonly number[]): AnchorMentions {
+  const offsets = new Uint32Array(docs.length + 1);
+  docs.forEach((d, i) => (offsets[i + 1] = offsets[i]! + mentionsOf(mentions, d).length));
+  const hashes = new Uint32Array(offsets[docs.length]!);
+  docs.forEach((d, i) => hashes.set(mentionsOf(mentions, d), offsets[i]!));
+  return { offsets, hashes };
 }
 
 /** The runs of consecutive chunks kept from consecutive base chunks (see `OverlayData.runs`). */
@@ -333,6 +354,17 @@ function reuseFeatures(
 /** `planOverlay` then `buildOverlay` over a base held whole; undefined as `planOverlay`. */
 export function overlayOf(chunks: readonly Chunk[], options: Bm25Options, base: OverlayBase, maxShare = OVERLAY_MAX_SHARE): OverlayData | undefined {
   const earlier = base.previous.overlay;
-  const plan = planOverlay(chunks, options, { data: base.data, sourceOf: base.sourceOf, ...(earlier ? { previousKept: keptFromRuns(earlier.runs, earlier.docCount) } : {}) }, maxShare);
+  const history = base.previous.chunks ? { chunks: base.previous.chunks, ...(earlier ? composeAnchors(base.data, earlier) : { anchorHashes: base.data.anchorHashes, anchorMentions: base.data.anchorMentions }) } : undefined;
+  const plan = planOverlay(
+    chunks,
+    options,
+    {
+      data: base.data,
+      sourceOf: base.sourceOf,
+      ...(earlier ? { previousKept: keptFromRuns(earlier.runs, earlier.docCount) } : {}),
+      ...(history ? { history: { chunks: history.chunks, hashes: history.anchorHashes, mentions: history.anchorMentions } } : {}),
+    },
+    maxShare,
+  );
   return plan && buildOverlay(chunks, options, base, plan, arrayPostings(base.data));
 }

@@ -65,6 +65,7 @@ export function patchIndexData(chunks: readonly Chunk[], options: Bm25Options, p
     sequences,
     features: reuseChunkFeatures(chunks, terms.dictionary, options.rerank, old, sourceOf, terms.fresh, terms.fromOld),
     anchorHashes,
+    anchorMentions: anchors.mentions,
     chunkFingerprint: fingerprintChunks(chunks),
   };
 }

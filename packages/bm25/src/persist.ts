@@ -3,6 +3,7 @@ import { RagError } from '@rag/core';
 import { TERM_ID_MASK, type Bm25IndexData, type FieldPostings, type TermSequences } from './build.js';
 import { CHECKSUM_SEED, checksumWords } from './checksum.js';
 import { sampleTerms, TermDictionary } from './dictionary.js';
+import { UNREAD_MENTIONS, type AnchorMentions } from './anchors.js';
 import { checkChunkFeatures, type ChunkFeatures } from './chunk-features.js';
 import { DEFAULT_BM25_OPTIONS, FIELD_NAMES, resolveBm25Options, type Bm25Options } from './options.js';
 
@@ -19,8 +20,9 @@ import { DEFAULT_BM25_OPTIONS, FIELD_NAMES, resolveBm25Options, type Bm25Options
  *                 chunk ids, term frequencies and field lengths, and the chunks' term
  *                 sequences (offsets and entries) and features (evidence bits, answer-
  *                 type bits, description marks, name offsets and name term ids) that the second stage
- *                 reads, and two hashes
- *                 of each chunk's anchor text (for a re-index).
+ *                 reads, two hashes
+ *                 of each chunk's anchor text and the hashes of the names its paragraphs
+ *                 mention (offsets and hashes; both for a re-index).
  *
  * The header carries a format version (a mismatch is refused with INDEX_INCOMPATIBLE),
  * the complete options (so a loaded index tokenizes queries exactly as it was built),
@@ -45,9 +47,11 @@ export const BM25_FORMAT = 'rag-bm25';
  * 14 = a prose chunk of titles and markup only is marked (`STUB_MARK` in
  *      `ChunkFeatures.descriptions`, for `RerankOptions.stubFactor`);
  * 15 = the anchor hashes cover the docs' anchor text only, not the class summary (which
- *      comes from the chunk's own file: see `anchorField`).
+ *      comes from the chunk's own file: see `anchorField`);
+ * 16 = what each chunk's paragraphs mention is stored (`AnchorMentions`), so an update finds
+ *      the anchor texts an edit can change without reading every docs page.
  */
-export const BM25_FORMAT_VERSION = 15;
+export const BM25_FORMAT_VERSION = 16;
 /** Terms per block of the dictionary that `vocabulary.samples` indexes (its first term is the sample). */
 export const VOCABULARY_BLOCK = 64;
 /** File name of the index inside a retriever directory. */
@@ -105,7 +109,7 @@ function namedSections(data: Bm25IndexData): [string, SectionArray][] {
   });
   sections.push(['sequences.offsets', data.sequences.offsets], ['sequences.terms', data.sequences.terms]);
   sections.push(['features.evidence', data.features.evidence], ['features.types', data.features.types], ['features.descriptions', data.features.descriptions], ['features.nameOffsets', data.features.nameOffsets], ['features.names', data.features.names]);
-  sections.push(['anchors.hashes', data.anchorHashes]);
+  sections.push(['anchors.hashes', data.anchorHashes], ['anchors.mentionOffsets', data.anchorMentions.offsets], ['anchors.mentions', data.anchorMentions.hashes]);
   return sections;
 }
 
@@ -439,6 +443,7 @@ export function assembleIndexData(header: Bm25FileHeader, reader: SectionSource,
     sequences: readSequences(reader, fields, termCount, docCount, label),
     features: readFeatures(reader, termCount, docCount, label),
     anchorHashes: readAnchorHashes(reader, docCount, label),
+    anchorMentions: readAnchorMentions(reader, docCount, label),
     chunkFingerprint: String(header.chunkFingerprint),
   };
 }
@@ -447,6 +452,16 @@ export function assembleIndexData(header: Bm25FileHeader, reader: SectionSource,
 function readAnchorHashes(reader: SectionSource, docCount: number, label: string): Uint32Array {
   if (reader.length('anchors.hashes', 'u32') !== docCount * 2) throw corrupt(label, 'its anchor hashes do not match its chunks');
   return reader.read('anchors.hashes', 'u32');
+}
+
+/** What each chunk's paragraphs mention; unread (empty) from a source that leaves them unread (a paged index). */
+function readAnchorMentions(reader: SectionSource, docCount: number, label: string): AnchorMentions {
+  if (reader.length('anchors.mentionOffsets', 'u32') !== docCount + 1) throw corrupt(label, 'its anchor mentions do not match its chunks');
+  const offsets = reader.read('anchors.mentionOffsets', 'u32') as Uint32Array;
+  const hashes = reader.read('anchors.mentions', 'u32') as Uint32Array;
+  if (offsets.length === 0) return UNREAD_MENTIONS;
+  if (offsets[0] !== 0 || offsets[docCount] !== hashes.length || !isAscending(offsets)) throw corrupt(label, 'its anchor mentions are inconsistent');
+  return { offsets, hashes };
 }
 
 function readFeatures(reader: SectionSource, termCount: number, docCount: number, label: string): ChunkFeatures {

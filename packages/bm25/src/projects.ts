@@ -15,6 +15,9 @@ const WORD = /(?<![\w./-])[A-Za-z0-9][A-Za-z0-9_-]*(?![\w/-]|\.\w)/g;
 
 const NO_PROJECTS: readonly number[] = Object.freeze([]);
 
+/** A Python source file: the files whose folders can hold a project's package. */
+const PYTHON_FILE = /\.pyi?$/;
+
 /** What a question names of the corpus's projects (see `CorpusProjects.scope`). */
 export interface QueryScope {
   /** The question without the project names (unchanged when it names none). */
@@ -54,25 +57,38 @@ export class CorpusProjects {
     };
     const projects = new Map<string, number>();
     const names: string[] = [];
+    // A folder's project name, worked out once for all its files.
+    const folderNames = new Map<string, string>();
     // A project is a fact of a file: look at each file once, not at each of its chunks.
     const { starts, files } = fileRunsOf(chunks);
     for (const { file_path } of files) {
+      // Only a Python file makes its folder a project: most of a corpus's other files are
+      // passed over before their paths are taken apart.
+      if (!PYTHON_FILE.test(file_path)) continue;
       const folder = folderOf(file_path);
       if (folder === undefined || projects.has(folder)) continue;
       const parts = file_path.split('/');
       if (parts.length < 3) continue;
-      const name = projectNameOf(parts[0]!);
+      let name = folderNames.get(folder);
+      if (name === undefined) folderNames.set(folder, (name = projectNameOf(folder)));
       const packageDir = parts[1] === 'src' && parts.length > 3 ? parts[2]! : parts[1]!;
-      if (name === '' || normalName(packageDir) !== name || !/\.pyi?$/.test(file_path)) continue;
+      if (name === '' || normalName(packageDir) !== name) continue;
       names.push(name);
       projects.set(parts[0]!, names.length);
     }
     this.names = names;
     this.#projectOf = new Uint16Array(chunks.length);
     if (names.length > 0) {
+      // A folder's files follow one another (files come in path order): its project is looked
+      // up again only where the folder changes.
+      let folder: string | undefined;
+      let project = 0;
       for (let r = 0; r < files.length; r++) {
-        const folder = folderOf(files[r]!.file_path);
-        const project = folder === undefined ? 0 : (projects.get(folder) ?? 0);
+        const path = files[r]!.file_path;
+        if (folder === undefined || !path.startsWith(folder) || path.charCodeAt(folder.length) !== 47) {
+          folder = folderOf(path);
+          project = folder === undefined ? 0 : (projects.get(folder) ?? 0);
+        }
         if (project !== 0) this.#projectOf.fill(project, starts[r]!, starts[r + 1]!);
       }
     }

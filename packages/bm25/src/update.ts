@@ -6,7 +6,7 @@ import { readBaseParts, type BaseParts } from './base-parts.js';
 import { Bm25Index } from './bm25-index.js';
 import type { Bm25IndexData, ReusableBuild } from './build.js';
 import { fingerprintChunks } from './checksum.js';
-import { composeIndex, keptFromRuns, NOT_KEPT } from './composite.js';
+import { composeAnchors, composeIndex, keptFromRuns, NOT_KEPT } from './composite.js';
 import type { Bm25Options } from './options.js';
 import { buildOverlay, planOverlay, type LayeredFiles, type OverlayData } from './overlay.js';
 import { BASE_FILE_NAME, checkOverlayBase, decodeOverlay, OVERLAY_FILE_NAME } from './overlay-file.js';
@@ -27,6 +27,8 @@ export interface PreviousIndex {
   /** Where the new generation gets the base file from. */
   file: LayeredFiles['base'];
   sourceOf: Int32Array;
+  /** The chunks the previous build was made over. */
+  chunks: readonly Chunk[];
   /** The previous build as its base held whole, each new chunk a copy of a base chunk or of none (for a whole write). */
   wholeBase(): Promise<ReusableBuild>;
 }
@@ -91,7 +93,7 @@ async function readPrevious(previous: PreviousBuild): Promise<PreviousIndex> {
     const sourceOf = kept ? previous.sourceOf.map((source) => (source < 0 || kept[source] === NOT_KEPT ? -1 : kept[source]!)) : previous.sourceOf;
     return { data, sourceOf };
   };
-  return { base, ...(overlay ? { overlay } : {}), basePostings, file, sourceOf: previous.sourceOf, wholeBase };
+  return { base, ...(overlay ? { overlay } : {}), basePostings, file, sourceOf: previous.sourceOf, chunks: previous.chunks, wholeBase };
 }
 
 /**
@@ -122,7 +124,14 @@ function lazyPagedPostings(ranges: FileRanges, label: string): PostingSource {
  */
 export async function updateAsOverlay(chunks: readonly Chunk[], options: Bm25Options, previous: PreviousIndex): Promise<{ files: LayeredFiles; compose: () => Bm25Index } | undefined> {
   const { base, overlay: earlier, sourceOf } = previous;
-  const plan = planOverlay(chunks, options, { data: base.data, sourceOf, ...(earlier ? { previousKept: keptFromRuns(earlier.runs, earlier.docCount) } : {}) });
+  // The previous build's anchor hashes and mentions: the base's, or the base's and the earlier overlay's.
+  const anchors = earlier ? composeAnchors(base.data, earlier) : base.data;
+  const plan = planOverlay(chunks, options, {
+    data: base.data,
+    sourceOf,
+    ...(earlier ? { previousKept: keptFromRuns(earlier.runs, earlier.docCount) } : {}),
+    history: { chunks: previous.chunks, hashes: anchors.anchorHashes, mentions: anchors.anchorMentions },
+  });
   if (!plan) return undefined;
   const baseSequences = await base.fetchSequences(plan.baseDocs);
   const before: { data: Bm25IndexData; postings: PostingSource } = earlier ? composeIndex(base.data, baseSequences, earlier) : { data: base.data, postings: baseSequences };

@@ -65,6 +65,7 @@ function materialize(data: Bm25IndexData, postings: PostingSource): Bm25IndexDat
     sequences: { offsets: sequenceOffsets, terms: Uint32Array.from(entries) },
     features: { ...features, nameOffsets, names: Uint32Array.from(names) },
     anchorHashes: data.anchorHashes,
+    anchorMentions: data.anchorMentions,
     chunkFingerprint: data.chunkFingerprint,
   };
 }
@@ -107,7 +108,7 @@ describe('an update written as an overlay on its base', () => {
         const files1 = edit(files0, edited1, actions1, actions1[4] === 'delete' ? undefined : edited1[4]!);
         const chunks1 = toChunks(files1);
         const sourceOf1 = sourcesOf(files0, chunks0, files1, chunks1);
-        const first = overlayOf(chunks1, options, { data: base, payloadChecksum: 1, previous: { data: base, postings: arrayPostings(base) }, sourceOf: sourceOf1 }, Infinity);
+        const first = overlayOf(chunks1, options, { data: base, payloadChecksum: 1, previous: { data: base, postings: arrayPostings(base), chunks: chunks0 }, sourceOf: sourceOf1 }, Infinity);
         expect(first).toBeDefined();
         const one = composeIndex(base, arrayPostings(base), first!);
         const fresh1 = buildIndexData(chunks1, options);
@@ -118,7 +119,7 @@ describe('an update written as an overlay on its base', () => {
         const files2 = edit(files1, edited2, actions2, actions2[4] === 'delete' ? undefined : { ...edited2[4]!, path: 'f.py' });
         const chunks2 = toChunks(files2);
         const sourceOf2 = sourcesOf(files1, chunks1, files2, chunks2);
-        const second = overlayOf(chunks2, options, { data: base, payloadChecksum: 1, previous: { data: one.data, postings: one.postings, overlay: first! }, sourceOf: sourceOf2 }, Infinity);
+        const second = overlayOf(chunks2, options, { data: base, payloadChecksum: 1, previous: { data: one.data, postings: one.postings, overlay: first!, chunks: chunks1 }, sourceOf: sourceOf2 }, Infinity);
         expect(second).toBeDefined();
         const two = composeIndex(base, arrayPostings(base), second!);
         const fresh2 = buildIndexData(chunks2, options);
