@@ -1,8 +1,7 @@
-import type { Chunk } from '@rag/core';
+import { PROSE_LANGUAGES, type Chunk } from '@rag/core';
 import { ANSWER_TYPE_RULES, codeCarriesKind, isMarkupStub, readsAsDescription, separatedNamesIn, spellsAnswerType, type AnswerType } from '@rag/text';
 import type { TermDictionary } from './dictionary.js';
 import { EVIDENCE_KINDS, type EvidenceKind, type RerankOptions } from './rerank/options.js';
-import { chunkFlags, PROSE } from './rerank/priors.js';
 
 /**
  * What the second stage needs to know about a chunk's raw text, computed once when the
@@ -68,24 +67,69 @@ export function reuseChunkFeatures(
   newTerms?: readonly string[],
   renumbered?: Int32Array,
 ): ChunkFeatures {
-  const builder = new FeatureBuilder(chunks, dictionary, rerank);
-  const newIds = renumbered ?? new Int32Array(previous.dictionary.size).fill(-2);
-  const newIdOf = (old: number): number => {
-    if (newIds[old] === -2) newIds[old] = dictionary.lookup(previous.dictionary.termAt(old));
-    return newIds[old]!;
-  };
-  const fresh = builder.wantsNames ? freshNames(newTerms ?? dictionary.terms(), previous.dictionary) : [];
-  const spellsFresh = fresh.length > 0 ? new RegExp(fresh.map(escapeRegExp).join('|'), 'i') : undefined;
-  const { evidence, types, descriptions, nameOffsets, names } = previous.features;
-  return builder.build((d, out) => {
-    const source = sourceOf[d]!;
-    if (source < 0 || (spellsFresh && spellsFresh.test(chunks[d]!.text))) return -1;
+  const reuse = new FeatureReuse(chunks, dictionary, rerank, previous, sourceOf, newTerms, renumbered);
+  return reuse.builder.build((d, out) => reuse.given(d, out));
+}
+
+/**
+ * `reuseChunkFeatures` chunk by chunk, for a caller that needs some chunks' features only
+ * (an update's overlay: its own chunks, and the kept chunks whose features can differ from
+ * their base chunks'), each equal to what `reuseChunkFeatures` gives it.
+ */
+export class FeatureReuse {
+  readonly builder: FeatureBuilder;
+  readonly #chunks: readonly Chunk[];
+  readonly #dictionary: TermDictionary;
+  readonly #previous: { features: ChunkFeatures; dictionary: TermDictionary };
+  readonly #sourceOf: Int32Array;
+  readonly #newIds: Int32Array;
+  readonly #spellsFresh: RegExp | undefined;
+
+  constructor(
+    chunks: readonly Chunk[],
+    dictionary: TermDictionary,
+    rerank: RerankOptions,
+    previous: { features: ChunkFeatures; dictionary: TermDictionary },
+    sourceOf: Int32Array,
+    newTerms?: readonly string[],
+    renumbered?: Int32Array,
+  ) {
+    this.builder = new FeatureBuilder(chunks, dictionary, rerank);
+    this.#chunks = chunks;
+    this.#dictionary = dictionary;
+    this.#previous = previous;
+    this.#sourceOf = sourceOf;
+    this.#newIds = renumbered ?? new Int32Array(previous.dictionary.size).fill(-2);
+    const fresh = this.builder.wantsNames ? freshNames(newTerms ?? dictionary.terms(), previous.dictionary) : [];
+    this.#spellsFresh = fresh.length > 0 ? new RegExp(fresh.map(escapeRegExp).join('|'), 'i') : undefined;
+  }
+
+  /** Whether copied chunks are read again when they spell a name the previous dictionary lacked (see `reuseChunkFeatures`). */
+  get readsFreshNames(): boolean {
+    return this.#spellsFresh !== undefined;
+  }
+
+  /** Whether chunk d's features are read from its text rather than taken over: a new chunk, or a copy that spells a fresh name. */
+  readsText(d: number): boolean {
+    return this.#sourceOf[d]! < 0 || (this.#spellsFresh !== undefined && this.#spellsFresh.test(this.#chunks[d]!.text));
+  }
+
+  /** `FeatureBuilder.build`'s `given` for the reuse: chunk d's taken-over bits, its names pushed to `out`, or -1 to read its text. */
+  given(d: number, out: number[]): number {
+    if (this.readsText(d)) return -1;
+    const source = this.#sourceOf[d]!;
+    const { evidence, types, descriptions, nameOffsets, names } = this.#previous.features;
     for (let i = nameOffsets[source]!; i < nameOffsets[source + 1]!; i++) {
-      const id = newIdOf(names[i]!);
+      const id = this.#newIdOf(names[i]!);
       if (id >= 0) out.push(id);
     }
     return evidence[source]! | (types[source]! << 8) | (descriptions[source]! << 16);
-  });
+  }
+
+  #newIdOf(old: number): number {
+    if (this.#newIds[old] === -2) this.#newIds[old] = this.#dictionary.lookup(this.#previous.dictionary.termAt(old));
+    return this.#newIds[old]!;
+  }
 }
 
 /** The `terms` that `previous` lacks and that could be a separated name (see `separatedNamesIn`). */
@@ -101,7 +145,7 @@ const SEPARATED_NAME = /^[^_\s.\-/]+_[^\s.\-/]*[^_\s.\-/]$/;
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Fills the feature arrays chunk by chunk, reading a chunk's text only when told to. */
-class FeatureBuilder {
+export class FeatureBuilder {
   readonly wantsNames: boolean;
   readonly #chunks: readonly Chunk[];
   readonly #dictionary: TermDictionary;
@@ -109,7 +153,6 @@ class FeatureBuilder {
   readonly #types: readonly AnswerType[];
   readonly #descriptions: boolean;
   readonly #stubs: boolean;
-  readonly #flags: Uint8Array;
 
   constructor(chunks: readonly Chunk[], dictionary: TermDictionary, rerank: RerankOptions) {
     const on = rerank.depth > 0;
@@ -120,7 +163,6 @@ class FeatureBuilder {
     this.wantsNames = on && (rerank.definition > 0 || rerank.explanation > 0);
     this.#descriptions = on && rerank.descriptionFactor < 1;
     this.#stubs = on && rerank.stubFactor < 1;
-    this.#flags = chunkFlags(chunks);
   }
 
   /**
@@ -138,24 +180,31 @@ class FeatureBuilder {
     const ids: number[] = [];
     for (let d = 0; d < chunks.length; d++) {
       ids.length = 0;
-      const stored = given(d, ids);
-      const bits = stored >= 0 ? stored : this.#read(d, ids);
+      const bits = this.featuresOf(d, given, ids);
       evidence[d] = bits & 0xff;
       types[d] = (bits >>> 8) & 0xff;
       descriptions[d] = bits >>> 16;
-      // Copied names are usually in order already (a sort per chunk is most of a reuse's cost).
-      if (!isAscending(ids)) ids.sort((a, b) => a - b);
       for (let i = 0; i < ids.length; i++) names.push(ids[i]!);
       nameOffsets[d + 1] = names.length;
     }
     return { evidence, types, descriptions, nameOffsets, names: Uint32Array.from(names) };
   }
 
+  /** Chunk d's bits (see `build`), its name ids pushed to `ids` in ascending order. */
+  featuresOf(d: number, given: (d: number, names: number[]) => number, ids: number[]): number {
+    const stored = given(d, ids);
+    const bits = stored >= 0 ? stored : this.#read(d, ids);
+    // Copied names are usually in order already (a sort per chunk is most of a reuse's cost).
+    if (!isAscending(ids)) ids.sort((a, b) => a - b);
+    return bits;
+  }
+
   /** Chunk d's bits (see `build`), its names pushed to `ids`, read from its text. */
   #read(d: number, ids: number[]): number {
     const chunk = this.#chunks[d]!;
     const text = chunk.text;
-    const prose = (this.#flags[d]! & PROSE) !== 0;
+    // A chunk's language is its file's: prose as `chunkFlags` marks it, asked of one chunk.
+    const prose = PROSE_LANGUAGES.has(chunk.language);
     let bits = 0;
     if (!prose) for (const kind of this.#kinds) if (codeCarriesKind(text, kind)) bits |= EVIDENCE_BIT[kind];
     if (this.#descriptions && chunk.language === 'python' && readsAsDescription(text)) bits |= DESCRIPTION_MARK << 16;

@@ -3,7 +3,7 @@ import { ChunkAnalysis } from './analyse.js';
 import { anchorField, mentionsOf, updateAnchorField, type AnchorField, type AnchorHistory, type AnchorMentions } from './anchors.js';
 import type { Bm25IndexData, TermSequences } from './build.js';
 import { fingerprintChunks } from './checksum.js';
-import { reuseChunkFeatures, type ChunkFeatures } from './chunk-features.js';
+import { FeatureReuse, type ChunkFeatures } from './chunk-features.js';
 import { CompositeDictionary, composeAnchors, keptFromRuns, NOT_KEPT } from './composite.js';
 import { TermDictionary } from './dictionary.js';
 import { FIELD_NAMES, type Bm25Options } from './options.js';
@@ -242,7 +242,7 @@ export function buildOverlay(chunks: readonly Chunk[], options: Bm25Options, bas
     for (const t of changed) if (unheld(t)) gone.add(t);
   }
   const dictionary = new CompositeDictionary(old.dictionary, fresh, gone);
-  const features = reuseFeatures(chunks, options, dictionary, docFrequencies, baseTerms, previous.data, sourceOf);
+  const features = overlayFeatures(chunks, options, { dictionary, docFrequencies, baseTerms, gone }, previous, sourceOf, keptFrom, old.features);
   return {
     base: { docCount: old.docCount, termCount: baseTerms, payloadChecksum: base.payloadChecksum },
     docCount,
@@ -253,7 +253,7 @@ export function buildOverlay(chunks: readonly Chunk[], options: Bm25Options, bas
     touched,
     lists: fields.map((f) => f.list),
     sequences,
-    features: changedFeatures(old.features, features, keptFrom),
+    features,
     anchorHashes: Uint32Array.from(analysed.flatMap((d) => [anchors.hashes[2 * d]!, anchors.hashes[2 * d + 1]!])),
     anchorMentions: ownMentions(anchors.mentions, analysed),
     chunkFingerprint: fingerprintChunks(chunks),
@@ -296,59 +296,83 @@ function changedFrequencies(base: Bm25IndexData, docFrequencies: Uint32Array, ch
   return { terms: Uint32Array.from(terms), values: Uint32Array.from(terms, (t) => docFrequencies[t]!) };
 }
 
-/** The chunks whose features differ from their base chunk's (every chunk of the overlay's own), with those features. */
-function changedFeatures(base: ChunkFeatures, features: ChunkFeatures, keptFrom: Uint32Array): OverlayData['features'] {
+/**
+ * The overlay's features: those of its own chunks, and of the kept chunks whose features
+ * are not their base chunks' (ascending). Each is what `reuseChunkFeatures` gives the chunk
+ * (a copied chunk's taken over from the previous index with its names renumbered: a base
+ * term keeps its id while some chunk holds it, a new term of an earlier overlay is looked up
+ * again; a term the previous index lacked is a new term whether the overlay's chunks brought
+ * it or a chunk kept from the base did). Only the chunks whose features can differ from
+ * their base chunks' are worked out: a kept chunk takes over its previous chunk's features,
+ * which are its base chunk's unless the earlier overlay changed them, and renumbering
+ * changes them only where a name's term is gone; a copy is read again only when it spells
+ * a name the previous index lacked.
+ */
+function overlayFeatures(
+  chunks: readonly Chunk[],
+  options: Bm25Options,
+  terms: { dictionary: CompositeDictionary; docFrequencies: Uint32Array; baseTerms: number; gone: ReadonlySet<number> },
+  previous: OverlayBase['previous'],
+  sourceOf: Int32Array,
+  keptFrom: Uint32Array,
+  base: ChunkFeatures,
+): OverlayData['features'] {
+  const { dictionary, docFrequencies, baseTerms, gone } = terms;
+  const before = previous.data;
+  const renumbered = new Int32Array(before.dictionary.size).fill(-2);
+  for (let t = 0; t < baseTerms; t++) renumbered[t] = docFrequencies[t]! > 0 ? t : -1;
+  const newTerms: string[] = [];
+  for (let t = 0; t < baseTerms; t++) if (docFrequencies[t]! > 0 && before.docFrequencies[t] === 0) newTerms.push(dictionary.termAt(t));
+  for (let t = baseTerms; t < dictionary.size; t++) {
+    const term = dictionary.termAt(t);
+    if (before.dictionary.lookup(term) < 0) newTerms.push(term);
+  }
+  const reuse = new FeatureReuse(chunks, dictionary, options.rerank, before, sourceOf, newTerms, renumbered);
+  const given = (d: number, out: number[]): number => reuse.given(d, out);
+  // The previous chunks whose features the earlier overlay set (by previous id).
+  const earlier = new Set(previous.overlay?.features.docs ?? []);
+  const holdsGone = (b: number): boolean => {
+    if (gone.size === 0) return false;
+    for (let i = base.nameOffsets[b]!; i < base.nameOffsets[b + 1]!; i++) if (gone.has(base.names[i]!)) return true;
+    return false;
+  };
   const docs: number[] = [];
+  const evidence: number[] = [];
+  const types: number[] = [];
+  const descriptions: number[] = [];
   const names: number[] = [];
   const nameOffsets: number[] = [0];
-  const same = (d: number, b: number): boolean => {
-    if (features.evidence[d] !== base.evidence[b] || features.types[d] !== base.types[b] || features.descriptions[d] !== base.descriptions[b]) return false;
-    const length = features.nameOffsets[d + 1]! - features.nameOffsets[d]!;
-    if (length !== base.nameOffsets[b + 1]! - base.nameOffsets[b]!) return false;
-    for (let i = 0; i < length; i++) if (features.names[features.nameOffsets[d]! + i] !== base.names[base.nameOffsets[b]! + i]) return false;
-    return true;
-  };
-  for (let d = 0; d < keptFrom.length; d++) {
-    if (keptFrom[d] !== NOT_KEPT && same(d, keptFrom[d]!)) continue;
+  const ids: number[] = [];
+  for (let d = 0; d < chunks.length; d++) {
+    const b = keptFrom[d]!;
+    if (b !== NOT_KEPT && !earlier.has(sourceOf[d]!) && !holdsGone(b) && !(reuse.readsFreshNames && reuse.readsText(d))) continue;
+    ids.length = 0;
+    const bits = reuse.builder.featuresOf(d, given, ids);
+    if (b !== NOT_KEPT && sameFeatures(base, b, bits, ids)) continue;
     docs.push(d);
-    for (let i = features.nameOffsets[d]!; i < features.nameOffsets[d + 1]!; i++) names.push(features.names[i]!);
+    evidence.push(bits & 0xff);
+    types.push((bits >>> 8) & 0xff);
+    descriptions.push(bits >>> 16);
+    for (const id of ids) names.push(id);
     nameOffsets.push(names.length);
   }
   return {
     docs: Uint32Array.from(docs),
-    evidence: Uint8Array.from(docs, (d) => features.evidence[d]!),
-    types: Uint8Array.from(docs, (d) => features.types[d]!),
-    descriptions: Uint8Array.from(docs, (d) => features.descriptions[d]!),
+    evidence: Uint8Array.from(evidence),
+    types: Uint8Array.from(types),
+    descriptions: Uint8Array.from(descriptions),
     nameOffsets: Uint32Array.from(nameOffsets),
     names: Uint32Array.from(names),
   };
 }
 
-/**
- * Every chunk's features, a copied chunk's taken over from the previous index
- * (`reuseChunkFeatures`) with its names renumbered: a base term keeps its id while some chunk
- * holds it, a new term of an earlier overlay is looked up again. A term the previous index
- * lacked is a new term whether the overlay's chunks brought it or a chunk kept from the base
- * did (a base chunk an earlier overlay had replaced comes back).
- */
-function reuseFeatures(
-  chunks: readonly Chunk[],
-  options: Bm25Options,
-  dictionary: CompositeDictionary,
-  docFrequencies: Uint32Array,
-  baseTerms: number,
-  previous: Bm25IndexData,
-  sourceOf: Int32Array,
-): ChunkFeatures {
-  const renumbered = new Int32Array(previous.dictionary.size).fill(-2);
-  for (let t = 0; t < baseTerms; t++) renumbered[t] = docFrequencies[t]! > 0 ? t : -1;
-  const newTerms: string[] = [];
-  for (let t = 0; t < baseTerms; t++) if (docFrequencies[t]! > 0 && previous.docFrequencies[t] === 0) newTerms.push(dictionary.termAt(t));
-  for (let t = baseTerms; t < dictionary.size; t++) {
-    const term = dictionary.termAt(t);
-    if (previous.dictionary.lookup(term) < 0) newTerms.push(term);
-  }
-  return reuseChunkFeatures(chunks, dictionary, options.rerank, previous, sourceOf, newTerms, renumbered);
+/** Whether base chunk `b` has the features `bits` (see `FeatureBuilder.build`) and names `ids`. */
+function sameFeatures(base: ChunkFeatures, b: number, bits: number, ids: readonly number[]): boolean {
+  if ((bits & 0xff) !== base.evidence[b] || ((bits >>> 8) & 0xff) !== base.types[b] || bits >>> 16 !== base.descriptions[b]) return false;
+  const at = base.nameOffsets[b]!;
+  if (ids.length !== base.nameOffsets[b + 1]! - at) return false;
+  for (let i = 0; i < ids.length; i++) if (ids[i] !== base.names[at + i]) return false;
+  return true;
 }
 
 /** `planOverlay` then `buildOverlay` over a base held whole; undefined as `planOverlay`. */
