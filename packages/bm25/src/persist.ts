@@ -49,7 +49,8 @@ export const BM25_FORMAT = 'rag-bm25';
  * 15 = the anchor hashes cover the docs' anchor text only, not the class summary (which
  *      comes from the chunk's own file: see `anchorField`);
  * 16 = what each chunk's paragraphs mention is stored (`AnchorMentions`), so an update finds
- *      the anchor texts an edit can change without reading every docs page.
+ *      the anchor texts an edit can change without reading every docs page; the chunk
+ *      fingerprint hashes each path once per file (`fingerprintChunks`).
  */
 export const BM25_FORMAT_VERSION = 16;
 /** Terms per block of the dictionary that `vocabulary.samples` indexes (its first term is the sample). */
