@@ -98,8 +98,11 @@ export function countRemoved(old: Bm25IndexData, newDocOf: Int32Array, sequenceO
   const termCount = old.dictionary.size;
   const docFrequencies = new Int32Array(termCount);
   const postings = FIELD_NAMES.map(() => new Int32Array(termCount));
-  const lastDoc = new Int32Array(termCount).fill(-1);
-  const lastField = new Int32Array(termCount).fill(-1);
+  // The last chunk (and chunk-field) that counted each term, plus one: 0 is none, so these
+  // need no filling, and only the pages of the terms the removed chunks hold are touched
+  // (fresh memory costs a page fault per 4 KiB on first touch, and an update removes few chunks).
+  const lastDoc = new Int32Array(termCount);
+  const lastField = new Int32Array(termCount);
   const terms: number[] = [];
   for (let o = 0; o < old.docCount; o++) {
     if (newDocOf[o]! >= 0) continue;
@@ -107,7 +110,7 @@ export function countRemoved(old: Bm25IndexData, newDocOf: Int32Array, sequenceO
     let at = sequenceOf ? 0 : old.sequences.offsets[o]!;
     for (let f = 0; f < FIELD_NAMES.length; f++) {
       const end = at + old.fields[f]!.lengths[o]!;
-      const stamp = o * FIELD_NAMES.length + f;
+      const stamp = o * FIELD_NAMES.length + f + 1;
       const counts = postings[f]!;
       for (; at < end; at++) {
         const t = entries[at]! & TERM_ID_MASK;
@@ -115,8 +118,8 @@ export function countRemoved(old: Bm25IndexData, newDocOf: Int32Array, sequenceO
           lastField[t] = stamp;
           counts[t]!++;
         }
-        if (lastDoc[t] !== o) {
-          lastDoc[t] = o;
+        if (lastDoc[t] !== o + 1) {
+          lastDoc[t] = o + 1;
           if (docFrequencies[t]!++ === 0) terms.push(t);
         }
       }
