@@ -2,7 +2,7 @@ import { RagError } from '@rag/core';
 import type { Bm25IndexData } from './build.js';
 import type { ChunkFeatures } from './chunk-features.js';
 import { TermDictionary } from './dictionary.js';
-import { mentionsOf, UNREAD_MENTIONS } from './anchors.js';
+import { UNREAD_MENTIONS } from './anchors.js';
 import type { OverlayData } from './overlay.js';
 import type { PostingSource, TermPostings } from './postings.js';
 import { TERM_ID_MASK } from './term-interner.js';
@@ -456,14 +456,21 @@ export function composeAnchors(base: Bm25IndexData, overlay: OverlayData, ownDoc
     const from = new Int32Array(keptFromRuns(runs, docCount));
     const own = new Int32Array(docCount).fill(-1);
     for (let i = 0; i < ownDocs.length; i++) own[ownDocs[i]!] = i;
+    // Element by element: most chunks mention nothing, and a view per chunk would cost more than its copy.
     const offsets = new Uint32Array(docCount + 1);
+    const ownMentions = overlay.anchorMentions;
     for (let d = 0; d < docCount; d++) {
-      const length = from[d]! >= 0 ? baseMentions.offsets[from[d]! + 1]! - baseMentions.offsets[from[d]!]! : overlay.anchorMentions.offsets[own[d]! + 1]! - overlay.anchorMentions.offsets[own[d]!]!;
-      offsets[d + 1] = offsets[d]! + length;
+      const b = from[d]!;
+      offsets[d + 1] = offsets[d]! + (b >= 0 ? baseMentions.offsets[b + 1]! - baseMentions.offsets[b]! : ownMentions.offsets[own[d]! + 1]! - ownMentions.offsets[own[d]!]!);
     }
     const hashes = new Uint32Array(offsets[docCount]!);
     for (let d = 0; d < docCount; d++) {
-      hashes.set(from[d]! >= 0 ? mentionsOf(baseMentions, from[d]!) : mentionsOf(overlay.anchorMentions, own[d]!), offsets[d]!);
+      if (offsets[d + 1] === offsets[d]) continue;
+      const b = from[d]!;
+      const list = b >= 0 ? baseMentions : ownMentions;
+      const i = b >= 0 ? b : own[d]!;
+      let at = offsets[d]!;
+      for (let k = list.offsets[i]!; k < list.offsets[i + 1]!; k++) hashes[at++] = list.hashes[k]!;
     }
     anchorMentions = { offsets, hashes };
   }
