@@ -56,18 +56,11 @@ export function computeChunkFeatures(chunks: readonly Chunk[], dictionary: TermD
  * those names is read again. `newTerms`: the terms of `dictionary` that copied chunks did not
  * bring (any superset of those `previous` lacks will do); default every term. `renumbered`:
  * each previous term id's id in `dictionary` (-1 for none) when the caller has it; default
- * looked up by term.
+ * looked up by term. The arguments are `FeatureReuse`'s: chunks, dictionary, rerank options,
+ * previous build, sourceOf, newTerms, renumbered.
  */
-export function reuseChunkFeatures(
-  chunks: readonly Chunk[],
-  dictionary: TermDictionary,
-  rerank: RerankOptions,
-  previous: { features: ChunkFeatures; dictionary: TermDictionary },
-  sourceOf: Int32Array,
-  newTerms?: readonly string[],
-  renumbered?: Int32Array,
-): ChunkFeatures {
-  const reuse = new FeatureReuse(chunks, dictionary, rerank, previous, sourceOf, newTerms, renumbered);
+export function reuseChunkFeatures(...args: ConstructorParameters<typeof FeatureReuse>): ChunkFeatures {
+  const reuse = new FeatureReuse(...args);
   return reuse.builder.build((d, out) => reuse.given(d, out));
 }
 
