@@ -345,10 +345,11 @@ async function writeChunkTexts(dir: string, staging: string, generation: string,
       (function* () {
         for (let i = 0; i < chunks.length; i++) {
           const j = sourceOf(i);
-          yield j >= 0 ? layout.locate(j) : chunks[i]!.text;
+          yield j >= 0 ? j : chunks[i]!.text;
         }
       })(),
       `texts-${generation}.bin`,
+      layout,
     );
     return plan;
   }

@@ -52,6 +52,12 @@ export interface TextLayout {
   dir: string;
   segments: readonly { name: string; size: number }[];
   locate(i: number): TextLocation;
+  /**
+   * The same as `locate` gives, column by column (text i lies in `segments[segmentOf[i]]`,
+   * `lengths[i]` bytes from `starts[i]`, with CRC-32 `sums[i]`): what an update reads for
+   * every text it keeps, without an object per text.
+   */
+  columns?: { segmentOf: ArrayLike<number>; starts: ArrayLike<number>; lengths: ArrayLike<number>; sums: ArrayLike<number> };
 }
 
 /** Bytes buffered before a write: large writes, flat memory. */
@@ -71,10 +77,11 @@ function isLocation(text: string | Uint8Array | TextLocation): text is TextLocat
  * UTF-8 bytes (a re-index hands over those of unchanged chunks instead of decoding and
  * encoding them again; they are copied at once, so the caller may reuse their memory). A
  * text given as a {@link TextLocation} stays where it lies: its segment must already be in
- * `dir` (linked there from an older generation, see {@link planTextReuse}). The own segment
- * is left out when every text lies in a linked one.
+ * `dir` (linked there from an older generation, see {@link planTextReuse}), as does a text
+ * given as a number j: text j of `from` (an update's kept texts, one number each instead of
+ * an object). The own segment is left out when every text lies in a linked one.
  */
-export async function writeTexts(dir: string, texts: Iterable<string | Uint8Array | TextLocation>, segment = TEXTS_FILE): Promise<void> {
+export async function writeTexts(dir: string, texts: Iterable<string | Uint8Array | TextLocation | number>, segment = TEXTS_FILE, from?: TextLayout): Promise<void> {
   const starts: number[] = [];
   const lengths: number[] = [];
   const sums: number[] = [];
@@ -103,16 +110,35 @@ export async function writeTexts(dir: string, texts: Iterable<string | Uint8Arra
     while (done < used) done += writeSync(fd!, batch, done, used - done);
     used = 0;
   };
+  /** Records a text that stays in linked segment `id` (named `name`). */
+  const addAt = (id: number, name: string, start: number, length: number, crc: number): void => {
+    // A location the previous generation's table gave: outside its segment, that table is damaged (an update then rebuilds).
+    if (name === segment || !(start >= 0 && start + length <= segments[id]!.size)) throw corrupt(dir, name, `holds no text at ${start}–${start + length}`);
+    starts.push(start);
+    lengths.push(length);
+    sums.push(crc >>> 0);
+    segmentOf.push(id);
+  };
+  const addLocation = (name: string, start: number, length: number, crc: number): void => addAt(segmentId(name), name, start, length, crc);
+  // Own segment ids of `from`'s segments, found when first used.
+  const fromIds = new Int32Array(from?.segments.length ?? 0).fill(-1);
   try {
     for (const text of texts) {
+      if (typeof text === 'number') {
+        if (!from) throw new RagError('INVALID_ARGUMENT', `Text ${text} of no previous generation was given.`, { hint: 'Pass the layout the kept texts come from.' });
+        const columns = from.columns;
+        if (!columns) {
+          const at = from.locate(text);
+          addLocation(at.segment, at.start, at.length, at.crc32);
+          continue;
+        }
+        const s = columns.segmentOf[text]!;
+        if (fromIds[s] === -1) fromIds[s] = segmentId(from.segments[s]!.name);
+        addAt(fromIds[s]!, from.segments[s]!.name, columns.starts[text]!, columns.lengths[text]!, columns.sums[text]!);
+        continue;
+      }
       if (isLocation(text)) {
-        const id = segmentId(text.segment);
-        // A location the previous generation's table gave: outside its segment, that table is damaged (an update then rebuilds).
-        if (text.segment === segment || !(text.start >= 0 && text.start + text.length <= segments[id]!.size)) throw corrupt(dir, text.segment, `holds no text at ${text.start}–${text.start + text.length}`);
-        starts.push(text.start);
-        lengths.push(text.length);
-        sums.push(text.crc32 >>> 0);
-        segmentOf.push(id);
+        addLocation(text.segment, text.start, text.length, text.crc32);
         continue;
       }
       if (fd === undefined) {
@@ -200,11 +226,28 @@ function align8(n: number): number {
  */
 export function planTextReuse(layout: TextLayout, sourceOf: (i: number) => number, count: number, limits: TextSegmentLimits = TEXT_SEGMENT_LIMITS): string[] | undefined {
   const live = new Map<string, number>();
-  for (let i = 0; i < count; i++) {
-    const j = sourceOf(i);
-    if (j < 0) continue;
-    const at = layout.locate(j);
-    live.set(at.segment, (live.get(at.segment) ?? 0) + at.length);
+  const columns = layout.columns;
+  if (columns) {
+    // Bytes per segment by its index: no location object per kept text.
+    const bytes = new Float64Array(layout.segments.length);
+    const seen = new Uint8Array(layout.segments.length);
+    for (let i = 0; i < count; i++) {
+      const j = sourceOf(i);
+      if (j < 0) continue;
+      const s = columns.segmentOf[j]!;
+      bytes[s]! += columns.lengths[j]!;
+      seen[s] = 1;
+    }
+    layout.segments.forEach((segment, s) => {
+      if (seen[s]) live.set(segment.name, bytes[s]!);
+    });
+  } else {
+    for (let i = 0; i < count; i++) {
+      const j = sourceOf(i);
+      if (j < 0) continue;
+      const at = layout.locate(j);
+      live.set(at.segment, (live.get(at.segment) ?? 0) + at.length);
+    }
   }
   const linked = layout.segments.filter((s) => live.has(s.name));
   if (linked.length === 0 || linked.length + 1 > limits.maxSegments) return undefined;
@@ -385,6 +428,7 @@ export function openTexts(indexDir: string, dir: string, count: number, table: U
       dir,
       segments,
       locate: (i) => ({ segment: segments[segmentOf[i]!]!.name, start: starts[i]!, length: lengths[i]!, crc32: sums[i]! }),
+      columns: { segmentOf, starts, lengths, sums },
     },
     close() {
       if (open) closeAll();

@@ -114,13 +114,39 @@ describe('chunk texts on disk', () => {
 
 describe('text segments across generations', () => {
   /** Writes generation `name` under `work` from `texts`; a number is the text of that chunk of `from`, left where it lies. */
-  async function generation(name: string, texts: readonly (string | number)[], from?: TextStore & { layout: TextLayout }) {
+  async function generation(name: string, texts: readonly (string | number)[], from?: TextStore & { layout: TextLayout }, { asLocations = false } = {}) {
     const dir = join(work, name);
     await mkdir(dir);
     if (from) for (const segment of from.layout.segments) await link(join(from.layout.dir, segment.name), join(dir, segment.name));
-    await writeTexts(dir, texts.map((t) => (typeof t === 'number' ? from!.layout.locate(t) : t)), from ? `texts-${name}.bin` : TEXTS_FILE);
+    // A kept text goes in as its number (read off the layout's columns) or as its location object.
+    const given = asLocations ? texts.map((t) => (typeof t === 'number' ? from!.layout.locate(t) : t)) : texts;
+    await writeTexts(dir, given, from ? `texts-${name}.bin` : TEXTS_FILE, from?.layout);
     return openTexts(dir, dir, texts.length, await readFile(join(dir, TEXT_OFFSETS_FILE)));
   }
+
+  it('a kept text given by its number writes the table its location object writes', async () => {
+    const first = await generation('n1', ['alpha', 'beta', 'gamma']);
+    const second = await generation('n2', [2, 'new', 0], first);
+    const byNumber = await generation('n3', [0, 1, 2, 'last', 1], second);
+    const byLocation = await generation('n4', [0, 1, 2, 'last', 1], second, { asLocations: true });
+    // The layout read back with its columns, and one that has only `locate`, give the same table.
+    const { columns: _columns, ...locateOnly } = second.layout;
+    const dir = join(work, 'n5');
+    await mkdir(dir);
+    for (const segment of second.layout.segments) await link(join(second.layout.dir, segment.name), join(dir, segment.name));
+    await writeTexts(dir, [0, 1, 2, 'last', 1], 'texts-n5.bin', locateOnly);
+    try {
+      const table = (name: string) => readFile(join(work, name, TEXT_OFFSETS_FILE));
+      // The own segment's name differs, the rest of each table is the same.
+      const strip = async (name: string) => (await table(name)).toString('latin1').replace(`texts-${name}.bin`, 'texts-own.bin');
+      expect(await strip('n3')).toBe(await strip('n4'));
+      expect(await strip('n3')).toBe(await strip('n5'));
+      expect([0, 1, 2, 3, 4].map((i) => byNumber.text(i))).toEqual(['gamma', 'new', 'alpha', 'last', 'new']);
+      await expect(writeTexts(join(work, 'n5'), [0], 'texts-n6.bin')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    } finally {
+      for (const store of [first, second, byNumber, byLocation]) store.close();
+    }
+  });
 
   it('an update keeps unchanged texts in the linked segment and writes only the new ones', async () => {
     const first = await generation('g1', ['alpha', 'beta', 'gamma']);
@@ -183,6 +209,15 @@ describe('text segments across generations', () => {
           const layout: TextLayout = { dir: '', segments: sizes.map((size, s) => ({ name: `texts-${s}.bin`, size })).filter((s) => s.size > 0), locate: (i) => locations[i]! };
           const sourceOf = (i: number) => (picks[i]! < old.length ? picks[i]! : -1);
           const plan = planTextReuse(layout, sourceOf, picks.length, { maxSegments, maxDeadShare });
+          // The same layout by columns (what a generation read back has) plans the same.
+          const indexOf = new Map(layout.segments.map((segment, s) => [segment.name, s]));
+          const columns = {
+            segmentOf: locations.map((at) => indexOf.get(at.segment)!),
+            starts: locations.map((at) => at.start),
+            lengths: locations.map((at) => at.length),
+            sums: locations.map((at) => at.crc32),
+          };
+          expect(planTextReuse({ ...layout, locate: () => expect.fail('read by columns'), columns }, sourceOf, picks.length, { maxSegments, maxDeadShare })).toEqual(plan);
           const live = new Map<string, number>();
           picks.forEach((_, i) => {
             if (sourceOf(i) >= 0) live.set(locations[sourceOf(i)]!.segment, (live.get(locations[sourceOf(i)]!.segment) ?? 0) + locations[sourceOf(i)]!.length);

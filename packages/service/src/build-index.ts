@@ -1,7 +1,7 @@
 import { join, relative, sep } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { CHUNKER_REVISION, chunkCorpus, DEFAULT_IGNORED_DIRS, DEFAULT_MAX_CHUNK_SIZE, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_LENGTH, unchangedByRecords, walkCorpus, type WalkedFile, type WalkOptions } from '@rag/chunking';
-import { isRagError, linkOrCopyTree, OffsetMap, PAGED_FILE_MIN_BYTES, sliceCodePoints, retrieverDir, verifyChecksums, verifyRetrieverFiles, type WriteIndexInput, type Chunk, type FileRecord, type IndexStore, type IndexManifest, type LoadedIndex, type PreviousBuild, type ProgressFn, type RetrieverFactory, type RetrieverRegistry } from '@rag/core';
+import { fileRunsOf, isRagError, linkOrCopyTree, OffsetMap, PAGED_FILE_MIN_BYTES, sliceCodePoints, retrieverDir, verifyChecksums, verifyRetrieverFiles, type WriteIndexInput, type Chunk, type FileRecord, type IndexStore, type IndexManifest, type LoadedIndex, type PreviousBuild, type ProgressFn, type RetrieverFactory, type RetrieverRegistry } from '@rag/core';
 import { createDefaultRetrieverRegistry } from './retrievers.js';
 import { openStore } from './stores.js';
 
@@ -91,27 +91,14 @@ async function openPrevious(store: IndexStore, options: BuildIndexOptions, chunk
 }
 
 /**
- * For each new chunk, the old chunk it copies (-1 for none): a reused file's chunks are the
- * old chunks of that file, in the same order.
+ * For each new chunk, the old chunk it copies (-1 for none): the source of each copy an
+ * update took over (see {@link CopiedChunk}).
  */
-function copiedChunks(old: LoadedIndex, chunks: readonly Chunk[], reusedFiles: ReadonlySet<string>): Int32Array {
-  const firstOldChunk = new Map<string, number>();
-  for (const chunk of old.chunks) if (!firstOldChunk.has(chunk.file_path)) firstOldChunk.set(chunk.file_path, chunk.id);
-  const sourceOf = new Int32Array(chunks.length).fill(-1);
-  let file = '';
-  let next = -1;
+function copiedChunks(chunks: readonly Chunk[]): Int32Array {
+  const sourceOf = new Int32Array(chunks.length);
   for (let i = 0; i < chunks.length; i++) {
     const chunk = chunks[i]!;
-    if (chunk.file_path !== file) {
-      file = chunk.file_path;
-      next = reusedFiles.has(file) ? (firstOldChunk.get(file) ?? -1) : -1;
-    }
-    if (next < 0) continue;
-    const source = old.chunks[next];
-    // Defensive: a copy has the same file and offsets; anything else is computed afresh.
-    const same = source !== undefined && source.file_path === file && source.first_character_index === chunk.first_character_index && source.last_character_index === chunk.last_character_index;
-    sourceOf[i] = same ? next : -1;
-    next++;
+    sourceOf[i] = chunk instanceof CopiedChunk ? chunk.sourceId : -1;
   }
   return sourceOf;
 }
@@ -255,38 +242,47 @@ async function lookBeforeLoading(
   return { unchanged: manifest, walked };
 }
 
-/** Where a lazy copy's text comes from (see `lazyCopyOf`). */
-const COPIED_FROM = Symbol('copied from');
-type LazyCopy = Chunk & { [COPIED_FROM]: Chunk };
-// One getter for every copy (not a closure each): the copy says which old chunk to read.
-const COPIED_TEXT: PropertyDescriptor = {
-  enumerable: true,
-  get(this: LazyCopy): string {
-    return this[COPIED_FROM].text;
-  },
-};
+/**
+ * An old chunk taken over by an update, with the metadata it had: its text is the one given
+ * (sliced from its file, when the update read the file) or else read through the old chunk
+ * if and when asked for. A class, not a copied object with a getter defined on each: an
+ * update makes one per chunk of the corpus, and the copies are read by every later pass.
+ */
+class CopiedChunk implements Chunk {
+  id: number;
+  readonly file_path: string;
+  readonly first_character_index: number;
+  readonly last_character_index: number;
+  readonly start_line: number;
+  readonly end_line: number;
+  readonly kind: Chunk['kind'];
+  readonly symbol: string;
+  readonly language: Chunk['language'];
+  readonly #source: Chunk;
+  readonly #text: string | undefined;
 
-/** A new object with everything of `chunk` but its text. */
-function metadataOf(chunk: Chunk): Omit<Chunk, 'text'> {
-  return {
-    id: chunk.id,
-    file_path: chunk.file_path,
-    first_character_index: chunk.first_character_index,
-    last_character_index: chunk.last_character_index,
-    start_line: chunk.start_line,
-    end_line: chunk.end_line,
-    kind: chunk.kind,
-    symbol: chunk.symbol,
-    language: chunk.language,
-  };
-}
+  constructor(source: Chunk, text?: string) {
+    this.id = source.id;
+    this.file_path = source.file_path;
+    this.first_character_index = source.first_character_index;
+    this.last_character_index = source.last_character_index;
+    this.start_line = source.start_line;
+    this.end_line = source.end_line;
+    this.kind = source.kind;
+    this.symbol = source.symbol;
+    this.language = source.language;
+    this.#source = source;
+    this.#text = text;
+  }
 
-/** A copy of an old chunk whose text is read through the old chunk when asked for. */
-function lazyCopyOf(chunk: Chunk): Chunk {
-  const copy = metadataOf(chunk) as LazyCopy;
-  copy[COPIED_FROM] = chunk;
-  Object.defineProperty(copy, 'text', COPIED_TEXT);
-  return copy;
+  get text(): string {
+    return this.#text ?? this.#source.text;
+  }
+
+  /** The id of the old chunk this one copies (its position in the old index). */
+  get sourceId(): number {
+    return this.#source.id;
+  }
 }
 
 function round(seconds: number): number {
@@ -376,34 +372,22 @@ async function buildOnce(options: BuildIndexOptions): Promise<BuildIndexReport> 
       const record = oldFiles.get(path);
       return record?.stat !== undefined && record.stat === stat ? record : undefined;
     };
-    const oldChunks = new Map<string, Chunk[]>();
-    for (const chunk of old?.chunks ?? []) {
-      const list = oldChunks.get(chunk.file_path) ?? [];
-      list.push(chunk);
-      oldChunks.set(chunk.file_path, list);
-    }
+    // Each old file's chunks are a run of the old chunk table (read off its file column).
+    const oldRuns = old ? fileRunsOf(old.chunks) : undefined;
+    const oldRunOf = new Map(oldRuns?.files.map((file, r) => [file.file_path, r]) ?? []);
     let reusedChunks = 0;
-    const reusedFiles = new Set<string>();
     const reuse = (file: WalkedFile): Chunk[] | undefined => {
       if (oldHashes.get(file.file_path) !== file.sha256) return undefined;
-      reusedFiles.add(file.file_path);
-      const previous = oldChunks.get(file.file_path) ?? [];
-      if (file.text === undefined) {
-        // Not read: each copy's text is read from the old generation if and when it is needed.
-        reusedChunks += previous.length;
-        return previous.map(lazyCopyOf);
-      }
-      // Plain copies. A chunk's text is its span of the file, which is unchanged and already
-      // read: slicing it costs nothing, reading it back from the old generation a read per chunk.
+      const run = oldRunOf.get(file.file_path);
+      const previous = run === undefined ? [] : old!.chunks.slice(oldRuns!.starts[run], oldRuns!.starts[run + 1]);
+      reusedChunks += previous.length;
+      // Not read: each copy's text is read from the old generation if and when it is needed.
+      if (file.text === undefined) return previous.map((chunk) => new CopiedChunk(chunk));
+      // Read: a chunk's text is its span of the file, which is unchanged: slicing it costs
+      // nothing, reading it back from the old generation a read per chunk.
       const text = file.text;
       const map = new OffsetMap(text);
-      const kept = previous.map((chunk): Chunk => {
-        const copy = metadataOf(chunk) as Chunk;
-        copy.text = sliceCodePoints(text, chunk.first_character_index, chunk.last_character_index, map);
-        return copy;
-      });
-      reusedChunks += kept.length;
-      return kept;
+      return previous.map((chunk) => new CopiedChunk(chunk, sliceCodePoints(text, chunk.first_character_index, chunk.last_character_index, map)));
     };
     const corpus = await chunkCorpus(options.corpusDir, {
       maxChunkSize,
@@ -426,7 +410,7 @@ async function buildOnce(options: BuildIndexOptions): Promise<BuildIndexReport> 
       unread: corpus.counts.unread,
       total: corpus.files.length,
     };
-    const sourceOf = old ? copiedChunks(old, corpus.chunks, reusedFiles) : undefined;
+    const sourceOf = old ? copiedChunks(corpus.chunks) : undefined;
     if (old && (await isUpToDate(store, old, factory, corpus, sourceOf!))) {
       const total = round((performance.now() - started) / 1000);
       return {

@@ -205,7 +205,8 @@ export class SegmentExpander {
 
   /** Emits the terms of one segment as produced by `forEachSegment`. */
   expand(raw: string, emit: TermSink): void {
-    const versioned = VERSIONED.exec(raw);
+    // Only a segment with a `/` or `-` can be versioned: most are not, and skip the pattern.
+    const versioned = raw.includes('/') || raw.includes('-') ? VERSIONED.exec(raw) : null;
     if (versioned) {
       // `HTTP/2` → `http2` (how code spells it) and `http`; `utf-8` → `utf8`, `utf`.
       const joined = `${versioned[1]!}${versioned[2]!}`.toLowerCase();

@@ -30,9 +30,15 @@ function defaultExpander(): SegmentExpander {
   return (sharedExpander ??= new SegmentExpander(resolveTokenizerOptions({}), { memoize: true, memoLimit: SHARED_MEMO_LIMIT }));
 }
 
+/** No own enumerable key (without the array of keys: `tokenize` runs per sentence of every answer). */
+function isEmpty(options: object): boolean {
+  for (const key in options) if (Object.hasOwn(options, key)) return false;
+  return true;
+}
+
 /** The index terms of `text`, in order, repeats included. Throws `INVALID_ARGUMENT` on bad options. */
-export function tokenize(text: string, options: TokenizerSettings = {}): string[] {
-  const expander = Object.keys(options).length === 0 ? defaultExpander() : new SegmentExpander(resolveTokenizerOptions(options));
+export function tokenize(text: string, options?: TokenizerSettings): string[] {
+  const expander = options === undefined || isEmpty(options) ? defaultExpander() : new SegmentExpander(resolveTokenizerOptions(options));
   const terms: string[] = [];
   const emit = (term: string): void => {
     terms.push(term);

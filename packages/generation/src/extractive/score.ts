@@ -103,14 +103,20 @@ const NUMBER = /(?<![\w.])-?\d+(?:\.\d+)?(?![\w.]*\w)/g;
 /** Numbers are matched as terms under this prefix, which no word the tokenizer makes has. */
 const NUMBER_TERM = '#';
 
+const DIGIT = /\d/;
+
 function numberTerms(text: string): string[] {
+  if (!DIGIT.test(text)) return [];
   return (text.match(NUMBER) ?? []).map((n) => `${NUMBER_TERM}${n}`);
 }
 
 export function unitTerms(unit: TextUnit): { terms: Set<string>; length: number } {
-  const text = [unit.matched ?? unit.display, unit.note ?? '', unit.context ?? ''].join('\n');
+  const main = unit.matched ?? unit.display;
+  const text = unit.note === undefined && unit.context === undefined ? main : [main, unit.note ?? '', unit.context ?? ''].join('\n');
   const all = tokenize(text);
-  return { terms: new Set([...all, ...numberTerms(text)]), length: all.length };
+  const terms = new Set(all);
+  for (const term of numberTerms(text)) terms.add(term);
+  return { terms, length: all.length };
 }
 
 /**

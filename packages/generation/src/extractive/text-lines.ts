@@ -70,14 +70,27 @@ export function splitLines(text: string): Line[] {
   }
 }
 
+/** Whitespace other than a lone space: what `collapse` would change inside a text. */
+const OTHER_SPACE = /\s\s|[^\S ]/;
+
 export function collapse(text: string): string {
+  // Most units are one line with single spaces: no new string to make for them (a unit is
+  // collapsed for every answer that reads its source).
+  if (!OTHER_SPACE.test(text)) return isSpaceAt(text, 0) || isSpaceAt(text, text.length - 1) ? text.trim() : text;
   return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Whether the character at `i` is whitespace (`\s`), without a one-character string for the ASCII ones. */
+function isSpaceAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return /\s/.test(text[i]!);
 }
 
 /** Trims the range [start, end) of `text` to its non-space characters. */
 export function trimmedRange(text: string, start: number, end: number): [number, number] {
-  while (start < end && /\s/.test(text[start]!)) start++;
-  while (end > start && /\s/.test(text[end - 1]!)) end--;
+  while (start < end && isSpaceAt(text, start)) start++;
+  while (end > start && isSpaceAt(text, end - 1)) end--;
   return [start, end];
 }
 
