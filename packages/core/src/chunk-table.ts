@@ -255,6 +255,15 @@ export function storedChunkList(files: readonly FileRecord[], table: ChunkTable,
   return list;
 }
 
+/**
+ * The table and file records an array from {@link chunkArrayOf} or {@link storedChunkList}
+ * was made from (undefined for any other array): what reads a fact of every chunk (an
+ * update copying the old chunks) reads instead of making each chunk object.
+ */
+export function chunkTableOf(chunks: readonly Chunk[]): { files: readonly FileRecord[]; table: ChunkTable } | undefined {
+  return storedSources.get(chunks);
+}
+
 /** Consecutive chunks of one file: run r is chunks `starts[r]` .. `starts[r + 1]` − 1 of `files[r]`. */
 export interface FileRuns {
   /** Length runs + 1; the last entry is the chunk count. */

@@ -1,7 +1,7 @@
 import { join, relative, sep } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { CHUNKER_REVISION, chunkCorpus, DEFAULT_IGNORED_DIRS, DEFAULT_MAX_CHUNK_SIZE, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_LINE_LENGTH, unchangedByRecords, walkCorpus, type WalkedFile, type WalkOptions } from '@rag/chunking';
-import { fileRunsOf, isRagError, linkOrCopyTree, OffsetMap, PAGED_FILE_MIN_BYTES, sliceCodePoints, retrieverDir, verifyChecksums, verifyRetrieverFiles, type WriteIndexInput, type Chunk, type FileRecord, type IndexStore, type IndexManifest, type LoadedIndex, type PreviousBuild, type ProgressFn, type RetrieverFactory, type RetrieverRegistry } from '@rag/core';
+import { chunkTableOf, fileRunsOf, isRagError, linkOrCopyTree, OffsetMap, PAGED_FILE_MIN_BYTES, sliceCodePoints, retrieverDir, verifyChecksums, verifyRetrieverFiles, type WriteIndexInput, type Chunk, type FileRecord, type IndexStore, type IndexManifest, type LoadedIndex, type PreviousBuild, type ProgressFn, type RetrieverFactory, type RetrieverRegistry } from '@rag/core';
 import { createDefaultRetrieverRegistry } from './retrievers.js';
 import { openStore } from './stores.js';
 
@@ -76,13 +76,16 @@ async function openPrevious(store: IndexStore, options: BuildIndexOptions, chunk
   if (options.full) return { reason: '--full was given' };
   let index: LoadedIndex;
   try {
-    index = await store.read();
+    // Chunk objects made when first read: an update copies the old chunks off the table's
+    // columns (see `copierOf`), and reads a few of them whole.
+    index = await store.read(undefined, { lazyChunks: true });
   } catch (error) {
     if (isRagError(error) && error.code === 'INDEX_NOT_FOUND') return {};
     if (isRagError(error) && (error.code === 'INDEX_CORRUPT' || error.code === 'INDEX_INCOMPATIBLE')) return { reason: `the old index cannot be read (${error.message})` };
     throw error;
   }
-  const reason = rebuildReason(index.manifest, options, chunking);
+  // Every store's chunks come from a chunk table (`assembleChunks`), which an update copies from.
+  const reason = rebuildReason(index.manifest, options, chunking) ?? (chunkTableOf(index.chunks) ? undefined : 'the old index was not read from a chunk table');
   if (reason) {
     index.texts.close();
     return { reason };
@@ -242,11 +245,17 @@ async function lookBeforeLoading(
   return { unchanged: manifest, walked };
 }
 
+/** What a copy reads of its old chunk only when asked: its symbol and its text, by the old chunk's id. */
+interface OldChunkReader {
+  symbol(i: number): string;
+  text(i: number): string;
+}
+
 /**
  * An old chunk taken over by an update, with the metadata it had: its text is the one given
- * (sliced from its file, when the update read the file) or else read through the old chunk
- * if and when asked for. A class, not a copied object with a getter defined on each: an
- * update makes one per chunk of the corpus, and the copies are read by every later pass.
+ * (sliced from its file, when the update read the file) or else read from the old generation
+ * if and when asked for, and its symbol is decoded when first asked for. A class, not a
+ * copied object with a getter defined on each: an update makes one per chunk of the corpus.
  */
 class CopiedChunk implements Chunk {
   id: number;
@@ -256,33 +265,58 @@ class CopiedChunk implements Chunk {
   readonly start_line: number;
   readonly end_line: number;
   readonly kind: Chunk['kind'];
-  readonly symbol: string;
   readonly language: Chunk['language'];
-  readonly #source: Chunk;
+  /** The id of the old chunk this one copies (its position in the old index). */
+  readonly sourceId: number;
+  readonly #old: OldChunkReader;
+  #symbol: string | undefined;
   readonly #text: string | undefined;
 
-  constructor(source: Chunk, text?: string) {
-    this.id = source.id;
-    this.file_path = source.file_path;
-    this.first_character_index = source.first_character_index;
-    this.last_character_index = source.last_character_index;
-    this.start_line = source.start_line;
-    this.end_line = source.end_line;
-    this.kind = source.kind;
-    this.symbol = source.symbol;
-    this.language = source.language;
-    this.#source = source;
+  constructor(metadata: Omit<Chunk, 'id' | 'symbol' | 'text'>, sourceId: number, old: OldChunkReader, text?: string) {
+    this.id = sourceId;
+    this.file_path = metadata.file_path;
+    this.first_character_index = metadata.first_character_index;
+    this.last_character_index = metadata.last_character_index;
+    this.start_line = metadata.start_line;
+    this.end_line = metadata.end_line;
+    this.kind = metadata.kind;
+    this.language = metadata.language;
+    this.sourceId = sourceId;
+    this.#old = old;
     this.#text = text;
   }
 
-  get text(): string {
-    return this.#text ?? this.#source.text;
+  get symbol(): string {
+    return (this.#symbol ??= this.#old.symbol(this.sourceId));
   }
 
-  /** The id of the old chunk this one copies (its position in the old index). */
-  get sourceId(): number {
-    return this.#source.id;
+  get text(): string {
+    return this.#text ?? this.#old.text(this.sourceId);
   }
+}
+
+/**
+ * Copies of old chunks by id, with their text sliced by `slice` (from the file's text, given
+ * its code-point offsets) when the update read the file: read off the old chunk table's
+ * columns (`openPrevious` makes sure there is one), so that the old chunk objects are never
+ * made.
+ */
+function copierOf(old: LoadedIndex): (i: number, slice?: (from: number, to: number) => string) => CopiedChunk {
+  const { files, table } = chunkTableOf(old.chunks)!;
+  const reader: OldChunkReader = { symbol: (i) => table.symbol(i), text: (i) => old.texts.text(i) };
+  return (i, slice) => {
+    const record = files[table.file[i]!]!;
+    const metadata = {
+      file_path: record.file_path,
+      first_character_index: table.start[i]!,
+      last_character_index: table.end[i]!,
+      start_line: table.startLine[i]!,
+      end_line: table.endLine[i]!,
+      kind: table.kinds[table.kindIds[i]!]!,
+      language: record.language,
+    };
+    return new CopiedChunk(metadata, i, reader, slice?.(metadata.first_character_index, metadata.last_character_index));
+  };
 }
 
 function round(seconds: number): number {
@@ -375,19 +409,27 @@ async function buildOnce(options: BuildIndexOptions): Promise<BuildIndexReport> 
     // Each old file's chunks are a run of the old chunk table (read off its file column).
     const oldRuns = old ? fileRunsOf(old.chunks) : undefined;
     const oldRunOf = new Map(oldRuns?.files.map((file, r) => [file.file_path, r]) ?? []);
+    const copy = old ? copierOf(old) : undefined;
     let reusedChunks = 0;
     const reuse = (file: WalkedFile): Chunk[] | undefined => {
       if (oldHashes.get(file.file_path) !== file.sha256) return undefined;
       const run = oldRunOf.get(file.file_path);
-      const previous = run === undefined ? [] : old!.chunks.slice(oldRuns!.starts[run], oldRuns!.starts[run + 1]);
-      reusedChunks += previous.length;
+      if (run === undefined) return [];
+      const [first, end] = [oldRuns!.starts[run]!, oldRuns!.starts[run + 1]!];
+      const kept: Chunk[] = [];
+      reusedChunks += end - first;
       // Not read: each copy's text is read from the old generation if and when it is needed.
-      if (file.text === undefined) return previous.map((chunk) => new CopiedChunk(chunk));
+      if (file.text === undefined) {
+        for (let i = first; i < end; i++) kept.push(copy!(i));
+        return kept;
+      }
       // Read: a chunk's text is its span of the file, which is unchanged: slicing it costs
       // nothing, reading it back from the old generation a read per chunk.
       const text = file.text;
       const map = new OffsetMap(text);
-      return previous.map((chunk) => new CopiedChunk(chunk, sliceCodePoints(text, chunk.first_character_index, chunk.last_character_index, map)));
+      const slice = (from: number, to: number): string => sliceCodePoints(text, from, to, map);
+      for (let i = first; i < end; i++) kept.push(copy!(i, slice));
+      return kept;
     };
     const corpus = await chunkCorpus(options.corpusDir, {
       maxChunkSize,
