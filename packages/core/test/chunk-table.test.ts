@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chunkArrayOf, decodeChunkTable, encodeChunkTable, fileRunsOf, RagError, storedChunkList, type Chunk, type ChunkKind, type FileRecord, type TextStore } from '../src/index.js';
+import { chunkArrayOf, decodeChunkTable, encodeChunkTable, fileRunsOf, RagError, storedChunkList, SYMBOLS_READ_ONE_BY_ONE, type Chunk, type ChunkKind, type FileRecord, type TextStore } from '../src/index.js';
 
 const KINDS: ChunkKind[] = ['module', 'function', 'class', 'method', 'block', 'section', 'code', 'text'];
 
@@ -52,6 +52,25 @@ describe('chunk table', () => {
           expect(table.symbol(i)).toBe(chunk.symbol);
         });
       }),
+    );
+  });
+
+  it('reads every symbol back however many are read, in any order, ASCII or not', () => {
+    // Past SYMBOLS_READ_ONE_BY_ONE reads an ASCII symbol area is decoded whole and sliced;
+    // one that is not stays decoded symbol by symbol.
+    const symbolArb = fc.oneof(fc.string({ unit: fc.constantFrom('a', 'Z', '_', '.', ' ', '>', '1'), maxLength: 20 }), fc.string({ unit: 'grapheme', maxLength: 12 }));
+    fc.assert(
+      fc.property(
+        fc.array(symbolArb, { minLength: 1, maxLength: 40 }),
+        fc.array(fc.nat(), { minLength: SYMBOLS_READ_ONE_BY_ONE, maxLength: 3 * SYMBOLS_READ_ONE_BY_ONE }),
+        (symbols, reads) => {
+          const files = [fileRecord(0)];
+          const chunks = toChunks(symbols.map((symbol, i) => ({ file: 0, start: i, length: 1, startLine: 1, lines: 0, kind: 'code' as const, symbol })), files);
+          const table = decodeChunkTable(encodeChunkTable(chunks, files), chunks.length, 1, damaged);
+          for (const read of reads) expect(table.symbol(read % chunks.length)).toBe(symbols[read % chunks.length]);
+          symbols.forEach((symbol, i) => expect(table.symbol(i)).toBe(symbol));
+        },
+      ),
     );
   });
 
