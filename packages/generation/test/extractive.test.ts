@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { parseDataset, sliceCodePoints, type Source } from '@rag/core';
 import { describe, expect, it } from 'vitest';
 import { answer, createExtractiveGenerator, type SourceForAnswer } from '../src/index.js';
-import { answerExtractively, NOT_FOUND_ANSWER } from '../src/internals.js';
+import { answerExtractively, NOT_FOUND_ANSWER, resolveExtractiveOptions } from '../src/internals.js';
 import { source } from './helpers/sources.js';
 
 const REPO = resolve(import.meta.dirname, '..', '..', '..');
@@ -116,6 +116,12 @@ describe('createExtractiveGenerator', () => {
     expect(answerExtractively('alpha beta?', sources, { maxQuotes: 1 }).citedSources[0]!.quotes).toHaveLength(1);
     expect(() => createExtractiveGenerator({ maxQuotes: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
     expect(() => createExtractiveGenerator({ minRelativeScore: 2 })).toThrow(/minRelativeScore/);
+    // Options once resolved come back as they are (a generator checks them once, not per answer), frozen.
+    const resolved = resolveExtractiveOptions({ maxQuotes: 2 });
+    expect(resolveExtractiveOptions(resolved)).toBe(resolved);
+    expect(Object.isFrozen(resolved)).toBe(true);
+    // A look-alike that was not resolved here is checked.
+    expect(() => resolveExtractiveOptions({ ...resolved, maxQuotes: 0 })).toThrow(/maxQuotes/);
   });
 
   it('says why nothing was retrieved: the telling words the corpus never holds, rarest first', () => {

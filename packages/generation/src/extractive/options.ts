@@ -28,12 +28,22 @@ export const EXTRACTIVE_OPTIONS_SCHEMA = v.strictObject({
   minRelativeScore: v.optional(v.number().check(v.gt(0), v.maximum(1))),
 });
 
+/**
+ * Options this module resolved: handed back as they are, not validated again (a generator
+ * resolves its options once and answers every question with them).
+ */
+const RESOLVED = new WeakSet<ExtractiveOptions>();
+
 /** Validated options with defaults; throws `INVALID_ARGUMENT` naming the bad option. */
 export function resolveExtractiveOptions(options: ExtractiveOptions = {}): ResolvedExtractiveOptions {
+  if (RESOLVED.has(options)) return options as ResolvedExtractiveOptions;
   const parsed = parseOptions(EXTRACTIVE_OPTIONS_SCHEMA, options, { subject: 'extractive generator' });
-  return {
+  // Frozen: what is handed back unchecked cannot have been changed since it was checked.
+  const resolved: ResolvedExtractiveOptions = Object.freeze({
     maxQuotes: parsed.maxQuotes ?? DEFAULT_MAX_QUOTES,
     maxAnswerChars: parsed.maxAnswerChars ?? DEFAULT_MAX_ANSWER_CHARS,
     minRelativeScore: parsed.minRelativeScore ?? DEFAULT_MIN_RELATIVE_SCORE,
-  };
+  });
+  RESOLVED.add(resolved);
+  return resolved;
 }

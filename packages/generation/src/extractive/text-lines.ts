@@ -165,6 +165,8 @@ const ABSOLUTE = /^[a-z][\w+.-]*:/i;
  * an image's alt text; literals in single backticks. Code spans are left as written.
  */
 export function readableMarkup(text: string): string {
+  // Every form below has a backtick or a bracket: most sentences have neither, and skip them all.
+  if (!text.includes('`') && !text.includes('[')) return text;
   const rst = text
     .replace(ROLE, (_, role: string, content: string) => {
       const titled = /^(.*?)\s*<([^<>]+)>$/.exec(content);
