@@ -21,17 +21,27 @@ const PLAIN_MEMBERS = /^[A-Za-z0-9_.-]+$/;
 /** Lines that are no rule: empty, spaces only (trimmed to nothing), or a comment. */
 const NO_RULE = /^ *$|^#/;
 
+/** The pieces of a rule, and whether characters of a name may have been dropped from its end. */
+interface RulePieces {
+  pieces: Piece[];
+  /** Trailing spaces or backslashes were left out: the rule's last character may not end a name. */
+  cutEnd: boolean;
+}
+
 /**
  * The pieces of the necessary pattern of one `.gitignore` line; undefined for a line that is
  * no rule. Dropping characters from either end only widens a pattern, which is how the
  * line's edges are read: a negation's `!`, an anchoring or folder-only `/`, trailing spaces
  * (escaped or not) and a dangling backslash are left out.
  */
-function piecesOf(line: string): Piece[] | undefined {
+function piecesOf(line: string): RulePieces | undefined {
   let text = line.endsWith('\r') ? line.slice(0, -1) : line;
+  // A byte order mark is no part of a name (the matcher drops it too).
   if (text.startsWith('\uFEFF')) text = text.slice(1);
   if (NO_RULE.test(text)) return undefined;
-  text = text.replace(/[ \\]+$/, '');
+  const trimmed = text.replace(/[ \\]+$/, '');
+  const cutEnd = trimmed.length !== text.length;
+  text = trimmed;
   if (text.startsWith('!')) text = text.slice(1);
   const pieces: Piece[] = [];
   const literal = (char: string): void => {
@@ -63,7 +73,7 @@ function piecesOf(line: string): Piece[] | undefined {
       literal(char);
     }
   }
-  return pieces;
+  return { pieces, cutEnd };
 }
 
 /** Regular-expression source of a piece. */
@@ -87,8 +97,15 @@ function literalLength(pieces: readonly Piece[]): number {
  * is anything), or the longest literal piece alone (every literal piece is in the path),
  * whichever requires more characters. A `/` beside a star (`**` matches across folders) or
  * at either end is dropped. '' when any path may match.
+ *
+ * A rule that starts with literal text matches from the start of a path segment (a rule
+ * without a slash matches a whole name at any depth, one with a slash from the rules' own
+ * folder), and one that ends with literal text matches up to the end of a segment: the
+ * prefix and suffix are anchored there (`(^|/)build(/|$)` for `build/`), so that a path that
+ * only holds the text inside a name (`distributed` for `dist/`, `library` for `lib/`) does
+ * not pass, unless characters of the rule's end were dropped (`cutEnd`).
  */
-function sourceOf(pieces: readonly Piece[]): string {
+function sourceOf({ pieces, cutEnd }: RulePieces): string {
   const first = pieces.indexOf('any');
   const copy = (piece: Piece): Piece => (typeof piece === 'object' ? { literal: piece.literal } : piece);
   let kept: Piece[] = first < 0 ? pieces.map(copy) : [...pieces.slice(0, first), 'any' as const, ...pieces.slice(pieces.lastIndexOf('any') + 1)].map(copy);
@@ -108,7 +125,12 @@ function sourceOf(pieces: readonly Piece[]): string {
   for (const piece of pieces) if (typeof piece === 'object' && piece.literal.replace(/^\/+|\/+$/g, '').length > longest.length) longest = piece.literal.replace(/^\/+|\/+$/g, '');
   const chosen = longest.length > literalLength(kept) ? [{ literal: longest }] : kept;
   const source = chosen.map(pieceSource).join('');
-  return source === '[\\s\\S]*' ? '' : source;
+  if (source === '' || source === '[\\s\\S]*') return '';
+  if (chosen !== kept) return source;
+  // The kept pieces begin with the rule's first piece and end with its last whenever those are literal text.
+  const start = typeof pieces[0] === 'object' ? '(?:^|\\/)' : '';
+  const end = !cutEnd && typeof pieces.at(-1) === 'object' ? '(?=\\/|$)' : '';
+  return `${start}${source}${end}`;
 }
 
 const NEVER = /(?!)/;

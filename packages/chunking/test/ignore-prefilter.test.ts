@@ -8,8 +8,10 @@ import { ignoreRulePrefilter } from '../src/ignore-prefilter.js';
 // first, unclosed), escapes, negation, comments, anchoring and folder-only slashes, spaces
 // (leading, trailing, escaped), a byte order mark, a carriage return, and names in any case.
 const RULE_PIECES = ['a', 'b', 'B', 'x.py', '__pycache__', '.', '*', '**', '?', '/', '[a-c]', '[!a]', '[^b]', '[[:alpha:]]', '[]a]', '[', ']', '\\', '\\*', '\\?', '\\[', '\\ ', '\\!', '\\#', '!', '#', ' ', '\uFEFF', '\r', '\t', 'é'];
-// Path segments: plain, dotted, hidden, with spaces, brackets, `!`, `#`, a newline, non-ASCII.
-const PATH_PIECES = ['a', 'b', 'A', 'B', 'ab', 'x.py', 'X.PY', '.hidden', '__pycache__', 'c d', '[a]', '!x', '#y', 'a\nb', '\t', 'é', 'É', '*', '?'];
+// Path segments: plain, dotted, hidden, with spaces (inside, leading, trailing), brackets,
+// `!`, `#`, a newline, non-ASCII, and a rule's text inside a longer name (`xa`, `a.`, `bx.py`),
+// which an anchored prefilter must tell from the name itself.
+const PATH_PIECES = ['a', 'b', 'A', 'B', 'ab', 'xa', 'a.', '.a', 'bx.py', 'x.pyc', ' a', 'a ', 'x.py', 'X.PY', '.hidden', '__pycache__', 'c d', '[a]', '!x', '#y', 'a\nb', '\t', 'é', 'É', '*', '?'];
 
 const rule = fc.array(fc.constantFrom(...RULE_PIECES), { minLength: 0, maxLength: 6 }).map((pieces) => pieces.join(''));
 const path = fc.tuple(fc.array(fc.constantFrom(...PATH_PIECES), { minLength: 1, maxLength: 4 }), fc.boolean()).map(([segments, folder]) => segments.join('/') + (folder ? '/' : ''));
@@ -37,6 +39,8 @@ describe('ignoreRulePrefilter', () => {
     expect(['pkg/__pycache__/', 'pkg/mod.pyc', 'build/', 'a/dist/', 'x.egg-info/', '.env', '.env.example', 'docs/_build/', 'web/node_modules/', '.vscode/settings.json'].filter((p) => !prefilter.test(p))).toEqual([]);
     // Why none of these may: none holds the literal text of any rule.
     expect(['pkg/mod.py', 'docs/index.rst', 'README.md', 'tests/test_api.py', 'pkg/sub/'].filter((p) => prefilter.test(p))).toEqual([]);
+    // Nor these, which hold a rule's text inside a longer name only (`dist/` and `/build/` name whole folders).
+    expect(['pkg/distributed/comm.py', 'pkg/builder.py', 'src/rebuild/', 'environment.py'].filter((p) => prefilter.test(p))).toEqual([]);
   });
 
   it('gives up (undefined) on a rule that may match anything, and never matches for no rules', () => {
@@ -49,7 +53,8 @@ describe('ignoreRulePrefilter', () => {
     // Only the pieces before the first star and after the last are kept, so the engine
     // cannot backtrack through every way of splitting the path among the stars.
     const prefilter = ignoreRulePrefilter(['a*a*a*a*a*a*a*a*a*a*b'])!;
-    expect(prefilter.source).toBe('(?:a[\\s\\S]*b)');
+    // Anchored at segment edges: the rule starts and ends with literal text.
+    expect(prefilter.source).toBe('(?:(?:^|\\/)a[\\s\\S]*b(?=\\/|$))');
     expect(prefilter.test('a'.repeat(5000))).toBe(false);
   });
 });
