@@ -163,8 +163,13 @@ export function buildOverlay(chunks: readonly Chunk[], options: Bm25Options, bas
   const baseTerms = old.dictionary.size;
   const idOf = new Int32Array(interned.length);
   const freshIds: number[] = [];
+  // A term taken over from the previous index has its id there, which is the base's for a
+  // base term (a composed index numbers the base's terms as the base does, then its own):
+  // only the terms of new text are looked up.
+  const taken = analysis.translator?.takenOverIds();
   interned.forEach((term, i) => {
-    const id = old.dictionary.lookup(term);
+    const previousId = taken ? taken[i]! : -1;
+    const id = previousId >= 0 ? (previousId < baseTerms ? previousId : -1) : old.dictionary.lookup(term);
     if (id >= 0) idOf[i] = id;
     else freshIds.push(i);
   });

@@ -143,12 +143,18 @@ export class TermTranslator {
    */
   previousIds(): Int32Array {
     const terms = this.#interner.terms;
-    const previous = new Int32Array(terms.length).fill(-2);
-    this.#map.forEach((id, old) => {
-      if (id >= 0) previous[id] = old;
-    });
+    const previous = this.takenOverIds(-2);
     for (let id = 0; id < terms.length; id++) if (previous[id] === -2) previous[id] = this.#dictionary.lookup(terms[id]!);
     return previous;
+  }
+
+  /** For each term this build has interned so far, its id in the previous dictionary when it was taken over from there, else `none`. */
+  takenOverIds(none = -1): Int32Array {
+    const taken = new Int32Array(this.#interner.terms.length).fill(none);
+    this.#map.forEach((id, old) => {
+      if (id >= 0) taken[id] = old;
+    });
+    return taken;
   }
 
   /** Appends previous entries [from, to) of `entries` to `out` (ids) and `sequence` (with flags). */
