@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { branchOutcomes, listIntroductionOf, listSiblingsOf } from '../src/extractive/lead.js';
+import { branchOutcomes, listIntroductionOf, listSiblingsOf, parameterDefaultsOf } from '../src/extractive/lead.js';
 import type { ScoredUnit } from '../src/extractive/score.js';
 import { splitIntoUnits } from '../src/extractive/units.js';
 import { source } from './helpers/sources.js';
@@ -67,5 +67,40 @@ describe('listSiblingsOf', () => {
   it('brings nothing for a quoted sentence, and no item already quoted', () => {
     expect(listSiblingsOf([find('After the list.')], units)).toEqual([]);
     expect(listSiblingsOf([find('one'), find('two')], units).map((u) => u.unit.display)).toEqual(['three']);
+  });
+});
+
+describe('parameterDefaultsOf', () => {
+  // A docs sentence says what `threshold` does; the code's signature says what it is when nobody passes it.
+  const prose = unitsOf('With `threshold` you set the value after which the next larger unit is used.\n', 'docs/dates.rst').map((u) => ({ ...u, fromDocs: true }));
+  const code = unitsOf(
+    [
+      'def format_delta(delta, granularity="second", threshold=.85, locale=None):',
+      '    """Format a time difference."""',
+      '    limit = threshold * 2',
+      '    return delta',
+      '',
+      'def enable(self, size: int = 5) -> None:',
+      '    self.size = size',
+      '',
+    ].join('\n'),
+  );
+  const units = [...prose, ...code];
+  const signature = code.find((u) => u.unit.display.startsWith('def format_delta'))!;
+
+  it('brings the signature that gives a quoted parameter its default', () => {
+    expect(parameterDefaultsOf([prose[0]!], units)).toEqual([signature]);
+  });
+
+  it('brings nothing when a quoted line already gives the default, or the sentence names no parameter', () => {
+    expect(parameterDefaultsOf([prose[0]!, signature], units)).toEqual([]);
+    expect(parameterDefaultsOf(unitsOf('The value after which the next larger unit is used.\n', 'docs/dates.rst'), units)).toEqual([]);
+  });
+
+  it('reads a default with a type annotation, and not a use of the name or a comparison', () => {
+    const sized = unitsOf('Buffer `size` items before yielding them.\n', 'docs/api.rst');
+    expect(parameterDefaultsOf(sized, units).map((u) => u.unit.display)).toEqual(['def enable(self, size: int = 5) -> None:']);
+    const compared = unitsOf('def check(limit):\n    return limit == 5\n');
+    expect(parameterDefaultsOf(unitsOf('The `limit` is checked.\n', 'docs/api.rst'), compared)).toEqual([]);
   });
 });

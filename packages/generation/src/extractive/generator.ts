@@ -7,13 +7,13 @@ import { resolveExtractiveOptions, type ExtractiveOptions, type ResolvedExtracti
 import { detectAnswerKind, type AnswerKind } from '../answer-kind.js';
 import { collectStatistics, queryTerms, scoreUnits, unitTerms, type ScoredUnit } from './score.js';
 import { isCodePath, isListPiece, splitIntoUnits } from './units.js';
-import { antecedentOf, assignmentsUsedBy, branchOutcomes, conditionOf, constantValuesOf, introducedLines, leadCompletion, listIntroductionOf, listSiblingsOf } from './lead.js';
+import { antecedentOf, assignmentsUsedBy, branchOutcomes, conditionOf, constantValuesOf, introducedLines, leadCompletion, listIntroductionOf, listSiblingsOf, parameterDefaultsOf } from './lead.js';
 import { findTypedValueLine } from './typed-line.js';
 import { formatQuote, groupBySource, itemSeparator, joinQuotes, ownerOf, placeOf, quotedSymbols, quoteSpans } from './format.js';
 import { answersNothing, noSourcesAnswer, notFound, whyNotFound } from './not-found.js';
 
 /** Bumped whenever the algorithm changes what it answers (part of the cache key). */
-const EXTRACTIVE_VERSION = 60;
+const EXTRACTIVE_VERSION = 61;
 /** Share of the answer budget the leading quote (the direct answer) may take. */
 const LEAD_SHARE = 0.6;
 /** Fewest characters an introduced list item is shortened to when the items share the lead's room. */
@@ -248,6 +248,8 @@ export function answerExtractively(
   if (kind === 'consequence') for (const line of branchOutcomes(supporting, units, sources)) if (line !== lead && !joined.has(line) && !supporting.includes(line)) supporting.push(line);
   // A default or a value quoted by a constant's name (`pool_connections=DEFAULT_POOLSIZE`) brings the constant's value.
   if (kind === 'default' || kind === 'value') for (const line of constantValuesOf([lead, ...joined, ...supporting], units)) if (line !== lead && !joined.has(line) && !supporting.includes(line)) supporting.push(line);
+  // A default question answered by what a parameter does brings the signature that gives its default.
+  if (kind === 'default') for (const line of parameterDefaultsOf([lead, ...joined, ...supporting], units)) if (line !== lead && !joined.has(line) && !supporting.includes(line)) supporting.push(line);
   const groups = groupBySource(supporting);
   const perQuote = supporting.length > 0 ? Math.floor((resolved.maxAnswerChars - Math.min(leadQuote.length, leadBudget)) / supporting.length) : 0;
   for (const group of groups) {

@@ -353,3 +353,42 @@ export function constantValuesOf(quoted: readonly ScoredUnit[], units: readonly 
   }
   return out;
 }
+
+/** A name written as inline code in prose: `threshold`, ``leeway`` (a lowercase identifier, not a call or a path). */
+const INLINE_NAME = /`{1,2}([a-z_][a-z0-9_]*)`{1,2}/g;
+/** Most parameter defaults brought for the quoted lines of one answer. */
+const MAX_PARAMETER_DEFAULTS = 1;
+
+/** Whether a code line gives parameter `name` a default in a signature (`name=.85`, `name: int = 5`). */
+function defaultsParameter(line: string, name: string): boolean {
+  if (!/^\s*(?:async\s+)?def\s/.test(line) && !/^\s*[a-z_]\w*\s*(?::[^=]+)?=[^=].*,\s*$/.test(line)) return false;
+  return new RegExp(`[(,]\\s*${name}\\s*(?::[^=,()]+)?=(?!=)|^\\s*${name}\\s*(?::[^=]+)?=(?!=)`).test(line);
+}
+
+/**
+ * For a default question, the signature lines that give a default to the parameters the
+ * quoted sentences name as code ("with `threshold` you set the value after which …" brings
+ * `def format_timedelta(delta, granularity='second', threshold=.85, …)`): the sentence says
+ * what the parameter does, the signature what it is when nobody passes it.
+ */
+export function parameterDefaultsOf(quoted: readonly ScoredUnit[], units: readonly ScoredUnit[]): ScoredUnit[] {
+  const named = new Set<string>();
+  for (const unit of quoted) {
+    if (unit.unit.kind !== 'prose') continue;
+    for (const match of unit.unit.display.matchAll(INLINE_NAME)) named.add(match[1]!);
+  }
+  // A quoted line that already gives the default says it.
+  for (const unit of quoted) if (unit.unit.kind === 'code') for (const name of named) if (defaultsParameter(unit.unit.display, name)) named.delete(name);
+  const out: ScoredUnit[] = [];
+  for (const unit of units) {
+    if (out.length >= MAX_PARAMETER_DEFAULTS || named.size === 0) break;
+    if (unit.unit.kind !== 'code' || unit.unit.doc === true || quoted.includes(unit)) continue;
+    for (const name of named) {
+      if (!defaultsParameter(unit.unit.display, name)) continue;
+      out.push(unit);
+      named.delete(name);
+      break;
+    }
+  }
+  return out;
+}
