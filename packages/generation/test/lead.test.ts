@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { branchOutcomes, listIntroductionOf, listSiblingsOf, parameterDefaultsOf } from '../src/extractive/lead.js';
+import { branchOutcomes, leadCompletion, listIntroductionOf, listSiblingsOf, parameterDefaultsOf } from '../src/extractive/lead.js';
 import type { ScoredUnit } from '../src/extractive/score.js';
 import { splitIntoUnits } from '../src/extractive/units.js';
 import { source } from './helpers/sources.js';
@@ -102,5 +102,35 @@ describe('parameterDefaultsOf', () => {
     expect(parameterDefaultsOf(sized, units).map((u) => u.unit.display)).toEqual(['def enable(self, size: int = 5) -> None:']);
     const compared = unitsOf('def check(limit):\n    return limit == 5\n');
     expect(parameterDefaultsOf(unitsOf('The `limit` is checked.\n', 'docs/api.rst'), compared)).toEqual([]);
+  });
+});
+
+describe('leadCompletion after an assignment', () => {
+  const text = [
+    'def precision_of(currency):',
+    "    precisions = load_table('fractions')",
+    "    return precisions.get(currency, precisions['DEFAULT'])[0]",
+    '',
+    'def limit_of(name):',
+    '    limit = 100',
+    '    return limit',
+    '',
+    'def size_of(name):',
+    '    sizes = load_table(name)',
+    '    log(sizes)',
+    '    return 0',
+    '',
+  ].join('\n');
+  const units = unitsOf(text);
+  const find = (display: string) => units.find((u) => u.unit.display === display)!;
+  const complete = (display: string) => leadCompletion(find(display), units, source(text, { file_path: 'pkg/config.py' }), new Set<string>(), 'value').map((u) => u.unit.display);
+
+  it('brings the return that makes the result from a fetched value: the fetch alone does not say what comes back', () => {
+    expect(complete("precisions = load_table('fractions')")).toEqual(["return precisions.get(currency, precisions['DEFAULT'])[0]"]);
+  });
+
+  it('brings nothing after a literal assignment (the value itself) or before a line that is not a return using the name', () => {
+    expect(complete('limit = 100')).toEqual([]);
+    expect(complete('sizes = load_table(name)')).toEqual([]);
   });
 });

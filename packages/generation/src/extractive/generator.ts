@@ -13,7 +13,7 @@ import { formatQuote, groupBySource, itemSeparator, joinQuotes, ownerOf, placeOf
 import { answersNothing, noSourcesAnswer, notFound, whyNotFound } from './not-found.js';
 
 /** Bumped whenever the algorithm changes what it answers (part of the cache key). */
-const EXTRACTIVE_VERSION = 61;
+const EXTRACTIVE_VERSION = 62;
 /** Share of the answer budget the leading quote (the direct answer) may take. */
 const LEAD_SHARE = 0.6;
 /** Fewest characters an introduced list item is shortened to when the items share the lead's room. */
