@@ -50,12 +50,19 @@ function lastPart(symbol: string): string {
 export function hashName(text: string, start = 0): number {
   let hash = 0x811c9dc5;
   for (let i = start; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
+  // Never 0, which `AnchorMentions.defined` keeps for a chunk that defines nothing (a hash
+  // stands for its names, and two names may share one: 1 now stands for one more).
+  return hash >>> 0 || 1;
 }
 
 /** Whether chunk `chunk` may be the target of anchor text: code that defines a symbol. */
 function isDefinition(chunk: Chunk): boolean {
   return !PROSE.has(chunk.language) && chunk.symbol !== '';
+}
+
+/** The {@link hashName} of the last part of the symbol chunk `chunk` defines, 0 when it defines none (see {@link isDefinition}). */
+function definedPart(chunk: Chunk): number {
+  return isDefinition(chunk) ? hashName(chunk.symbol, lastPartStart(chunk.symbol)) : 0;
 }
 
 /** Code chunks by the last part of their symbol. */
@@ -121,22 +128,27 @@ function mentionHashes(paragraphs: readonly Mentioning[]): number[] {
 /**
  * Per chunk, the {@link hashName}s of the last parts of the names its paragraphs mention as
  * inline code (only prose chunks mention; ascending, distinct), chunk d's at
- * `hashes[offsets[d]..offsets[d + 1])`. Stored with the index so that an update finds the
- * paragraphs an edit's names can change without reading every page of the docs again (see
- * {@link updateAnchorField}). `offsets` is empty where they were not read (a paged index).
+ * `hashes[offsets[d]..offsets[d + 1])`, and the last part of the name it defines
+ * (`defined[d]`, see {@link definedPart}). Stored with the index so that an update finds the
+ * paragraphs an edit's names can change, and the definitions they can lend anchor text to,
+ * without reading every page of the docs and every chunk's symbol again (see
+ * {@link updateAnchorField}). `offsets` and `defined` are empty where they were not read (a
+ * paged index).
  */
 export interface AnchorMentions {
   offsets: Uint32Array;
   hashes: Uint32Array;
+  defined: Uint32Array;
 }
 
 /** Mentions of no chunk: what a paged index holds, since only an update reads them. */
-export const UNREAD_MENTIONS: AnchorMentions = Object.freeze({ offsets: new Uint32Array(0), hashes: new Uint32Array(0) });
+export const UNREAD_MENTIONS: AnchorMentions = Object.freeze({ offsets: new Uint32Array(0), hashes: new Uint32Array(0), defined: new Uint32Array(0) });
 
 const NO_HASHES: readonly number[] = Object.freeze([]);
 
-/** Packs per-chunk hash lists into {@link AnchorMentions}. */
-function packMentions(count: number, listOf: (d: number) => ArrayLike<number>): AnchorMentions {
+/** Packs per-chunk hash lists and the chunks' defined parts into {@link AnchorMentions}. */
+function packMentions(chunks: readonly Chunk[], listOf: (d: number) => ArrayLike<number>): AnchorMentions {
+  const count = chunks.length;
   const offsets = new Uint32Array(count + 1);
   let total = 0;
   for (let d = 0; d < count; d++) {
@@ -145,7 +157,9 @@ function packMentions(count: number, listOf: (d: number) => ArrayLike<number>): 
   }
   const hashes = new Uint32Array(total);
   for (let d = 0; d < count; d++) if (offsets[d + 1] !== offsets[d]) hashes.set(listOf(d), offsets[d]!);
-  return { offsets, hashes };
+  const defined = new Uint32Array(count);
+  for (let d = 0; d < count; d++) defined[d] = definedPart(chunks[d]!);
+  return { offsets, hashes, defined };
 }
 
 /** Chunk `d`'s mention hashes. */
@@ -223,7 +237,7 @@ function analyseAnchors(chunks: readonly Chunk[]): { texts: string[]; mentions: 
   for (const [id, text] of collected) texts[id] = text;
   const lists = pages.map((c) => mentionHashes(paragraphs[c]!));
   const listOf = new Map(pages.map((c, i) => [c, lists[i]!]));
-  return { texts, mentions: packMentions(chunks.length, (d) => listOf.get(d) ?? NO_HASHES) };
+  return { texts, mentions: packMentions(chunks, (d) => listOf.get(d) ?? NO_HASHES) };
 }
 
 /**
@@ -284,7 +298,7 @@ export function anchorField(chunks: readonly Chunk[], context: ContextOptions): 
   const summaryOf = context.classSummaries ? lazyClassSummaries(chunks) : undefined;
   return {
     hashes: hashAnchorTexts(anchors, chunks.length),
-    mentions: analysed?.mentions ?? packMentions(chunks.length, () => []),
+    mentions: analysed?.mentions ?? packMentions(chunks, () => NO_HASHES),
     textOf: (d) => (summaryOf ? joinAnchor(anchors?.[d] ?? '', summaryOf(d)) : anchors?.[d]),
   };
 }
@@ -319,31 +333,34 @@ export function updateAnchorField(chunks: readonly Chunk[], context: ContextOpti
   const count = chunks.length;
   const before = history.chunks.length;
   const { sourceOf } = history;
-  const { offsets: oldOffsets, hashes: oldMentions } = history.mentions;
-  if (!context.anchors || sourceOf.length !== count || history.hashes.length !== before * 2 || oldOffsets.length !== before + 1) return undefined;
+  const { offsets: oldOffsets, hashes: oldMentions, defined: oldDefined } = history.mentions;
+  if (!context.anchors || sourceOf.length !== count || history.hashes.length !== before * 2 || oldOffsets.length !== before + 1 || oldDefined.length !== before) return undefined;
   const projects = new CorpusProjects(chunks);
   if (!sameProjects(projects, new CorpusProjects(history.chunks), sourceOf)) return undefined;
   // The name parts whose definitions or mentions were added or removed (`changed`), and those
   // whose definitions get their anchor text worked out again (`redo`: those, and the asked
   // ones'). Few passes, typed arrays and offsets: most of an update's chunks are copies, and
-  // this runs over all of them.
+  // this runs over all of them, so a copy's mentions and defined part are its previous
+  // chunk's stored ones, and its text and symbol are not read.
   const changed = new Set<number>();
   const redo = new Set<number>();
-  const partOf = (chunk: Chunk): number => hashName(chunk.symbol, lastPartStart(chunk.symbol));
   const copied = new Uint8Array(before);
   const fresh = new Map<number, { paragraphs: Mentioning[]; hashes: number[] }>();
   const offsets = new Uint32Array(count + 1);
+  const defined = new Uint32Array(count);
   for (let d = 0; d < count; d++) {
     const source = sourceOf[d]!;
     if (source >= 0) {
       copied[source] = 1;
       offsets[d + 1] = offsets[d]! + oldOffsets[source + 1]! - oldOffsets[source]!;
-      if (history.needsText(d) && isDefinition(chunks[d]!)) redo.add(partOf(chunks[d]!));
+      const part = (defined[d] = oldDefined[source]!);
+      if (part !== 0 && history.needsText(d)) redo.add(part);
       continue;
     }
     const chunk = chunks[d]!;
     let own = 0;
-    if (isDefinition(chunk)) changed.add(partOf(chunk));
+    const part = (defined[d] = definedPart(chunk));
+    if (part !== 0) changed.add(part);
     else if (PROSE.has(chunk.language)) {
       const paragraphs = mentioningParagraphs(chunk.text);
       const hashes = mentionHashes(paragraphs);
@@ -355,8 +372,7 @@ export function updateAnchorField(chunks: readonly Chunk[], context: ContextOpti
   }
   for (let p = 0; p < before; p++) {
     if (copied[p] === 1) continue;
-    const chunk = history.chunks[p]!;
-    if (isDefinition(chunk)) changed.add(partOf(chunk));
+    if (oldDefined[p] !== 0) changed.add(oldDefined[p]!);
     for (let i = oldOffsets[p]!; i < oldOffsets[p + 1]!; i++) changed.add(oldMentions[i]!);
   }
   for (const part of changed) redo.add(part);
@@ -364,37 +380,38 @@ export function updateAnchorField(chunks: readonly Chunk[], context: ContextOpti
   // part to redo, and the definitions with such a part.
   const mentioned = new Uint32Array(offsets[count]!);
   const pages: number[] = [];
-  const byName = new Map<string, number[]>();
+  // The parts to redo that some page mentions now: a definition with any other part to redo
+  // has no anchor text now (nothing can name it), which needs neither its symbol nor a page.
+  const named = new Set<number>();
   for (let d = 0; d < count; d++) {
+    if (offsets[d + 1] === offsets[d]) continue;
     const source = sourceOf[d]!;
-    if (offsets[d + 1] !== offsets[d]) {
-      let at = offsets[d]!;
-      if (source < 0) for (const hash of fresh.get(d)!.hashes) mentioned[at++] = hash;
-      else for (let i = oldOffsets[source]!; i < oldOffsets[source + 1]!; i++) mentioned[at++] = oldMentions[i]!;
-      if (redo.size > 0) {
-        for (let i = offsets[d]!; i < at; i++) {
-          if (redo.has(mentioned[i]!)) {
-            pages.push(d);
-            break;
-          }
-        }
-      }
-      continue;
+    let at = offsets[d]!;
+    if (source < 0) for (const hash of fresh.get(d)!.hashes) mentioned[at++] = hash;
+    else for (let i = oldOffsets[source]!; i < oldOffsets[source + 1]!; i++) mentioned[at++] = oldMentions[i]!;
+    let redoes = false;
+    for (let i = offsets[d]!; redo.size > 0 && i < at; i++) {
+      if (!redo.has(mentioned[i]!)) continue;
+      named.add(mentioned[i]!);
+      redoes = true;
     }
-    if (redo.size === 0) continue;
-    const chunk = chunks[d]!;
-    if (!isDefinition(chunk)) continue;
-    const start = lastPartStart(chunk.symbol);
-    if (!redo.has(hashName(chunk.symbol, start))) continue;
-    const name = chunk.symbol.slice(start);
+    if (redoes) pages.push(d);
+  }
+  const byName = new Map<string, number[]>();
+  const recomputed = new Uint8Array(count);
+  for (let d = 0; d < count; d++) {
+    const part = defined[d]!;
+    if (redo.size === 0 || part === 0 || !redo.has(part)) continue;
+    recomputed[d] = 1;
+    if (!named.has(part)) continue;
+    const { symbol } = chunks[d]!;
+    const name = symbol.slice(lastPartStart(symbol));
     const list = byName.get(name);
     if (list) list.push(d);
     else byName.set(name, [d]);
   }
   const paragraphsOf = (c: number): readonly Mentioning[] => fresh.get(c)?.paragraphs ?? (sourceOf[c]! >= 0 ? mentioningParagraphs(chunks[c]!.text) : []);
   const redone = collectAnchors(chunks, pages, byName, paragraphsOf, projects);
-  const recomputed = new Uint8Array(count);
-  for (const ids of byName.values()) for (const id of ids) recomputed[id] = 1;
   const hashes = new Uint32Array(count * 2);
   const empty = hashAnchorTexts([''], 1);
   for (let d = 0; d < count; d++) {
@@ -412,12 +429,12 @@ export function updateAnchorField(chunks: readonly Chunk[], context: ContextOpti
   let whole: AnchorField | undefined;
   const anchorOf = (d: number): string => {
     if (recomputed[d] === 1) return redone.get(d) ?? '';
-    if (!isDefinition(chunks[d]!)) return '';
+    if (defined[d] === 0) return '';
     whole ??= anchorField(chunks, context);
     return whole.textOf(d) ?? '';
   };
   const summaryOf = context.classSummaries ? lazyClassSummaries(chunks) : undefined;
-  return { hashes, mentions: { offsets, hashes: mentioned }, textOf: (d) => (summaryOf ? joinAnchor(anchorOf(d), summaryOf(d)) : anchorOf(d)) };
+  return { hashes, mentions: { offsets, hashes: mentioned, defined }, textOf: (d) => (summaryOf ? joinAnchor(anchorOf(d), summaryOf(d)) : anchorOf(d)) };
 }
 
 /** Whether the projects are the same ones and every copied chunk is in the same one as before (so mentions resolve as they did). */

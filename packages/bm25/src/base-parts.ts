@@ -19,7 +19,7 @@ function wantedSections(): [string, SectionType][] {
   ];
   for (const name of FIELD_NAMES) sections.push([`${name}.offsets`, 'u32'], [`${name}.lengths`, 'u32']);
   sections.push(['sequences.offsets', 'u32'], ['features.evidence', 'u8'], ['features.types', 'u8'], ['features.descriptions', 'u8'], ['features.nameOffsets', 'u32'], ['features.names', 'u32']);
-  sections.push(['anchors.hashes', 'u32'], ['anchors.mentionOffsets', 'u32'], ['anchors.mentions', 'u32']);
+  sections.push(['anchors.hashes', 'u32'], ['anchors.mentionOffsets', 'u32'], ['anchors.mentions', 'u32'], ['anchors.defined', 'u32']);
   return sections;
 }
 

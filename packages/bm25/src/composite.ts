@@ -451,7 +451,7 @@ export function composeAnchors(base: Bm25IndexData, overlay: OverlayData, ownDoc
   }
   let anchorMentions = UNREAD_MENTIONS;
   const baseMentions = base.anchorMentions;
-  if (baseMentions.offsets.length === base.docCount + 1) {
+  if (baseMentions.offsets.length === base.docCount + 1 && baseMentions.defined.length === base.docCount) {
     // Each chunk's list: from its base chunk (kept) or from the overlay's own lists.
     const from = new Int32Array(keptFromRuns(runs, docCount));
     const own = new Int32Array(docCount).fill(-1);
@@ -464,6 +464,8 @@ export function composeAnchors(base: Bm25IndexData, overlay: OverlayData, ownDoc
       offsets[d + 1] = offsets[d]! + (b >= 0 ? baseMentions.offsets[b + 1]! - baseMentions.offsets[b]! : ownMentions.offsets[own[d]! + 1]! - ownMentions.offsets[own[d]!]!);
     }
     const hashes = new Uint32Array(offsets[docCount]!);
+    const defined = new Uint32Array(docCount);
+    for (let d = 0; d < docCount; d++) defined[d] = from[d]! >= 0 ? baseMentions.defined[from[d]!]! : ownMentions.defined[own[d]!]!;
     for (let d = 0; d < docCount; d++) {
       if (offsets[d + 1] === offsets[d]) continue;
       const b = from[d]!;
@@ -472,7 +474,7 @@ export function composeAnchors(base: Bm25IndexData, overlay: OverlayData, ownDoc
       let at = offsets[d]!;
       for (let k = list.offsets[i]!; k < list.offsets[i + 1]!; k++) hashes[at++] = list.hashes[k]!;
     }
-    anchorMentions = { offsets, hashes };
+    anchorMentions = { offsets, hashes, defined };
   }
   return { anchorHashes, anchorMentions };
 }

@@ -17,9 +17,10 @@ import { TERM_ID_MASK } from './term-interner.js';
 export const OVERLAY_FORMAT = 'rag-bm25-overlay';
 /**
  * Bumped when the overlay's layout or the meaning of a stored number changes: 2 = only what
- * differs from the base is stored; 3 = its own chunks' mentions are stored (`AnchorMentions`).
+ * differs from the base is stored; 3 = its own chunks' mentions are stored (`AnchorMentions`);
+ * 4 = and the names they define (`AnchorMentions.defined`).
  */
-export const OVERLAY_FORMAT_VERSION = 3;
+export const OVERLAY_FORMAT_VERSION = 4;
 /** File names inside a retriever directory: an index written whole is `bm25.bin`; one written as an overlay is these two. */
 export const BASE_FILE_NAME = 'bm25-base.bin';
 export const OVERLAY_FILE_NAME = 'bm25-overlay.bin';
@@ -58,7 +59,7 @@ function namedSections(overlay: OverlayData): [string, SectionArray][] {
   sections.push(['sequences.offsets', overlay.sequences.offsets], ['sequences.terms', overlay.sequences.terms]);
   sections.push(['features.docs', features.docs], ['features.evidence', features.evidence], ['features.types', features.types], ['features.descriptions', features.descriptions]);
   sections.push(['features.nameOffsets', features.nameOffsets], ['features.names', features.names], ['anchors.hashes', overlay.anchorHashes]);
-  sections.push(['anchors.mentionOffsets', overlay.anchorMentions.offsets], ['anchors.mentions', overlay.anchorMentions.hashes]);
+  sections.push(['anchors.mentionOffsets', overlay.anchorMentions.offsets], ['anchors.mentions', overlay.anchorMentions.hashes], ['anchors.defined', overlay.anchorMentions.defined]);
   return sections;
 }
 
@@ -214,7 +215,8 @@ export function decodeOverlay(bytes: Uint8Array, label: string, { checksum = tru
   if (anchorHashes.length !== own * 2) throw bad('its anchor hashes do not match its own chunks');
   const mentionOffsets = reader.read('anchors.mentionOffsets', 'u32');
   const mentions = reader.read('anchors.mentions', 'u32');
-  if (mentionOffsets.length !== own + 1 || mentionOffsets[0] !== 0 || mentionOffsets[own] !== mentions.length || !mentionOffsets.every((at, i) => i === 0 || at >= mentionOffsets[i - 1]!)) {
+  const defined = reader.read('anchors.defined', 'u32');
+  if (defined.length !== own || mentionOffsets.length !== own + 1 || mentionOffsets[0] !== 0 || mentionOffsets[own] !== mentions.length || !mentionOffsets.every((at, i) => i === 0 || at >= mentionOffsets[i - 1]!)) {
     throw bad('its anchor mentions do not match its own chunks');
   }
   return {
@@ -229,7 +231,7 @@ export function decodeOverlay(bytes: Uint8Array, label: string, { checksum = tru
     sequences,
     features: changed,
     anchorHashes,
-    anchorMentions: { offsets: mentionOffsets, hashes: mentions },
+    anchorMentions: { offsets: mentionOffsets, hashes: mentions, defined },
     chunkFingerprint: String(header.chunkFingerprint),
   };
 }

@@ -271,7 +271,7 @@ function ownMentions(mentions: AnchorMentions, docs: readonly number[]): AnchorM
   docs.forEach((d, i) => (offsets[i + 1] = offsets[i]! + mentionsOf(mentions, d).length));
   const hashes = new Uint32Array(offsets[docs.length]!);
   docs.forEach((d, i) => hashes.set(mentionsOf(mentions, d), offsets[i]!));
-  return { offsets, hashes };
+  return { offsets, hashes, defined: Uint32Array.from(docs, (d) => mentions.defined[d]!) };
 }
 
 /** The runs of consecutive chunks kept from consecutive base chunks (see `OverlayData.runs`). */

@@ -50,9 +50,12 @@ export const BM25_FORMAT = 'rag-bm25';
  *      comes from the chunk's own file: see `anchorField`);
  * 16 = what each chunk's paragraphs mention is stored (`AnchorMentions`), so an update finds
  *      the anchor texts an edit can change without reading every docs page; the chunk
- *      fingerprint hashes each path once per file (`fingerprintChunks`).
+ *      fingerprint hashes each path once per file (`fingerprintChunks`);
+ * 17 = the last part of the name each chunk defines is stored (`AnchorMentions.defined`), so
+ *      an update finds the definitions an edit's names can lend anchor text to without
+ *      reading every chunk's symbol; a name hash is never 0 (`hashName`).
  */
-export const BM25_FORMAT_VERSION = 16;
+export const BM25_FORMAT_VERSION = 17;
 /** Terms per block of the dictionary that `vocabulary.samples` indexes (its first term is the sample). */
 export const VOCABULARY_BLOCK = 64;
 /** File name of the index inside a retriever directory. */
@@ -110,7 +113,7 @@ function namedSections(data: Bm25IndexData): [string, SectionArray][] {
   });
   sections.push(['sequences.offsets', data.sequences.offsets], ['sequences.terms', data.sequences.terms]);
   sections.push(['features.evidence', data.features.evidence], ['features.types', data.features.types], ['features.descriptions', data.features.descriptions], ['features.nameOffsets', data.features.nameOffsets], ['features.names', data.features.names]);
-  sections.push(['anchors.hashes', data.anchorHashes], ['anchors.mentionOffsets', data.anchorMentions.offsets], ['anchors.mentions', data.anchorMentions.hashes]);
+  sections.push(['anchors.hashes', data.anchorHashes], ['anchors.mentionOffsets', data.anchorMentions.offsets], ['anchors.mentions', data.anchorMentions.hashes], ['anchors.defined', data.anchorMentions.defined]);
   return sections;
 }
 
@@ -457,12 +460,13 @@ function readAnchorHashes(reader: SectionSource, docCount: number, label: string
 
 /** What each chunk's paragraphs mention; unread (empty) from a source that leaves them unread (a paged index). */
 function readAnchorMentions(reader: SectionSource, docCount: number, label: string): AnchorMentions {
-  if (reader.length('anchors.mentionOffsets', 'u32') !== docCount + 1) throw corrupt(label, 'its anchor mentions do not match its chunks');
+  if (reader.length('anchors.mentionOffsets', 'u32') !== docCount + 1 || reader.length('anchors.defined', 'u32') !== docCount) throw corrupt(label, 'its anchor mentions do not match its chunks');
   const offsets = reader.read('anchors.mentionOffsets', 'u32') as Uint32Array;
   const hashes = reader.read('anchors.mentions', 'u32') as Uint32Array;
-  if (offsets.length === 0) return UNREAD_MENTIONS;
+  const defined = reader.read('anchors.defined', 'u32') as Uint32Array;
+  if (offsets.length === 0 || defined.length === 0) return UNREAD_MENTIONS;
   if (offsets[0] !== 0 || offsets[docCount] !== hashes.length || !isAscending(offsets)) throw corrupt(label, 'its anchor mentions are inconsistent');
-  return { offsets, hashes };
+  return { offsets, hashes, defined };
 }
 
 function readFeatures(reader: SectionSource, termCount: number, docCount: number, label: string): ChunkFeatures {

@@ -87,6 +87,7 @@ function expectSameField(update: AnchorField, whole: AnchorField, chunks: readon
   expect([...update.hashes]).toEqual([...whole.hashes]);
   expect([...update.mentions.offsets]).toEqual([...whole.mentions.offsets]);
   expect([...update.mentions.hashes]).toEqual([...whole.mentions.hashes]);
+  expect([...update.mentions.defined]).toEqual([...whole.mentions.defined]);
   for (let d = 0; d < chunks.length; d++) {
     const changed = update.hashes[2 * d] !== whole.hashes[2 * d] || asked(d);
     if (changed || chunks[d]!.symbol === '') expect(update.textOf(d)).toBe(whole.textOf(d));
@@ -167,6 +168,34 @@ describe('the anchor field of an update', () => {
     const update = updateAnchorField(counted(after, reads), DEFAULT_CONTEXT_OPTIONS, { chunks: before, sourceOf, hashes: field.hashes, mentions: field.mentions, needsText: (d) => sourceOf[d]! < 0 })!;
     expect([...reads]).toEqual([]);
     expect([...update.hashes]).toEqual([...field.hashes.subarray(0, 4), ...hashAnchorTexts([''], 1)]);
+  });
+
+  it("reads the symbols of the new chunks and of the definitions whose anchor text it works out again, not every copy's", () => {
+    const before = makeChunks([
+      { file_path: 'docs/a.md', symbol: 'A', language: 'markdown', kind: 'section', text: 'Start a browser with `launch`.' },
+      { file_path: 'lib/a.py', symbol: 'launch', language: 'python', kind: 'function', text: 'def launch():\n    pass' },
+      { file_path: 'lib/b.py', symbol: 'halt', language: 'python', kind: 'function', text: 'def halt():\n    pass' },
+      { file_path: 'lib/c.py', symbol: 'Browser.launch', language: 'python', kind: 'method', text: 'def launch(self):\n    pass' },
+      { file_path: 'lib/c.py', symbol: 'Browser.close', language: 'python', kind: 'method', text: 'def close(self):\n    pass' },
+      { file_path: 'lib/d.py', symbol: 'close', language: 'python', kind: 'function', text: 'def close():\n    pass' },
+    ]);
+    const field = anchorField(before, DEFAULT_CONTEXT_OPTIONS);
+    // lib/c.py is edited: its `launch` and `close` are new, so every `launch` may gain or lose
+    // the page's text; no page names `close`, so lib/d.py's `close` has none either way.
+    const edited = (symbol: string, text: string) => ({ file_path: 'lib/c.py', symbol, language: 'python' as const, kind: 'method' as const, text });
+    const after = makeChunks([...before.slice(0, 3), before[5]!, edited('Browser.launch', 'def launch(self, url):\n    pass'), edited('Browser.close', 'def close(self, force):\n    pass')]);
+    const symbolReads = new Set<number>();
+    const watched = after.map((chunk) => {
+      const copy = { ...chunk };
+      Object.defineProperty(copy, 'symbol', { get: () => (symbolReads.add(chunk.id), chunk.symbol), enumerable: true });
+      return copy;
+    });
+    const sourceOf = Int32Array.from([0, 1, 2, 5, -1, -1]);
+    const update = updateAnchorField(watched, DEFAULT_CONTEXT_OPTIONS, { chunks: before, sourceOf, hashes: field.hashes, mentions: field.mentions, needsText: (d) => sourceOf[d]! < 0 })!;
+    expectSameField(update, anchorField(after, DEFAULT_CONTEXT_OPTIONS), after, (d) => sourceOf[d]! < 0);
+    // The page (its heading goes into the anchor text), both `launch`es and the new `close`;
+    // not `halt`, and not the copied `close` no page names.
+    expect([...symbolReads].sort()).toEqual([0, 1, 4, 5]);
   });
 
   it('works out the text of a copied definition it is asked for from the pages that name it only', () => {

@@ -37,6 +37,18 @@ export interface ChunkTable {
   readonly kinds: readonly ChunkKind[];
   /** The symbol of chunk i. */
   symbol(i: number): string;
+  /** The UTF-8 bytes of chunk i's symbol, a view of the table's (not decoded). */
+  symbolBytes(i: number): Uint8Array;
+}
+
+/**
+ * Where {@link encodeChunkTable} may take a chunk's symbol from: chunk i copies chunk
+ * `sourceOf(i)` of `table` (-1 for none), whose symbol bytes are then copied as they are
+ * instead of the symbol being decoded and encoded again (an update copies most chunks).
+ */
+export interface ChunkTableSource {
+  table: ChunkTable;
+  sourceOf: (i: number) => number;
 }
 
 const KNOWN_KINDS: ReadonlySet<string> = new Set<ChunkKind>(['module', 'function', 'class', 'method', 'block', 'section', 'code', 'text']);
@@ -53,8 +65,12 @@ function u32(value: number, what: string, chunk: Chunk): number {
   return value;
 }
 
-/** The bytes of {@link CHUNKS_FILE} for `chunks`, whose files are `files` (ids are their positions). */
-export function encodeChunkTable(chunks: readonly Chunk[], files: readonly FileRecord[]): Buffer {
+/**
+ * The bytes of {@link CHUNKS_FILE} for `chunks`, whose files are `files` (ids are their
+ * positions); `from`: the table the chunks an update copies come from, whose symbols are
+ * copied as bytes (a copied chunk has its source's symbol).
+ */
+export function encodeChunkTable(chunks: readonly Chunk[], files: readonly FileRecord[], from?: ChunkTableSource): Buffer {
   const count = chunks.length;
   const fileIds = new Map(files.map((f, i) => [f.file_path, i]));
   const kinds: ChunkKind[] = [];
@@ -72,7 +88,8 @@ export function encodeChunkTable(chunks: readonly Chunk[], files: readonly FileR
       kindIdOf.set(chunk.kind, kindId);
     }
     // Sizes now, bytes later straight into the table: no buffer per symbol.
-    symbolEnd += Buffer.byteLength(chunk.symbol, 'utf8');
+    const source = from ? from.sourceOf(i) : -1;
+    symbolEnd += source >= 0 ? from!.table.symbolBytes(source).length : Buffer.byteLength(chunk.symbol, 'utf8');
     columns[0]![i] = fileId;
     columns[1]![i] = u32(chunk.first_character_index, 'first_character_index', chunk);
     columns[2]![i] = u32(chunk.last_character_index, 'last_character_index', chunk);
@@ -94,7 +111,16 @@ export function encodeChunkTable(chunks: readonly Chunk[], files: readonly FileR
   for (let c = 0; c < U32_COLUMNS; c++) writeColumn(out, columnsAt + c * count * 4, columns[c]!);
   out.set(kindIds, kindsAt);
   let at = symbolsAt;
-  for (let i = 0; i < count; i++) at += out.write(chunks[i]!.symbol, at, 'utf8');
+  for (let i = 0; i < count; i++) {
+    const source = from ? from.sourceOf(i) : -1;
+    if (source < 0) {
+      at += out.write(chunks[i]!.symbol, at, 'utf8');
+      continue;
+    }
+    const bytes = from!.table.symbolBytes(source);
+    out.set(bytes, at);
+    at += bytes.length;
+  }
   return out;
 }
 
@@ -152,7 +178,18 @@ export function decodeChunkTable(bytes: Uint8Array, count: number, fileCount: nu
     previous = symbolEnds[i]!;
   }
   if (previous !== symbolBytes.length) throw damaged('holds symbol bytes of another length than its symbols');
-  return { count, file, start, end, startLine, endLine, kindIds, kinds, symbol: symbolReader(symbolBytes, symbolEnds) };
+  return {
+    count,
+    file,
+    start,
+    end,
+    startLine,
+    endLine,
+    kindIds,
+    kinds,
+    symbol: symbolReader(symbolBytes, symbolEnds),
+    symbolBytes: (i) => symbolBytes.subarray(i === 0 ? 0 : symbolEnds[i - 1]!, symbolEnds[i]!),
+  };
 }
 
 /**

@@ -7,7 +7,7 @@ import { RagError } from './errors.js';
 import { ensureDirectory, fsyncPath, fsyncTree, writeFileAtomic, writeFileDurable } from './fs.js';
 import { checksumTree, indexDamagedError, matchesChecksum, sha256Of, verifyChecksums, type IndexChecksums, type VerifyOptions } from './index-integrity.js';
 import { acquireIndexLock, INDEX_LOCK_FILE } from './index-lock.js';
-import { chunkArrayOf, CHUNKS_FILE, decodeChunkTable, encodeChunkTable, storedChunkList, type ChunkTable } from './chunk-table.js';
+import { chunkArrayOf, CHUNKS_FILE, decodeChunkTable, encodeChunkTable, storedChunkList, type ChunkTable, type ChunkTableSource } from './chunk-table.js';
 import { openTexts, planTextReuse, TEXT_OFFSETS_FILE, writeTexts, type TextStore } from './index-texts.js';
 import type { IndexFileReader } from './shared-files.js';
 import type { SaveContext } from './retriever.js';
@@ -108,6 +108,8 @@ export interface WriteIndexInput {
    * texts as bytes ignores it.
    */
   previousTexts?: { texts: TextStore; sourceOf: (i: number) => number; checksums: IndexChecksums };
+  /** A re-index: the previous generation's chunk table and the chunk each new one copies, whose symbols are copied as bytes (see `encodeChunkTable`). */
+  previousChunks?: ChunkTableSource;
   /**
    * The generation an update starts from (its folder and its manifest's checksums): a
    * retriever may link its files into the new one (`SaveContext.linkFile`), which then
@@ -264,7 +266,7 @@ export async function writeIndex(dir: string, input: WriteIndexInput, options: W
       counts: { files: input.manifest.files.length, chunks: input.chunks.length },
       generation,
     } as const;
-    await writeFileAtomic(join(staging, CHUNKS_FILE), encodeChunkTable(input.chunks, base.files));
+    await writeFileAtomic(join(staging, CHUNKS_FILE), encodeChunkTable(input.chunks, base.files, input.previousChunks));
     const linked = await writeChunkTexts(dir, staging, generation, input);
     // A linked segment is the previous generation's file: its recorded checksums hold.
     const carried = Object.fromEntries(linked.map((name) => [name, input.previousTexts!.checksums[name]!]));

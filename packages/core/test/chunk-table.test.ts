@@ -55,6 +55,32 @@ describe('chunk table', () => {
     );
   });
 
+  it("writes the same bytes when an update's copied chunks take their symbols' bytes from the old table", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 4 }).chain((n) => fc.tuple(fc.constant(n), fc.array(chunkArb(n), { minLength: 1, maxLength: 40 }), fc.array(chunkArb(n), { maxLength: 20 }), fc.array(fc.integer({ min: -3, max: 60 }), { maxLength: 60 }))),
+        ([n, oldSpecs, newSpecs, picks]) => {
+          const files = Array.from({ length: n }, (_, i) => fileRecord(i));
+          const before = toChunks(oldSpecs, files);
+          const table = decodeChunkTable(encodeChunkTable(before, files), before.length, n, damaged);
+          // The update's chunks: copies of old ones (picks in range), and new ones.
+          const fresh = toChunks(newSpecs, files);
+          const sources: number[] = [];
+          const chunks: Chunk[] = [];
+          picks.forEach((pick, i) => {
+            const copied = pick >= 0 && pick < before.length;
+            const chunk = copied ? before[pick]! : fresh[i % Math.max(1, fresh.length)];
+            if (!chunk) return;
+            sources.push(copied ? pick : -1);
+            chunks.push({ ...chunk, id: chunks.length });
+          });
+          const plain = encodeChunkTable(chunks, files);
+          expect(Buffer.compare(encodeChunkTable(chunks, files, { table, sourceOf: (i) => sources[i]! }), plain)).toBe(0);
+        },
+      ),
+    );
+  });
+
   it('reads every symbol back however many are read, in any order, ASCII or not', () => {
     // Past SYMBOLS_READ_ONE_BY_ONE reads an ASCII symbol area is decoded whole and sliced;
     // one that is not stays decoded symbol by symbol.

@@ -230,7 +230,7 @@ export function createPostgresStore(url: string, settings: Partial<PostgresStore
         await mkdir(target, { recursive: true });
         await retriever.save(target, { ...takeVectors, ...(linkFile ? { linkFile } : {}) });
       }
-      const files = new Map<string, Uint8Array>([[CHUNKS_FILE, encodeChunkTable(input.chunks, input.manifest.files)]]);
+      const files = new Map<string, Uint8Array>([[CHUNKS_FILE, encodeChunkTable(input.chunks, input.manifest.files, input.previousChunks)]]);
       for (const file of await listFiles(scratch)) files.set(file, await readFile(join(scratch, file)));
       const checksums: IndexChecksums = {};
       for (const [file, bytes] of files) checksums[file] = { size: bytes.byteLength, sha256: sha256Of(bytes) };

@@ -489,6 +489,8 @@ async function buildOnce(options: BuildIndexOptions): Promise<BuildIndexReport> 
       built = { entry: { name: factory.name, settings: {}, builtAt: new Date().toISOString() }, save: (dir, context) => retriever.save(dir, context) };
     }
     const fittedAt = performance.now();
+    // A copy's symbol is its old chunk's: the new table takes its bytes from the old one.
+    const oldTable = old ? chunkTableOf(old.chunks)?.table : undefined;
     const manifest = await store.write({
       manifest: {
         toolVersion: options.toolVersion,
@@ -500,6 +502,7 @@ async function buildOnce(options: BuildIndexOptions): Promise<BuildIndexReport> 
       },
       chunks: corpus.chunks,
       ...(old && sourceOf ? { previousTexts: { texts: old.texts, sourceOf: (i: number) => sourceOf[i]!, checksums: old.manifest.checksums } } : {}),
+      ...(old && sourceOf && oldTable ? { previousChunks: { table: oldTable, sourceOf: (i: number) => sourceOf[i]! } } : {}),
       ...(old ? { previousGeneration: { dir: old.dir, checksums: old.manifest.checksums } } : {}),
       retrievers: [built],
     });
