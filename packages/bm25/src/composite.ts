@@ -167,8 +167,11 @@ class Composition {
   readonly #override: Int32Array;
   /** 1 for a term whose composed statistics are in (always, but for base terms of a base read in pages). */
   readonly known: Uint8Array;
+  /** Whether the list bounds (`offsets`) are composed: not for an index only an update reads (see `composeIndex`). */
+  readonly lists: boolean;
 
-  constructor(base: Bm25IndexData, overlay: OverlayData, deferred: boolean) {
+  constructor(base: Bm25IndexData, overlay: OverlayData, deferred: boolean, lists = true) {
+    this.lists = lists;
     this.#base = base;
     this.#overlay = overlay;
     const { docCount } = overlay;
@@ -183,7 +186,7 @@ class Composition {
       return sums;
     });
     this.docFrequencies = new Uint32Array(termCount);
-    this.offsets = overlay.fields.map(() => new Uint32Array(termCount + 1));
+    this.offsets = overlay.fields.map(() => (lists ? new Uint32Array(termCount + 1) : EMPTY_DOCS));
     this.known = new Uint8Array(termCount).fill(deferred ? 0 : 1);
     this.#override = new Int32Array(docCount).fill(-1);
     overlay.features.docs.forEach((d, i) => (this.#override[d] = i));
@@ -205,7 +208,7 @@ class Composition {
       // Every entry now, in one pass each (the same numbers `fillTerm` gives term by term).
       this.docFrequencies.set(base.docFrequencies.subarray(0, base.dictionary.size));
       for (let i = 0; i < terms.length; i++) this.docFrequencies[terms[i]!] = values[i]!;
-      overlay.fields.forEach((field, f) => {
+      if (lists) overlay.fields.forEach((field, f) => {
         const baseOffsets = base.fields[f]!.offsets;
         const offsets = this.offsets[f]!;
         const baseTerms = base.dictionary.size;
@@ -334,6 +337,7 @@ export class CompositePostings implements PostingSource {
   }
 
   postings(field: number, term: number): TermPostings {
+    if (!this.#composition.lists) throw new RagError('INVALID_ARGUMENT', 'This composed bm25 index was made for an update, without its posting lists.');
     const offsets = this.#composition.offsets[field]!;
     const length = offsets[term + 1]! - offsets[term]!;
     if (this.#composition.known[term] !== 1) {
@@ -479,14 +483,26 @@ export function composeAnchors(base: Bm25IndexData, overlay: OverlayData, ownDoc
   return { anchorHashes, anchorMentions };
 }
 
+/** How {@link composeIndex} composes an index that is not searched. */
+export interface ComposeOptions {
+  /**
+   * Whether the posting lists' bounds are composed (default true): an update reads the
+   * previous index's statistics, lengths, features and term sequences, never a list, and
+   * the bounds are a pass over every term of every field.
+   */
+  lists?: boolean;
+  /** The composed anchor hashes and mentions when the caller has them already (`composeAnchors` of the same base and overlay). */
+  anchors?: Pick<Bm25IndexData, 'anchorHashes' | 'anchorMentions'>;
+}
+
 /**
  * The index a base and an overlay make together. `deferred`: the base is read in pages (its
  * statistics, list bounds and names arrive as searches fetch them), so the composed ones are
  * worked out then; otherwise every entry now. Lengths, features and (with a base held whole)
  * anchor hashes cover every chunk at once.
  */
-export function composeIndex(base: Bm25IndexData, basePostings: PostingSource, overlay: OverlayData, deferred = false): { data: Bm25IndexData; postings: CompositePostings } {
-  const composition = new Composition(base, overlay, deferred);
+export function composeIndex(base: Bm25IndexData, basePostings: PostingSource, overlay: OverlayData, deferred = false, options: ComposeOptions = {}): { data: Bm25IndexData; postings: CompositePostings } {
+  const composition = new Composition(base, overlay, deferred, options.lists ?? true);
   const { docCount, runs } = overlay;
   const ownDocs = composition.runs.own;
   // A run of kept chunks copies its base chunks' entries in one go; the overlay's own chunks have theirs.
@@ -497,7 +513,7 @@ export function composeIndex(base: Bm25IndexData, basePostings: PostingSource, o
     ownDocs.forEach((d, i) => (composed[d] = field.ownLengths[i]!));
     return composed;
   });
-  const { anchorHashes, anchorMentions } = composeAnchors(base, overlay, ownDocs);
+  const { anchorHashes, anchorMentions } = options.anchors ?? composeAnchors(base, overlay, ownDocs);
   const data: Bm25IndexData = {
     options: base.options,
     docCount,

@@ -134,7 +134,8 @@ export async function updateAsOverlay(chunks: readonly Chunk[], options: Bm25Opt
   });
   if (!plan) return undefined;
   const baseSequences = await base.fetchSequences(plan.baseDocs);
-  const before: { data: Bm25IndexData; postings: PostingSource } = earlier ? composeIndex(base.data, baseSequences, earlier) : { data: base.data, postings: baseSequences };
+  // What the overlay is worked out against reads no posting list of the previous index.
+  const before: { data: Bm25IndexData; postings: PostingSource } = earlier ? composeIndex(base.data, baseSequences, earlier, false, { lists: false, anchors }) : { data: base.data, postings: baseSequences };
   const overlay = buildOverlay(chunks, options, { data: base.data, payloadChecksum: base.payloadChecksum, previous: { ...before, ...(earlier ? { overlay: earlier } : {}) }, sourceOf }, plan, baseSequences);
   // The index is composed only if something searches it: an update writes the overlay and links the base.
   const compose = (): Bm25Index => {

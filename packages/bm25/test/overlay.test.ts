@@ -115,11 +115,14 @@ describe('an update written as an overlay on its base', () => {
         expect(same(encodeIndex(materialize(one.data, one.postings)), encodeIndex(fresh1))).toBe(true);
         expectSameSearches(new Bm25Index(one.data, one.postings), new Bm25Index(fresh1));
 
-        // A second update over the first: its overlay is again against the base.
+        // A second update over the first: its overlay is again against the base, and the
+        // previous index it reads is composed as an update composes it, without posting lists.
+        const previous = composeIndex(base, arrayPostings(base), first!, false, { lists: false });
+        expect(() => previous.postings.postings(0, 0)).toThrow(/without its posting lists/);
         const files2 = edit(files1, edited2, actions2, actions2[4] === 'delete' ? undefined : { ...edited2[4]!, path: 'f.py' });
         const chunks2 = toChunks(files2);
         const sourceOf2 = sourcesOf(files1, chunks1, files2, chunks2);
-        const second = overlayOf(chunks2, options, { data: base, payloadChecksum: 1, previous: { data: one.data, postings: one.postings, overlay: first!, chunks: chunks1 }, sourceOf: sourceOf2 }, Infinity);
+        const second = overlayOf(chunks2, options, { data: base, payloadChecksum: 1, previous: { data: previous.data, postings: previous.postings, overlay: first!, chunks: chunks1 }, sourceOf: sourceOf2 }, Infinity);
         expect(second).toBeDefined();
         const two = composeIndex(base, arrayPostings(base), second!);
         const fresh2 = buildIndexData(chunks2, options);

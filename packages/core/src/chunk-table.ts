@@ -37,8 +37,10 @@ export interface ChunkTable {
   readonly kinds: readonly ChunkKind[];
   /** The symbol of chunk i. */
   symbol(i: number): string;
-  /** The UTF-8 bytes of chunk i's symbol, a view of the table's (not decoded). */
-  symbolBytes(i: number): Uint8Array;
+  /** Every symbol's UTF-8 bytes, one after another (not decoded). */
+  readonly symbolBytes: Uint8Array;
+  /** Where chunk i's symbol ends in {@link symbolBytes} (it starts where chunk i - 1's ends). */
+  readonly symbolEnds: Uint32Array;
 }
 
 /**
@@ -89,7 +91,7 @@ export function encodeChunkTable(chunks: readonly Chunk[], files: readonly FileR
     }
     // Sizes now, bytes later straight into the table: no buffer per symbol.
     const source = from ? from.sourceOf(i) : -1;
-    symbolEnd += source >= 0 ? from!.table.symbolBytes(source).length : Buffer.byteLength(chunk.symbol, 'utf8');
+    symbolEnd += source >= 0 ? symbolLength(from!.table, source) : Buffer.byteLength(chunk.symbol, 'utf8');
     columns[0]![i] = fileId;
     columns[1]![i] = u32(chunk.first_character_index, 'first_character_index', chunk);
     columns[2]![i] = u32(chunk.last_character_index, 'last_character_index', chunk);
@@ -111,17 +113,26 @@ export function encodeChunkTable(chunks: readonly Chunk[], files: readonly FileR
   for (let c = 0; c < U32_COLUMNS; c++) writeColumn(out, columnsAt + c * count * 4, columns[c]!);
   out.set(kindIds, kindsAt);
   let at = symbolsAt;
-  for (let i = 0; i < count; i++) {
+  for (let i = 0; i < count; ) {
     const source = from ? from.sourceOf(i) : -1;
     if (source < 0) {
-      at += out.write(chunks[i]!.symbol, at, 'utf8');
+      at += out.write(chunks[i++]!.symbol, at, 'utf8');
       continue;
     }
-    const bytes = from!.table.symbolBytes(source);
-    out.set(bytes, at);
-    at += bytes.length;
+    // A run of chunks that copy consecutive old chunks (most of an update's): one copy.
+    let last = source;
+    while (++i < count && from!.sourceOf(i) === last + 1) last++;
+    const { symbolBytes, symbolEnds } = from!.table;
+    const first = source === 0 ? 0 : symbolEnds[source - 1]!;
+    out.set(symbolBytes.subarray(first, symbolEnds[last]!), at);
+    at += symbolEnds[last]! - first;
   }
   return out;
+}
+
+/** The byte length of chunk i's symbol in `table`. */
+function symbolLength(table: ChunkTable, i: number): number {
+  return table.symbolEnds[i]! - (i === 0 ? 0 : table.symbolEnds[i - 1]!);
 }
 
 /** Writes `column` little-endian at `at` of `out`: one copy when the machine's order is that and `at` is aligned. */
@@ -188,7 +199,8 @@ export function decodeChunkTable(bytes: Uint8Array, count: number, fileCount: nu
     kindIds,
     kinds,
     symbol: symbolReader(symbolBytes, symbolEnds),
-    symbolBytes: (i) => symbolBytes.subarray(i === 0 ? 0 : symbolEnds[i - 1]!, symbolEnds[i]!),
+    symbolBytes,
+    symbolEnds,
   };
 }
 

@@ -58,8 +58,12 @@ describe('chunk table', () => {
   it("writes the same bytes when an update's copied chunks take their symbols' bytes from the old table", () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 4 }).chain((n) => fc.tuple(fc.constant(n), fc.array(chunkArb(n), { minLength: 1, maxLength: 40 }), fc.array(chunkArb(n), { maxLength: 20 }), fc.array(fc.integer({ min: -3, max: 60 }), { maxLength: 60 }))),
-        ([n, oldSpecs, newSpecs, picks]) => {
+        fc.integer({ min: 1, max: 4 }).chain((n) =>
+          fc.tuple(fc.constant(n), fc.array(chunkArb(n), { minLength: 1, maxLength: 40 }), fc.array(chunkArb(n), { maxLength: 20 }), fc.array(fc.tuple(fc.integer({ min: -3, max: 45 }), fc.integer({ min: 1, max: 8 })), { maxLength: 12 })),
+        ),
+        ([n, oldSpecs, newSpecs, runs]) => {
+          // Runs of consecutive old chunks (as an update copies them), single ones and new chunks.
+          const picks = runs.flatMap(([start, length]) => Array.from({ length }, (_, k) => (start < 0 ? start : start + k)));
           const files = Array.from({ length: n }, (_, i) => fileRecord(i));
           const before = toChunks(oldSpecs, files);
           const table = decodeChunkTable(encodeChunkTable(before, files), before.length, n, damaged);
