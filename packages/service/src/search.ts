@@ -142,13 +142,13 @@ const NO_MATCH_WORD_CHARS = 40;
  * Why a search found nothing, in a sentence for whoever asked, from the query's words that
  * no indexed chunk holds (`Retriever.unindexedWords`): those words (a misspelling, another
  * project's name, a word the sources never use), or, when there are none, that the query
- * holds no word the index searches at all (only punctuation, words as common as "what" and
- * "the", or words too long to be a term). Undefined when the retriever cannot tell.
+ * holds no word the index searches at all (only punctuation, single letters, words as common
+ * as "what" and "the", or words too long to be a term). Undefined when the retriever cannot tell.
  */
 export function noMatchesReason(unindexed: readonly string[] | undefined): string | undefined {
   if (unindexed === undefined) return undefined;
   if (unindexed.length === 0) {
-    return 'None of the query\'s words is one the index searches (words as common as "what" or "the", and words longer than a term may be, are not indexed): add the words that name what you are looking for.';
+    return 'None of the query\'s words is one the index searches (single letters, words as common as "what" or "the", and words longer than a term may be are not indexed): add the words that name what you are looking for.';
   }
   const shown = unindexed.slice(0, NO_MATCH_WORDS_SHOWN).map((word) => `"${[...word].length > NO_MATCH_WORD_CHARS ? `${[...word].slice(0, NO_MATCH_WORD_CHARS - 1).join('')}…` : word}"`);
   const more = unindexed.length > NO_MATCH_WORDS_SHOWN ? ` and ${unindexed.length - NO_MATCH_WORDS_SHOWN} more` : '';
