@@ -240,6 +240,13 @@ describe('request validation', () => {
     expect(response.status).toBe(400);
     // Fastify's own refusals speak the one error shape: our code and a hint, not `FST_…`.
     expect(await response.json()).toMatchObject({ code: 'INVALID_ARGUMENT', message: 'The request body is not valid JSON.', hint: expect.stringContaining('application/json') });
+    // Sent to a path that does not exist, or with a method its path does not take, the body is not what is wrong.
+    const unrouted = await fetch(`${server.url}/api/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
+    expect(unrouted.status).toBe(404);
+    expect(await unrouted.json()).toMatchObject({ code: 'NOT_FOUND', message: 'No route POST /api/search.' });
+    const wrongMethod = await fetch(`${server.url}/stats`, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: '<a/>' });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get('allow')).toContain('GET');
     const xml = await fetch(`${server.url}/search`, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: '<query>how?</query>' });
     expect(xml.status).toBe(415);
     expect(await xml.json()).toMatchObject({ code: 'INVALID_ARGUMENT', hint: expect.stringContaining('application/json') });

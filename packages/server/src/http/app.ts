@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import { SHARED_SCHEMAS } from './schemas.js';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { classifyError, type ErrorBody } from '../errors.js';
 import { isLoopbackHost } from '../options.js';
 import type { RagService } from '@rag/service';
@@ -99,6 +99,9 @@ export async function buildApp(service: RagService, options: AppOptions): Promis
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    // A body is parsed before Fastify knows no route takes it: for a path that does not
+    // exist (or a method it does not take), that is the answer, not the body's fault.
+    if (request.is404 && error.code?.startsWith('FST_ERR_CTP_')) return answerUnrouted(request, reply);
     if (error.validation) {
       const { message, field } = describeValidation(error.validation, error.validationContext);
       return reply.code(400).send({ ...send(400, { code: 'INVALID_ARGUMENT', message, hint: 'See /openapi.json for the expected fields.' }), field });
@@ -121,7 +124,7 @@ export async function buildApp(service: RagService, options: AppOptions): Promis
     for (const method of [route.method].flat()) methods.add(method);
     methodsByPath.set(route.url, methods);
   });
-  app.setNotFoundHandler((request, reply) => {
+  function answerUnrouted(request: FastifyRequest, reply: FastifyReply): FastifyReply {
     const path = request.url.split('?')[0]!;
     const allowed = methodsByPath.get(path);
     if (allowed && !allowed.has(request.method)) {
@@ -132,7 +135,8 @@ export async function buildApp(service: RagService, options: AppOptions): Promis
         .send(send(405, { code: 'METHOD_NOT_ALLOWED', message: `${path} does not take ${request.method}.`, hint: `Use ${allow}; GET /openapi.json lists the routes.` }));
     }
     return reply.code(404).send(send(404, { code: 'NOT_FOUND', message: `No route ${request.method} ${path}.`, hint: 'GET /openapi.json lists the routes.' }));
-  });
+  }
+  app.setNotFoundHandler(answerUnrouted);
 
   // Shared schemas first: routes refer to them by `$id`, and OpenAPI lists them by that name.
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
