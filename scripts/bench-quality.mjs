@@ -50,6 +50,8 @@ const FLOORS = {
   dev_cachelib_code: 0.55,
   dev_blinker_code: 0.58,
   dev_blinker_docs: 0.71,
+  dev_factoryboy_code: 0.51,
+  dev_factoryboy_docs: 0.6,
 };
 
 const flags = parseBenchArgs(process.argv.slice(2));

@@ -44,6 +44,7 @@ SUITES = [
     (DEV, "cherrypy", ["dev_cherrypy_code", "dev_cherrypy_docs"]),
     (DEV, "cachelib", ["dev_cachelib_code"]),
     (DEV, "blinker", ["dev_blinker_code", "dev_blinker_docs"]),
+    (DEV, "factoryboy", ["dev_factoryboy_code", "dev_factoryboy_docs"]),
 ]
 
 

@@ -30,6 +30,7 @@ export function questionCorpora(repoRoot, shared) {
     cherrypy: { base: dev, dir: 'cherrypy' },
     cachelib: { base: dev, dir: 'cachelib' },
     blinker: { base: dev, dir: 'blinker' },
+    factoryboy: { base: dev, dir: 'factoryboy' },
   };
 }
 
@@ -67,6 +68,8 @@ const SETS = [
   ['dev_cachelib_code', 'dev', 'cachelib'],
   ['dev_blinker_code', 'dev', 'blinker'],
   ['dev_blinker_docs', 'dev', 'blinker'],
+  ['dev_factoryboy_code', 'dev', 'factoryboy'],
+  ['dev_factoryboy_docs', 'dev', 'factoryboy'],
 ];
 
 /** Every set as `{ name, group: 'public' | 'dev', corpus, path }`, in the order the tables print them. */

@@ -52,6 +52,7 @@ CORPORA = {
     "cherrypy": (REPO / ".bench" / "dev-corpora" / "cherrypy", "cherrypy/"),
     "cachelib": (REPO / ".bench" / "dev-corpora" / "cachelib", "cachelib/"),
     "blinker": (REPO / ".bench" / "dev-corpora" / "blinker", "blinker/"),
+    "factoryboy": (REPO / ".bench" / "dev-corpora" / "factoryboy", "factoryboy/"),
 }
 
 # output set -> spec files that feed it
@@ -106,6 +107,11 @@ SETS = {
     "dev_cachelib_code": ["cachelib_code.json"],
     "dev_blinker_code": ["blinker_code.json"],
     "dev_blinker_docs": ["blinker_docs.json"],
+    # A seventeenth codebase, written on 2026-12-07 (a later session) by reading its code and
+    # docs, and measured once before anything was chosen on it: test-data factories
+    # (factory_boy: declarations, fuzzy values, Faker, Django / SQLAlchemy / MongoDB).
+    "dev_factoryboy_code": ["factoryboy_code.json"],
+    "dev_factoryboy_docs": ["factoryboy_docs.json"],
 }
 
 

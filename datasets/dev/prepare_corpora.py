@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Assemble the development corpora of other codebases from installed Debian packages.
 
-The development question sets (see README.md) are about fourteen codebases: vLLM (read in
-place from ../shared/data/raw) and thirteen more that install offline from Debian:
+The development question sets (see README.md) are about seventeen codebases: vLLM (read in
+place from ../shared/data/raw) and sixteen more that install offline from Debian:
 
   click     python3-click (code)     + python-click-doc (Sphinx sources, RST)
   requests  python3-requests (code)  + python-requests-doc (Sphinx sources, RST)
@@ -19,6 +19,7 @@ place from ../shared/data/raw) and thirteen more that install offline from Debia
   cherrypy  python3-cherrypy3 (code) + python-cherrypy3-doc (Sphinx sources, RST)
   cachelib  python3-cachelib (code)  + python-cachelib-doc (Sphinx sources, RST: autodoc stubs)
   blinker   python3-blinker (code)   + python-blinker-doc (Sphinx sources, RST: one page)
+  factoryboy python3-factory-boy (code) + python-factory-boy-doc (Sphinx sources, RST)
 
 Debian ships the Sphinx sources as `_sources/<page>.rst.txt`; they are copied as
 `docs/<page>.rst`, the name they have in the projects' repositories, so the RST chunker
@@ -161,6 +162,14 @@ PACKAGES = {
         "docs": Path("/usr/share/doc/python-blinker-doc/html/_sources"),
         "apt": ["python3-blinker", "python-blinker-doc"],
         "root": "blinker",
+    },    # Test-data factories (factory_boy 2.11: declarations, sequences, fuzzy values, Faker,
+    # Django / SQLAlchemy / MongoDB factories; RST docs with a long reference page and
+    # recipes), added 2026-12-07 and measured before anything was chosen on it.
+    "factoryboy": {
+        "code": [(SITE / "factory", "factory")],
+        "docs": Path("/usr/share/doc/python-factory-boy-doc/html/_sources"),
+        "apt": ["python3-factory-boy", "python-factory-boy-doc"],
+        "root": "factoryboy",
     },
 }
 
