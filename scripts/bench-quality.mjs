@@ -52,6 +52,8 @@ const FLOORS = {
   dev_blinker_docs: 0.71,
   dev_factoryboy_code: 0.51,
   dev_factoryboy_docs: 0.6,
+  dev_bidict_code: 0.36,
+  dev_bidict_docs: 0.36,
 };
 
 const flags = parseBenchArgs(process.argv.slice(2));

@@ -45,6 +45,7 @@ SUITES = [
     (DEV, "cachelib", ["dev_cachelib_code"]),
     (DEV, "blinker", ["dev_blinker_code", "dev_blinker_docs"]),
     (DEV, "factoryboy", ["dev_factoryboy_code", "dev_factoryboy_docs"]),
+    (DEV, "bidict", ["dev_bidict_code", "dev_bidict_docs"]),
 ]
 
 

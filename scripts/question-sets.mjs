@@ -31,6 +31,7 @@ export function questionCorpora(repoRoot, shared) {
     cachelib: { base: dev, dir: 'cachelib' },
     blinker: { base: dev, dir: 'blinker' },
     factoryboy: { base: dev, dir: 'factoryboy' },
+    bidict: { base: dev, dir: 'bidict' },
   };
 }
 
@@ -70,6 +71,8 @@ const SETS = [
   ['dev_blinker_docs', 'dev', 'blinker'],
   ['dev_factoryboy_code', 'dev', 'factoryboy'],
   ['dev_factoryboy_docs', 'dev', 'factoryboy'],
+  ['dev_bidict_code', 'dev', 'bidict'],
+  ['dev_bidict_docs', 'dev', 'bidict'],
 ];
 
 /** Every set as `{ name, group: 'public' | 'dev', corpus, path }`, in the order the tables print them. */

@@ -53,6 +53,7 @@ CORPORA = {
     "cachelib": (REPO / ".bench" / "dev-corpora" / "cachelib", "cachelib/"),
     "blinker": (REPO / ".bench" / "dev-corpora" / "blinker", "blinker/"),
     "factoryboy": (REPO / ".bench" / "dev-corpora" / "factoryboy", "factoryboy/"),
+    "bidict": (REPO / ".bench" / "dev-corpora" / "bidict", "bidict/"),
 }
 
 # output set -> spec files that feed it
@@ -112,6 +113,10 @@ SETS = {
     # (factory_boy: declarations, fuzzy values, Faker, Django / SQLAlchemy / MongoDB).
     "dev_factoryboy_code": ["factoryboy_code.json"],
     "dev_factoryboy_docs": ["factoryboy_docs.json"],
+    # An eighteenth, written and measured with it: a two-way mapping type whose package is
+    # private modules (`bidict/_base.py`, …), the layout of httpx.
+    "dev_bidict_code": ["bidict_code.json"],
+    "dev_bidict_docs": ["bidict_docs.json"],
 }
 
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Assemble the development corpora of other codebases from installed Debian packages.
 
-The development question sets (see README.md) are about seventeen codebases: vLLM (read in
-place from ../shared/data/raw) and sixteen more that install offline from Debian:
+The development question sets (see README.md) are about eighteen codebases: vLLM (read in
+place from ../shared/data/raw) and seventeen more that install offline from Debian:
 
   click     python3-click (code)     + python-click-doc (Sphinx sources, RST)
   requests  python3-requests (code)  + python-requests-doc (Sphinx sources, RST)
@@ -20,6 +20,7 @@ place from ../shared/data/raw) and sixteen more that install offline from Debian
   cachelib  python3-cachelib (code)  + python-cachelib-doc (Sphinx sources, RST: autodoc stubs)
   blinker   python3-blinker (code)   + python-blinker-doc (Sphinx sources, RST: one page)
   factoryboy python3-factory-boy (code) + python-factory-boy-doc (Sphinx sources, RST)
+  bidict    python3-bidict (code)    + python-bidict-doc (Sphinx sources, RST)
 
 Debian ships the Sphinx sources as `_sources/<page>.rst.txt`; they are copied as
 `docs/<page>.rst`, the name they have in the projects' repositories, so the RST chunker
@@ -170,6 +171,15 @@ PACKAGES = {
         "docs": Path("/usr/share/doc/python-factory-boy-doc/html/_sources"),
         "apt": ["python3-factory-boy", "python-factory-boy-doc"],
         "root": "factoryboy",
+    },
+    # A two-way mapping type (bidict 0.22: duplication policies, inverses, ordered, frozen and
+    # named variants), its package made of private modules (`_base.py`, `_dup.py`, …) as
+    # httpx's is; docs with usage, extending and caveat pages. Added and measured with factoryboy.
+    "bidict": {
+        "code": [(SITE / "bidict", "bidict")],
+        "docs": Path("/usr/share/doc/python-bidict-doc/html/_sources"),
+        "apt": ["python3-bidict", "python-bidict-doc"],
+        "root": "bidict",
     },
 }
 
