@@ -117,6 +117,9 @@ const questionsOf = (set) => JSON.parse(readFileSync(set.path, 'utf8')).rag_ques
  * for an i18n library's), so that no source there answers them.
  */
 const ABSENT_FROM = Object.freeze({ vllm: 'doit', other: 'babel', werkzeug: 'attrs', attrs: 'tornado', babel: 'werkzeug', jinja2: 'doit', doit: 'jinja2', tornado: 'babel', bs4: 'doit', cmd2: 'babel', pexpect: 'attrs', itsdangerous: 'tornado', cherrypy: 'pexpect', cachelib: 'blinker', blinker: 'cachelib', factoryboy: 'pexpect', bidict: 'cherrypy' });
+// A corpus added to scripts/question-sets.mjs needs a corpus its questions are also asked of.
+const unpaired = [...new Set(SETS.map((set) => set.corpus))].filter((corpus) => !ABSENT_FROM[corpus]);
+if (unpaired.length > 0) fail(`no answer-absent corpus for ${unpaired.join(', ')}.`, 'Add one to ABSENT_FROM in scripts/bench-answers.mjs: a development corpus about something else.');
 /** Search results of each set's questions asked of its ABSENT_FROM corpus, by set name. */
 const absentResults = {};
 /** The unindexed and rare words (`Retriever.unindexedWords`, `rareWords`) of each question in the corpus it was asked of. */

@@ -67,6 +67,12 @@ const devDir = join(REPO_ROOT, 'datasets', 'dev');
 /** corpus name -> where the CLI runs and which folder it indexes (paths then match the sets' file_path). */
 const CORPORA = Object.fromEntries(Object.entries(questionCorpora(REPO_ROOT, shared)).map(([name, { base, dir }]) => [name, { cwd: base, corpusDir: dir }]));
 const SETS = questionSets(REPO_ROOT, shared).filter((set) => groups.has(set.group));
+// A set added to scripts/question-sets.mjs needs its floor here before it can be measured.
+const unfloored = SETS.filter((set) => typeof FLOORS[set.name] !== 'number').map((set) => set.name);
+if (unfloored.length > 0) {
+  console.error(`error: no recall@5 floor for ${unfloored.join(', ')}.\n  hint: add one to FLOORS in scripts/bench-quality.mjs (a little under what the default retriever measures).`);
+  process.exit(2);
+}
 
 if (SETS.some((set) => set.corpus !== 'vllm')) {
   const prepared = spawnSync('python3', [join(devDir, 'prepare_corpora.py'), '--out', devCorpora], { stdio: 'inherit' });
