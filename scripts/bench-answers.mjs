@@ -37,7 +37,7 @@
 // `rag` tells it (not with --results_dir).
 //
 // Without --results_dir the script makes the search results itself: it chunks each corpus
-// (../shared/data/raw; .bench/dev-corpora/other, werkzeug, attrs, babel, jinja2, doit, tornado, bs4, cmd2, pexpect, itsdangerous, cherrypy, cachelib, blinker, factoryboy and bidict, prepared by
+// (../shared/data/raw; .bench/dev-corpora/other, werkzeug, attrs, babel, jinja2, doit, tornado, bs4, cmd2, pexpect, itsdangerous, cherrypy, cachelib, blinker, factoryboy, bidict and structlog, prepared by
 // datasets/dev/prepare_corpora.py)
 // with @rag/chunking and searches with @rag/bm25 (k = 10). With --results_dir it reads
 // DIR/dataset_{code,docs}_public.json (what `rag search_dataset` writes) for the public sets
@@ -116,7 +116,7 @@ const questionsOf = (set) => JSON.parse(readFileSync(set.path, 'utf8')).rag_ques
  * about something else (a task runner for an inference engine's questions, a web framework
  * for an i18n library's), so that no source there answers them.
  */
-const ABSENT_FROM = Object.freeze({ vllm: 'doit', other: 'babel', werkzeug: 'attrs', attrs: 'tornado', babel: 'werkzeug', jinja2: 'doit', doit: 'jinja2', tornado: 'babel', bs4: 'doit', cmd2: 'babel', pexpect: 'attrs', itsdangerous: 'tornado', cherrypy: 'pexpect', cachelib: 'blinker', blinker: 'cachelib', factoryboy: 'pexpect', bidict: 'cherrypy' });
+const ABSENT_FROM = Object.freeze({ vllm: 'doit', other: 'babel', werkzeug: 'attrs', attrs: 'tornado', babel: 'werkzeug', jinja2: 'doit', doit: 'jinja2', tornado: 'babel', bs4: 'doit', cmd2: 'babel', pexpect: 'attrs', itsdangerous: 'tornado', cherrypy: 'pexpect', cachelib: 'blinker', blinker: 'cachelib', factoryboy: 'pexpect', bidict: 'cherrypy', structlog: 'bs4' });
 // A corpus added to scripts/question-sets.mjs needs a corpus its questions are also asked of.
 const unpaired = [...new Set(SETS.map((set) => set.corpus))].filter((corpus) => !ABSENT_FROM[corpus]);
 if (unpaired.length > 0) fail(`no answer-absent corpus for ${unpaired.join(', ')}.`, 'Add one to ABSENT_FROM in scripts/bench-answers.mjs: a development corpus about something else.');
@@ -138,7 +138,7 @@ async function searchResultsFromCorpus() {
   if (SETS.some((set) => set.corpus !== 'vllm')) {
     const { spawnSync } = await import('node:child_process');
     const prepared = spawnSync('python3', [join(REPO_ROOT, 'datasets', 'dev', 'prepare_corpora.py'), '--out', devCorpora], { stdio: ['ignore', 'ignore', 'inherit'] });
-    if (prepared.status !== 0) fail('could not prepare the development corpora.', 'Install python3-click python-click-doc python3-requests python-requests-doc python3-werkzeug python-werkzeug-doc python3-attr python-attr-doc python3-babel python-babel-doc python3-jinja2 python-jinja2-doc python3-doit python-doit-doc python3-tornado python-tornado-doc python3-bs4 python-bs4-doc python3-cmd2 python-cmd2-doc python3-pexpect python-pexpect-doc python3-itsdangerous python-itsdangerous-doc python3-cherrypy3 python-cherrypy3-doc python3-cachelib python-cachelib-doc python3-blinker python-blinker-doc python3-factory-boy python-factory-boy-doc python3-bidict python-bidict-doc.');
+    if (prepared.status !== 0) fail('could not prepare the development corpora.', 'Install python3-click python-click-doc python3-requests python-requests-doc python3-werkzeug python-werkzeug-doc python3-attr python-attr-doc python3-babel python-babel-doc python3-jinja2 python-jinja2-doc python3-doit python-doit-doc python3-tornado python-tornado-doc python3-bs4 python-bs4-doc python3-cmd2 python-cmd2-doc python3-pexpect python-pexpect-doc python3-itsdangerous python-itsdangerous-doc python3-cherrypy3 python-cherrypy3-doc python3-cachelib python-cachelib-doc python3-blinker python-blinker-doc python3-factory-boy python-factory-boy-doc python3-bidict python-bidict-doc python3-structlog python-structlog-doc.');
   }
   const bySpan = new Map();
   const results = {};

@@ -54,6 +54,8 @@ const FLOORS = {
   dev_factoryboy_docs: 0.6,
   dev_bidict_code: 0.36,
   dev_bidict_docs: 0.36,
+  dev_structlog_code: 0.4,
+  dev_structlog_docs: 0.44,
 };
 
 const flags = parseBenchArgs(process.argv.slice(2));

@@ -46,6 +46,7 @@ SUITES = [
     (DEV, "blinker", ["dev_blinker_code", "dev_blinker_docs"]),
     (DEV, "factoryboy", ["dev_factoryboy_code", "dev_factoryboy_docs"]),
     (DEV, "bidict", ["dev_bidict_code", "dev_bidict_docs"]),
+    (DEV, "structlog", ["dev_structlog_code", "dev_structlog_docs"]),
 ]
 
 

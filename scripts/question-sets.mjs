@@ -32,6 +32,7 @@ export function questionCorpora(repoRoot, shared) {
     blinker: { base: dev, dir: 'blinker' },
     factoryboy: { base: dev, dir: 'factoryboy' },
     bidict: { base: dev, dir: 'bidict' },
+    structlog: { base: dev, dir: 'structlog' },
   };
 }
 
@@ -73,6 +74,8 @@ const SETS = [
   ['dev_factoryboy_docs', 'dev', 'factoryboy'],
   ['dev_bidict_code', 'dev', 'bidict'],
   ['dev_bidict_docs', 'dev', 'bidict'],
+  ['dev_structlog_code', 'dev', 'structlog'],
+  ['dev_structlog_docs', 'dev', 'structlog'],
 ];
 
 /** Every set as `{ name, group: 'public' | 'dev', corpus, path }`, in the order the tables print them. */

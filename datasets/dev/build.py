@@ -54,6 +54,7 @@ CORPORA = {
     "blinker": (REPO / ".bench" / "dev-corpora" / "blinker", "blinker/"),
     "factoryboy": (REPO / ".bench" / "dev-corpora" / "factoryboy", "factoryboy/"),
     "bidict": (REPO / ".bench" / "dev-corpora" / "bidict", "bidict/"),
+    "structlog": (REPO / ".bench" / "dev-corpora" / "structlog", "structlog/"),
 }
 
 # output set -> spec files that feed it
@@ -117,6 +118,9 @@ SETS = {
     # private modules (`bidict/_base.py`, …), the layout of httpx.
     "dev_bidict_code": ["bidict_code.json"],
     "dev_bidict_docs": ["bidict_docs.json"],
+    # A nineteenth, written right after: structured logging with Markdown (MyST) docs.
+    "dev_structlog_code": ["structlog_code.json"],
+    "dev_structlog_docs": ["structlog_docs.json"],
 }
 
 

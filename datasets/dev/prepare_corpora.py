@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Assemble the development corpora of other codebases from installed Debian packages.
 
-The development question sets (see README.md) are about eighteen codebases: vLLM (read in
-place from ../shared/data/raw) and seventeen more that install offline from Debian:
+The development question sets (see README.md) are about nineteen codebases: vLLM (read in
+place from ../shared/data/raw) and eighteen more that install offline from Debian:
 
   click     python3-click (code)     + python-click-doc (Sphinx sources, RST)
   requests  python3-requests (code)  + python-requests-doc (Sphinx sources, RST)
@@ -21,6 +21,7 @@ place from ../shared/data/raw) and seventeen more that install offline from Debi
   blinker   python3-blinker (code)   + python-blinker-doc (Sphinx sources, RST: one page)
   factoryboy python3-factory-boy (code) + python-factory-boy-doc (Sphinx sources, RST)
   bidict    python3-bidict (code)    + python-bidict-doc (Sphinx sources, RST)
+  structlog python3-structlog (code) + python-structlog-doc (Sphinx sources, Markdown)
 
 Debian ships the Sphinx sources as `_sources/<page>.rst.txt`; they are copied as
 `docs/<page>.rst`, the name they have in the projects' repositories, so the RST chunker
@@ -180,6 +181,15 @@ PACKAGES = {
         "docs": Path("/usr/share/doc/python-bidict-doc/html/_sources"),
         "apt": ["python3-bidict", "python-bidict-doc"],
         "root": "bidict",
+    },
+    # Structured logging (structlog 22.3: configuration, processors and renderers, level
+    # filtering, context variables, the standard-library bridge), private modules beside
+    # public ones, and docs in Markdown (MyST), as httpx's are. Added and measured with bidict.
+    "structlog": {
+        "code": [(SITE / "structlog", "structlog")],
+        "docs": Path("/usr/share/doc/python-structlog-doc/html/_sources"),
+        "apt": ["python3-structlog", "python-structlog-doc"],
+        "root": "structlog",
     },
 }
 
