@@ -164,7 +164,8 @@ PACKAGES = {
         "docs": Path("/usr/share/doc/python-blinker-doc/html/_sources"),
         "apt": ["python3-blinker", "python-blinker-doc"],
         "root": "blinker",
-    },    # Test-data factories (factory_boy 2.11: declarations, sequences, fuzzy values, Faker,
+    },
+    # Test-data factories (factory_boy 2.11: declarations, sequences, fuzzy values, Faker,
     # Django / SQLAlchemy / MongoDB factories; RST docs with a long reference page and
     # recipes), added 2026-12-07 and measured before anything was chosen on it.
     "factoryboy": {
