@@ -86,9 +86,14 @@ describe('second stage on the mini corpus', () => {
       ].join('\n'),
     };
     const over = withExtraChunks(chunks, [test]);
-    // The question asks how the server behaves: App.handle implements it. The test only
-    // checks it, and outranks App.handle when both count the same.
-    expect(ranking('which status for a wrong method', {}, 2, over)).toEqual(['tinyserve/app.py#App.handle', 'tests/test_routing.py#test_router_match_wrong_method']);
+    // The question asks how the server behaves: App.handle implements it, and the router
+    // it calls is the second place to read. The test only checks it: it outranks App.handle
+    // when both count the same, and comes after both implementation chunks when discounted.
+    expect(ranking('which status for a wrong method', {}, 3, over)).toEqual([
+      'tinyserve/app.py#App.handle',
+      'tinyserve/routing.py#Router',
+      'tests/test_routing.py#test_router_match_wrong_method',
+    ]);
     expect(ranking('which status for a wrong method', { rerank: { auxiliaryFactor: 1 } }, 2, over)).toEqual([
       'tests/test_routing.py#test_router_match_wrong_method',
       'tinyserve/app.py#App.handle',

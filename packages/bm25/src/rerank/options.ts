@@ -47,7 +47,7 @@ export interface RerankOptions {
   /**
    * Score factor for tests, examples and benchmarks (by the usual naming conventions, see
    * `isAuxiliaryPath`) unless the query itself speaks of tests, examples or benchmarks: the
-   * implementation is what a question usually means. 1 turns it off. In (0, 1]. Default `0.8`.
+   * implementation is what a question usually means. 1 turns it off. In (0, 1]. Default `0.6`.
    */
   auxiliaryFactor: number;
   /**
@@ -182,7 +182,7 @@ export const DEFAULT_RERANK_OPTIONS: Readonly<RerankOptions> = Object.freeze({
   coverage: 0.2,
   proximityWindow: 3,
   modality: 0.1,
-  auxiliaryFactor: 0.8,
+  auxiliaryFactor: 0.6,
   historyFactor: 0.8,
   descriptionFactor: 0.8,
   stubFactor: 0.5,
