@@ -25,6 +25,7 @@ import { chunkCorpus } from '@rag/chunking';
 import { chunkOfHit, parseDataset } from '../../core/dist/index.js';
 import { evaluate } from '../../eval/dist/index.js';
 import { createBm25Retriever, DEFAULT_RERANK_OPTIONS } from '../dist/index.js';
+import { parseBenchArgs } from '../../../scripts/bench-lib.mjs';
 import { questionCorpora, questionSets } from '../../../scripts/question-sets.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -54,15 +55,7 @@ const PARAMETERS = [
 ];
 const STEPS = [0.5, 0.75, 1.5, 2];
 
-function parseArgs(argv) {
-  const flags = {};
-  for (let i = 0; i < argv.length; i++) {
-    const key = argv[i].replace(/^--/, '');
-    flags[key] = argv[i + 1] !== undefined && !argv[i + 1].startsWith('--') ? argv[++i] : true;
-  }
-  return flags;
-}
-const flags = parseArgs(process.argv.slice(2));
+const flags = parseBenchArgs(process.argv.slice(2));
 const rounds = Number(flags.rounds ?? 2);
 const objectiveName = String(flags.objective ?? 'mrr');
 
