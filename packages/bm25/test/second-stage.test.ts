@@ -102,6 +102,33 @@ describe('second stage on the mini corpus', () => {
     expect(ranking('How is the router tested for a wrong method?', {}, 1, over)).toEqual(['tests/test_routing.py#test_router_match_wrong_method']);
   });
 
+  it('a CI workflow, indexed as text, answers what the tests run on', () => {
+    // The walker reads YAML as text (`.github/workflows/*.yml`): the workflow is the one
+    // place that says which Python versions the tests run on. Nothing in the package's code
+    // or guide names those versions, so it comes first.
+    const workflow = {
+      file_path: '.github/workflows/tests.yml',
+      kind: 'text' as const,
+      symbol: '',
+      language: 'text' as const,
+      text: [
+        'name: tests',
+        'on: [push, pull_request]',
+        'jobs:',
+        '  test:',
+        '    runs-on: ubuntu-latest',
+        '    strategy:',
+        '      matrix:',
+        '        python-version: ["3.9", "3.10", "3.11", "3.12"]',
+        '    steps:',
+        '      - uses: actions/checkout@v4',
+        '      - run: pip install -e . && pytest',
+      ].join('\n'),
+    };
+    const over = withExtraChunks(chunks, [workflow]);
+    expect(ranking('Which Python versions do the tests run on in CI?', {}, 1, over)).toEqual(['.github/workflows/tests.yml@0']);
+  });
+
   it('release notes yield to the code that behaves unless the question asks about releases', () => {
     // A changelog entry about the same behaviour, added to the corpus (which has none).
     const changes = {

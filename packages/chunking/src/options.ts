@@ -21,13 +21,25 @@ export const DEFAULT_TEXT_OVERLAP = 200;
 /** Target size of the nested pieces cut inside long Markdown and RST sections. */
 export const DEFAULT_NESTED_CHUNK_SIZE = 600;
 
-/** Extension (with the dot, lower case) → language, for files indexed by default. */
+/**
+ * Extension (with the dot, lower case) → language, for files indexed by default. Besides the
+ * Python sources and the prose docs, a project's own configuration is read as plain text:
+ * YAML (CI workflows and GitHub's issue forms under `.github/`, which users ask about —
+ * "what does CI run", "how do I report a bug"), TOML (`pyproject.toml`: dependencies,
+ * supported Python versions, entry points) and INI / cfg (`setup.cfg`, `tox.ini`). JSON is
+ * left out: in a repository it is mostly data (fixtures, recorded outputs), not prose.
+ */
 export const DEFAULT_EXTENSIONS: Readonly<Record<string, Language>> = Object.freeze({
   '.py': 'python',
   '.pyi': 'python',
   '.md': 'markdown',
   '.rst': 'rst',
   '.txt': 'text',
+  '.yml': 'text',
+  '.yaml': 'text',
+  '.toml': 'text',
+  '.cfg': 'text',
+  '.ini': 'text',
 });
 
 /**

@@ -21,7 +21,7 @@ const READS_PER_YIELD = 64;
 export interface WalkOptions {
   /**
    * File extension (with the dot, matched case-insensitively) → language. Only these
-   * files are indexed. Default {@link DEFAULT_EXTENSIONS} (`.py`, `.pyi`, `.md`, `.rst`, `.txt`).
+   * files are indexed. Default {@link DEFAULT_EXTENSIONS} (`.py`, `.pyi`, `.md`, `.rst`, `.txt`, and `.yml`, `.yaml`, `.toml`, `.cfg`, `.ini` as text).
    */
   extensions?: Readonly<Record<string, Language>>;
   /**

@@ -33,16 +33,29 @@ describe('walkCorpus', () => {
     await put('image.png', 'not indexed');
     // Other dot-folders hold real project files: issue templates, workflows, contributing guides.
     await put('.github/ISSUE_TEMPLATE/bug.md', '# Bug report\n');
+    // So is their configuration, read as text: a workflow, an issue form, the build's settings.
+    await put('.github/workflows/ci.yml', 'on: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n');
+    await put('.github/ISSUE_TEMPLATE/feature.yaml', 'name: Feature request\n');
+    await put('pyproject.toml', '[project]\nrequires-python = ">=3.8"\n');
+    await put('setup.cfg', '[metadata]\nname = demo\n');
+    await put('tox.ini', '[tox]\nenvlist = py38\n');
+    // JSON is data (fixtures, recorded outputs), not prose: left out.
+    await put('fixtures/response.json', '{"status": 200}\n');
     for (const dir of ['node_modules', '.git', '__pycache__', '.venv', 'venv', '.tox', '.mypy_cache', '.pytest_cache', 'site-packages']) {
       await put(`${dir}/skipped.py`, 'x = 1\n');
     }
     const files = await walkCorpus(root);
     expect(files.map((f) => [f.file_path, f.language])).toEqual([
       ['.github/ISSUE_TEMPLATE/bug.md', 'markdown'],
+      ['.github/ISSUE_TEMPLATE/feature.yaml', 'text'],
+      ['.github/workflows/ci.yml', 'text'],
       ['a/notes.TXT', 'text'],
       ['a/readme.md', 'markdown'],
       ['b.py', 'python'],
       ['guide.rst', 'rst'],
+      ['pyproject.toml', 'text'],
+      ['setup.cfg', 'text'],
+      ['tox.ini', 'text'],
     ]);
     // The skip list is an option: an empty list walks every folder.
     const all = await walkCorpus(root, { ignoredDirs: [] });

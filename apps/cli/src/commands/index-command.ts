@@ -15,7 +15,7 @@ const BENCHMARK_SPAN_LIMIT = 2000;
 export const indexCommand: Command = {
   name: 'index',
   flags: [
-    { name: 'corpus_dir', type: 'string', metavar: 'DIR', required: true, positional: 'one', description: 'Directory to index (.py, .pyi, .md, .rst, .txt)' },
+    { name: 'corpus_dir', type: 'string', metavar: 'DIR', required: true, positional: 'one', description: 'Directory to index (.py, .pyi, .md, .rst, .txt; .yml, .yaml, .toml, .cfg, .ini as text)' },
     { name: 'max_chunk_size', type: 'integer', metavar: 'N', min: 100, max: 100_000, description: 'Largest chunk in characters', defaultLabel: String(DEFAULT_MAX_CHUNK_SIZE) },
     INDEX_DIR_FLAG,
     STORE_FLAG,
