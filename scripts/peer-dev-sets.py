@@ -29,7 +29,7 @@ DATASETS = REPO / "datasets" / "dev"
 
 # corpus root, the tree inside it that is indexed, the sets asked of it (as scripts/question-sets.mjs)
 SUITES = [
-    (SHARED, "data/raw/vllm-0.10.1", ["dev_vllm_code", "dev_vllm_docs"]),
+    (SHARED, "data/raw/vllm-0.10.1", ["dev_vllm_code", "dev_vllm_docs", "dev_vllm_config"]),
     (DEV, "other", ["dev_other_code", "dev_other_docs", "dev_other_scoped"]),
     (DEV, "werkzeug", ["dev_werkzeug_code", "dev_werkzeug_docs"]),
     (DEV, "attrs", ["dev_attrs_code", "dev_attrs_docs"]),

@@ -42,6 +42,7 @@ const SETS = [
   ['dataset_docs_public', 'public', 'vllm'],
   ['dev_vllm_code', 'dev', 'vllm'],
   ['dev_vllm_docs', 'dev', 'vllm'],
+  ['dev_vllm_config', 'dev', 'vllm'],
   ['dev_other_code', 'dev', 'other'],
   ['dev_other_docs', 'dev', 'other'],
   ['dev_other_scoped', 'dev', 'other'],

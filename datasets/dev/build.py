@@ -61,6 +61,9 @@ CORPORA = {
 SETS = {
     "dev_vllm_code": ["vllm_code.json"],
     "dev_vllm_docs": ["vllm_docs.json"],
+    # vLLM's configuration (workflows, issue forms, pyproject.toml, example charts), indexed
+    # as text since 2026-12-08: no other set asks about a file that is neither code nor docs.
+    "dev_vllm_config": ["vllm_config.json"],
     "dev_other_code": ["click_code.json", "requests_code.json"],
     "dev_other_docs": ["click_docs.json", "requests_docs.json"],
     # Questions that name their project, asked of the two projects indexed together.
