@@ -22,7 +22,7 @@ const FLOORS = {
   dataset_docs_public: 0.95,
   dev_vllm_code: 0.55,
   dev_vllm_docs: 0.65,
-  dev_vllm_config: 0.38,
+  dev_vllm_config: 0.46,
   dev_other_code: 0.45,
   dev_other_docs: 0.78,
   dev_other_scoped: 0.5,

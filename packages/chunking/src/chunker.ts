@@ -1,6 +1,7 @@
 import { RagError } from '@rag/core';
 import type { Chunk, Language } from '@rag/core';
 import { TextLayout } from './layout.js';
+import { chunkConfig, configFormatOf } from './config.js';
 import { chunkMarkdown } from './markdown.js';
 import { resolveChunkerOptions, type ChunkerOptions, type ResolvedChunkerOptions } from './options.js';
 import { chunkPython } from './python.js';
@@ -22,7 +23,7 @@ export interface Chunker {
 
 const LANGUAGES: readonly Language[] = ['python', 'markdown', 'rst', 'text'];
 
-function piecesFor(language: Language, layout: TextLayout, options: ResolvedChunkerOptions): Piece[] {
+function piecesFor(language: Language, layout: TextLayout, options: ResolvedChunkerOptions, filePath: string): Piece[] {
   switch (language) {
     case 'python':
       return chunkPython(layout, options);
@@ -30,8 +31,11 @@ function piecesFor(language: Language, layout: TextLayout, options: ResolvedChun
       return chunkMarkdown(layout, options);
     case 'rst':
       return chunkRst(layout, options);
-    case 'text':
-      return windowText(layout, options, options.textOverlap);
+    case 'text': {
+      // Configuration is text too, cut at its top-level entries when it has any.
+      const format = configFormatOf(filePath);
+      return (format && chunkConfig(layout, options, format)) || windowText(layout, options, options.textOverlap);
+    }
   }
 }
 
@@ -48,7 +52,7 @@ export function createChunker(language: Language, options: ChunkerOptions = {}):
     options: resolved,
     chunk(text, filePath) {
       const layout = new TextLayout(text);
-      return toChunks(layout, piecesFor(language, layout, resolved), filePath, language);
+      return toChunks(layout, piecesFor(language, layout, resolved, filePath), filePath, language);
     },
   };
 }

@@ -7,8 +7,9 @@ import type { Language } from '@rag/core';
  * index cut another way is rebuilt instead of mixing old and new chunks. 2: code chunks
  * of a file meet (indentation and blank lines included). 3: Python statements are scanned
  * (`pythonReader` `'scan'`), which cuts a file tree-sitter rejects by its statements.
+ * 4: configuration (YAML, TOML, INI, cfg) cut at its top-level entries, not into windows.
  */
-export const CHUNKER_REVISION = 3;
+export const CHUNKER_REVISION = 4;
 
 /** Hard cap on a chunk's length in code points: the benchmark rejects longer sources. */
 export const DEFAULT_MAX_CHUNK_SIZE = 2000;

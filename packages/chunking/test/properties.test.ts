@@ -96,6 +96,21 @@ describe('chunk spans on random files', () => {
     });
   }
 
+  const configLines: [string, readonly string[]][] = [
+    ['f.yaml', ['name: ci', 'on:', '  push:', '    branches: [main]', '# a comment', '"quoted key": 1', '- item', '---', 'jobs:', '  test:', '    runs-on: ubuntu', 'é🚀: x', '']],
+    ['f.toml', ['[project]', 'name = "x"', '[[tool.list]]', '# about it', '; ini comment', '[tool.ruff] # trailing', 'line-length = 80', '  [indented]', 'é = "🚀"', '']],
+  ];
+  for (const [path, lines] of configLines) {
+    it(`configuration (${path}): exact, in range, capped, tight, ordered, covering and not overlapping`, () => {
+      fc.assert(
+        fc.property(fileOf(lines), sizes, (text, options) => {
+          expectValidChunks(text, chunkText(text, path, 'text', options), { maxChunkSize: options.maxChunkSize, overlap: options.textOverlap });
+        }),
+        { numRuns: 150 },
+      );
+    });
+  }
+
   it('python-looking text as markdown and markdown-looking text as python stay valid', () => {
     fc.assert(
       fc.property(fileOf([...pythonLines, ...markdownLines]), fc.constantFrom<Language>('python', 'markdown', 'rst'), (text, language) => {
