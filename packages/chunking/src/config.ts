@@ -101,5 +101,13 @@ export function chunkConfig(layout: TextLayout, options: ResolvedChunkerOptions,
     group.push(entry);
   }
   flush();
-  return cutRegions(layout, regions, proseBreakCost(layout), { max: options.maxChunkSize, target: options.targetChunkSize });
+  const pieces = cutRegions(layout, regions, proseBreakCost(layout), { max: options.maxChunkSize, target: options.targetChunkSize });
+  // A piece of a cut group is named by the entries it holds lines of, not by the whole group
+  // (the third piece of `name, on, jobs` holds only `jobs`).
+  return pieces.map((piece) => {
+    const first = layout.lineOf(piece.start);
+    const last = layout.lineOf(piece.end - 1);
+    const held = entries.filter((entry) => entry.from <= last && entry.to > first).map((entry) => entry.name);
+    return held.length > 0 ? { ...piece, symbol: symbolOf(held) } : piece;
+  });
 }

@@ -58,6 +58,16 @@ describe('configuration files', () => {
     }
   });
 
+  it('each piece of a cut group is named by the entries it holds lines of', () => {
+    const steps = Array.from({ length: 40 }, (_, i) => `      - run: step number ${i} of the job\n`).join('');
+    // `name` and `on` are too small to stand alone and join `jobs`; once cut, only the first
+    // piece holds their lines.
+    const symbols = cut(`name: ci\non: push\njobs:\n  test:\n    steps:\n${steps}`, 'ci.yml', { targetChunkSize: 400 }).map(([symbol]) => symbol);
+    expect(symbols[0]).toBe('name, on, jobs');
+    expect(symbols.slice(1).every((symbol) => symbol === 'jobs')).toBe(true);
+    expect(symbols.length).toBeGreaterThanOrEqual(2);
+  });
+
   it('a file with no top-level entry it recognises, and any other extension, are cut into text windows', () => {
     const list = Array.from({ length: 30 }, (_, i) => `- item ${i}: value ${'v'.repeat(40)}`).join('\n');
     // A YAML document that is a list has no key to cut at: plain windows, no symbol.
