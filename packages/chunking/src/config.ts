@@ -72,8 +72,8 @@ function symbolOf(names: readonly string[]): string {
 /**
  * Pieces of a configuration file: its top-level entries (each with the comments right above
  * it), one under the minimum size joined with the entries after it until they reach it, an
- * entry or group over the target cut near it, at blank lines first, like prose. Undefined for a file with no entry it
- * recognises (it is cut like plain text).
+ * entry or group over the target cut near it, at blank lines first, like prose. Undefined
+ * for a file with no entry it recognises (it is cut like plain text).
  */
 export function chunkConfig(layout: TextLayout, options: ResolvedChunkerOptions, format: ConfigFormat): Piece[] | undefined {
   const starts = entryStarts(layout, format);
@@ -86,8 +86,8 @@ export function chunkConfig(layout: TextLayout, options: ResolvedChunkerOptions,
   let group: typeof entries = [];
   const flush = (): void => {
     if (group.length === 0) return;
-    // An entry over the target is cut near it like prose (at blank lines first): a setting is
-    // a line or a few, which a long entry (a workflow's `jobs:`) would bury.
+    // An entry (or group) over the target is cut near it like prose, at blank lines first: a
+    // setting is a line or a few, which a long entry (a workflow's `jobs:`) would bury.
     const mode = size(group[0]!.from, group.at(-1)!.to) > options.targetChunkSize ? 'pack' : 'whole';
     regions.push({ from: group[0]!.from, to: group.at(-1)!.to, kind: 'text', symbol: symbolOf(group.map((entry) => entry.name)), mode, splitKind: 'text' });
     group = [];
